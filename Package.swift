@@ -1,0 +1,48 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Faultline",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
+    products: [
+        .library(name: "Faultline", targets: ["Faultline"]),
+        .library(name: "FaultlineTestServer", targets: ["FaultlineTestServer"]),
+        .executable(name: "faultline", targets: ["faultline"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    ],
+    targets: [
+        // The API client: classification, authentication, retries. Foundation only: it ships inside iOS apps.
+        .target(name: "Faultline", swiftSettings: strictSettings),
+        // A loopback server that reproduces the seed posts' server contracts, for tests and the demo.
+        .target(
+            name: "FaultlineTestServer",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: strictSettings
+        ),
+        // Clients for the seed servers (models, authenticators, code catalogue) and the demo that drives them.
+        .target(
+            name: "SeedScenarios", dependencies: ["Faultline", "FaultlineTestServer"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "faultline",
+            dependencies: [
+                "Faultline",
+                "FaultlineTestServer",
+                "SeedScenarios",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FaultlineTests",
+            dependencies: ["Faultline", "FaultlineTestServer", "SeedScenarios"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

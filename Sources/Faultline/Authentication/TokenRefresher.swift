@@ -1,0 +1,104 @@
+/// Holds the current credential and refreshes it, one refresh at a time, for any number of requests.
+///
+/// - Every request rejected while a refresh is in flight waits for that refresh, and resumes with the new credential
+///   or fails with the same ``SessionExpiry``.
+/// - Each credential has a version. A rejection of a request signed with an older version (a late `401`) is answered
+///   with the current credential, without a new refresh.
+/// - A failed refresh is remembered: later requests fail at once with the same expiry, without calling the server,
+///   until ``setCredential(_:)`` stores a new credential (the user signed in again).
+/// - At most ``RefreshWindow/maximumRefreshes`` refreshes run within ``RefreshWindow/interval``; past that the session
+///   expires.
+public actor TokenRefresher<A: Authenticator> {
+    /// The rules of the server this refresher signs for.
+    public nonisolated let authenticator: A
+    /// The refresh limit.
+    public nonisolated let refreshWindow: RefreshWindow
+
+    private var credential: A.Credential?
+    private var version = 0
+    private var refreshInFlight: Task<Void, Never>?
+    private var expiry: SessionExpiry?
+    private var refreshTimes: [ContinuousClock.Instant] = []
+    private var events = Broadcast<SessionEvent>()
+
+    /// Creates a refresher.
+    ///
+    /// - Parameters:
+    ///   - authenticator: The server's rules.
+    ///   - credential: The current credential, `nil` when nobody is signed in.
+    ///   - refreshWindow: The refresh limit; 5 refreshes in 30 seconds by default.
+    public init(authenticator: A, credential: A.Credential?, refreshWindow: RefreshWindow = RefreshWindow()) {
+        self.authenticator = authenticator
+        self.credential = credential
+        self.refreshWindow = refreshWindow
+    }
+
+    /// The current credential, for example to save it after a refresh.
+    public var currentCredential: A.Credential? { credential }
+
+    /// Replaces the credential (sign-in or sign-out) and forgets a past expiry.
+    public func setCredential(_ credential: A.Credential?) {
+        self.credential = credential
+        version += 1
+        expiry = nil
+    }
+
+    /// A stream of session events: ``SessionEvent/refreshed(version:trigger:)`` after each successful refresh, and one
+    /// ``SessionEvent/expired(_:trigger:)`` per expiry, the signal to show the login screen.
+    ///
+    /// Each call returns a new stream that keeps the newest 100 events while its reader is slow.
+    public func sessionEvents() -> AsyncStream<SessionEvent> {
+        events.subscribe()
+    }
+
+    /// The credential to sign a new request with, and its version; waits for a refresh in flight.
+    func credentialForRequest() async throws(SessionExpiry) -> (credential: A.Credential, version: Int) {
+        if let refreshInFlight { await refreshInFlight.value }
+        return try current()
+    }
+
+    /// A credential to replace the one of `rejectedVersion`, which the server rejected: the current one if it is
+    /// newer, else the outcome of a refresh (started here, or already in flight).
+    func credential(
+        replacing rejectedVersion: Int, trigger: RequestContext
+    ) async throws(SessionExpiry) -> (credential: A.Credential, version: Int) {
+        if rejectedVersion == version, expiry == nil, refreshInFlight == nil {
+            try startRefresh(trigger: trigger)
+        }
+        if let refreshInFlight { await refreshInFlight.value }
+        return try current()
+    }
+
+    private func current() throws(SessionExpiry) -> (credential: A.Credential, version: Int) {
+        if let expiry { throw expiry }
+        guard let credential else { throw SessionExpiry(cause: .missingCredential) }
+        return (credential, version)
+    }
+
+    private func startRefresh(trigger: RequestContext) throws(SessionExpiry) {
+        guard let expiring = credential else { throw SessionExpiry(cause: .missingCredential) }
+        let now = ContinuousClock.now
+        refreshTimes.removeAll { now - $0 >= refreshWindow.interval }
+        guard refreshTimes.count < refreshWindow.maximumRefreshes else {
+            expire(SessionExpiry(cause: .refreshLimitExceeded(refreshWindow)), trigger: trigger)
+            throw expiry!
+        }
+        refreshTimes.append(now)
+        refreshInFlight = Task {
+            do {
+                let refreshed = try await authenticator.refresh(expiring)
+                credential = refreshed
+                version += 1
+                events.yield(.refreshed(version: version, trigger: trigger))
+            } catch {
+                expire(SessionExpiry(cause: .refreshFailed(error)), trigger: trigger)
+            }
+            refreshInFlight = nil
+        }
+    }
+
+    private func expire(_ expiry: SessionExpiry, trigger: RequestContext) {
+        self.expiry = expiry
+        events.yield(.expired(expiry, trigger: trigger))
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An API client on URLSession whose every failure is classified.
+///
+/// A request goes through the configured middlewares (retry, authentication, your own) and ends in the transfer,
+/// where the response is classified with the ``ErrorContract`` and decoded. Whatever goes wrong reaches the caller
+/// as one typed ``RequestFailure``, and is also published to ``failures()`` for UI code.
+///
+/// ```swift
+/// let client = APIClient(baseURL: URL(string: "https://api.example.com")!) {
+///     $0.errorContract = .envelope()
+///     $0.middlewares = [RetryMiddleware(), AuthenticationMiddleware(refresher: refresher)]
+/// }
+/// let user = try await client.send(APIRequest<Envelope<User>>(.get, "/users/{id}", pathParameters: ["id": "42"])).value
+/// ```
+public actor APIClient {
+    /// The client's configuration.
+    public nonisolated let configuration: Configuration
+    private nonisolated let classifier: ResponseClassifier
+    private var failureBroadcast = Broadcast<RequestFailure>()
+
+    /// Creates a client from a configuration.
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        self.classifier = ResponseClassifier(
+            contract: configuration.errorContract, catalog: configuration.codeCatalog,
+            maximumErrorBodySize: configuration.maximumErrorBodySize, bodyPreviewLimit: configuration.bodyPreviewLimit)
+    }
+
+    /// Creates a client for `baseURL`, with the defaults changed by `configure`.
+    public init(baseURL: URL, configure: (inout Configuration) -> Void = { _ in }) {
+        var configuration = Configuration(baseURL: baseURL)
+        configure(&configuration)
+        self.init(configuration: configuration)
+    }
+
+    /// A stream of every failure except cancellations, for UI code that shows errors in one place.
+    ///
+    /// Each call returns a new stream; it keeps the newest 100 failures while its reader is slow.
+    public func failures() -> AsyncStream<RequestFailure> {
+        failureBroadcast.subscribe()
+    }
+
+    /// Sends a request through the middleware chain and decodes its response.
+    ///
+    /// - Throws: A ``RequestFailure`` that says what failed, on which route, at which attempt.
+    public nonisolated func send<Response>(
+        _ request: APIRequest<Response>
+    ) async throws(RequestFailure) -> APIResponse<Response> {
+        let requestID = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let fallbackURL = configuration.baseURL
+        guard let url = request.url(relativeTo: configuration.baseURL) else {
+            let context = RequestContext(
+                requestID: requestID, method: request.method, route: request.route, url: fallbackURL,
+                allowsRetry: false)
+            let failure = TransportFailure(
+                family: .invalidRequest, code: URLError.badURL.rawValue,
+                message: "The route \(request.route) has a placeholder without a value in pathParameters.")
+            throw await published(RequestFailure(.transport(failure), context: context))
+        }
+        let context = RequestContext(
+            requestID: requestID, method: request.method, route: request.route, url: url,
+            allowsRetry: request.allowsRetry)
+        do throws(RequestFailure) {
+            let urlRequest = try makeURLRequest(request, url: url, context: context)
+            return try await proceed(from: 0, urlRequest, context)
+        } catch {
+            throw await published(error)
+        }
+    }
+
+    private func publish(_ failure: RequestFailure) {
+        failureBroadcast.yield(failure)
+    }
+
+    private nonisolated func published(_ failure: RequestFailure) async -> RequestFailure {
+        if !failure.isCancelled { await publish(failure) }
+        return failure
+    }
+
+    private nonisolated func makeURLRequest<Response>(
+        _ request: APIRequest<Response>, url: URL, context: RequestContext
+    ) throws(RequestFailure) -> URLRequest {
+        var urlRequest = URLRequest(url: url)
+        urlRequest.httpMethod = request.method.rawValue
+        urlRequest.timeoutInterval = Self.seconds(request.timeout ?? configuration.timeout)
+        for (name, value) in configuration.headers.merging(request.headers, uniquingKeysWith: { $1 }) {
+            urlRequest.setValue(value, forHTTPHeaderField: name)
+        }
+        if let body = request.body {
+            do {
+                urlRequest.httpBody = try configuration.encoder.encode(body)
+            } catch {
+                let failure = TransportFailure(
+                    family: .invalidRequest, code: URLError.cannotDecodeContentData.rawValue,
+                    message: "The request body could not be encoded as JSON: \(error)")
+                throw RequestFailure(.transport(failure), context: context)
+            }
+            if urlRequest.value(forHTTPHeaderField: "Content-Type") == nil {
+                urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            }
+        }
+        return urlRequest
+    }
+
+    /// Runs the middlewares from `index` on, then the transfer.
+    private nonisolated func proceed<Response: Decodable & Sendable>(
+        from index: Int, _ request: URLRequest, _ context: RequestContext
+    ) async throws(RequestFailure) -> APIResponse<Response> {
+        let middlewares = configuration.middlewares
+        guard index < middlewares.count else { return try await transfer(request, context: context) }
+        let next: APIMiddlewareNext<Response> = { request, context async throws(RequestFailure) in
+            try await self.proceed(from: index + 1, request, context)
+        }
+        return try await middlewares[index].intercept(request, context: context, next: next)
+    }
+
+    /// The end of the chain: sends the request, classifies the response, decodes the body.
+    private nonisolated func transfer<Response: Decodable & Sendable>(
+        _ request: URLRequest, context: RequestContext
+    ) async throws(RequestFailure) -> APIResponse<Response> {
+        var context = context
+        let data: Data
+        let urlResponse: URLResponse
+        do {
+            try Task.checkCancellation()
+            (data, urlResponse) = try await configuration.session.data(for: request)
+        } catch {
+            throw RequestFailure(Self.classifyTransportError(error), context: context)
+        }
+        guard let response = urlResponse as? HTTPURLResponse else {
+            let failure = TransportFailure(
+                family: .badResponse, code: URLError.badServerResponse.rawValue,
+                message: "The response to \(context.endpoint) is not an HTTP response.")
+            throw RequestFailure(.transport(failure), context: context)
+        }
+        context.statusCode = response.statusCode
+        if let failure = classifier.failure(in: response, body: data) {
+            throw RequestFailure(.server(failure), context: context)
+        }
+        return APIResponse(value: try decode(Response.self, from: data, context: context), data: data,
+            response: response, context: context)
+    }
+
+    private nonisolated func decode<Response: Decodable>(
+        _ type: Response.Type, from data: Data, context: RequestContext
+    ) throws(RequestFailure) -> Response {
+        if let empty = EmptyResponse() as? Response { return empty }
+        do {
+            return try configuration.decoder.decode(Response.self, from: data)
+        } catch {
+            throw RequestFailure(.decoding(DecodingFailure(error, decoding: Response.self)), context: context)
+        }
+    }
+
+    private static func classifyTransportError(_ error: any Error) -> RequestFailure.Reason {
+        switch error {
+        case is CancellationError:
+            .cancelled
+        case let error as URLError where error.code == .cancelled:
+            .cancelled
+        case let error as URLError:
+            .transport(TransportFailure(error))
+        default:
+            .transport(TransportFailure(family: .other, code: 0, message: String(describing: error)))
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = duration.components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}

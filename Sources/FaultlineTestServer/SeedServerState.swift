@@ -1,0 +1,69 @@
+/// Everything one server instance remembers: each tenant's tokens, refresh delay and refresh calls, and request
+/// counters. Tests drive and inspect it while the server runs; nothing is shared between instances.
+public actor SeedServerState {
+    private var authorities: [Tenant: TokenAuthority] = [:]
+    private var refreshDelays: [Tenant: Duration] = [:]
+    private var refreshCounts: [Tenant: Int] = [:]
+    private var requestCountsByAccessToken: [String: Int] = [:]
+    private var requestCountsByFlakyKey: [String: Int] = [:]
+
+    init() {}
+
+    /// "Logs in": issues a valid access token and refresh token for `tenant`.
+    public func issueTokens(for tenant: Tenant) -> TokenPair {
+        authorities[tenant, default: TokenAuthority(tenant: tenant)].issue()
+    }
+
+    /// Expires every access token `tenant` has issued so far; tokens issued later are valid.
+    public func expireAccessTokens(of tenant: Tenant) {
+        authorities[tenant, default: TokenAuthority(tenant: tenant)].expireAccessTokens()
+    }
+
+    /// Expires every refresh token `tenant` has issued so far; tokens issued later are valid.
+    public func expireRefreshTokens(of tenant: Tenant) {
+        authorities[tenant, default: TokenAuthority(tenant: tenant)].expireRefreshTokens()
+    }
+
+    /// The number of calls `tenant`'s refresh endpoint has received, successful or not.
+    public func refreshCount(of tenant: Tenant) -> Int {
+        refreshCounts[tenant, default: 0]
+    }
+
+    /// Makes `tenant`'s refresh endpoint wait `delay` before answering (zero by default).
+    public func setRefreshDelay(_ delay: Duration, for tenant: Tenant) {
+        refreshDelays[tenant] = delay
+    }
+
+    /// The number of requests to authenticated routes, of any tenant and with any outcome, that carried `token`.
+    public func requestCount(withAccessToken token: String) -> Int {
+        requestCountsByAccessToken[token, default: 0]
+    }
+
+    /// The number of requests `/flaky/{key}` has received for `flakyKey`.
+    public func requestCount(flakyKey: String) -> Int {
+        requestCountsByFlakyKey[flakyKey, default: 0]
+    }
+
+    /// Counts a request to one of `tenant`'s authenticated routes and judges the token it presented (`nil` when it
+    /// had no `Authorization` header). Returns `nil` when the token is valid.
+    func admit(accessToken: String?, to tenant: Tenant) -> AccessTokenRejection? {
+        guard let accessToken else { return .missing }
+        requestCountsByAccessToken[accessToken, default: 0] += 1
+        return authorities[tenant, default: TokenAuthority(tenant: tenant)].rejection(of: accessToken)
+    }
+
+    /// Serves one call to `tenant`'s refresh endpoint: counts it, waits the tenant's refresh delay, then redeems
+    /// `refreshToken` (`nil` when the body had none). Concurrent calls with one token get one new pair between them.
+    func refresh(presenting refreshToken: String?, to tenant: Tenant) async throws -> TokenPair? {
+        refreshCounts[tenant, default: 0] += 1
+        try await Task.sleep(for: refreshDelays[tenant, default: .zero])
+        guard let refreshToken else { return nil }
+        return authorities[tenant, default: TokenAuthority(tenant: tenant)].redeem(refreshToken)
+    }
+
+    /// Counts a request to `/flaky/{key}` and returns how many that key has received, this one included.
+    func recordFlakyRequest(key: String) -> Int {
+        requestCountsByFlakyKey[key, default: 0] += 1
+        return requestCountsByFlakyKey[key, default: 0]
+    }
+}

@@ -1,0 +1,48 @@
+/// The tokens of one tenant: issues `<tenant>-access-<n>` / `<tenant>-refresh-<n>` pairs, expires them, and redeems
+/// refresh tokens exactly once.
+struct TokenAuthority: Sendable {
+    private let tenant: Tenant
+    private var issuedPairs = 0
+    private var validAccessTokens: Set<String> = []
+    private var expiredAccessTokens: Set<String> = []
+    private var redeemableRefreshTokens: Set<String> = []
+
+    init(tenant: Tenant) {
+        self.tenant = tenant
+    }
+
+    /// Issues a new valid pair.
+    mutating func issue() -> TokenPair {
+        issuedPairs += 1
+        let pair = TokenPair(
+            accessToken: "\(tenant.rawValue)-access-\(issuedPairs)",
+            refreshToken: "\(tenant.rawValue)-refresh-\(issuedPairs)")
+        validAccessTokens.insert(pair.accessToken)
+        redeemableRefreshTokens.insert(pair.refreshToken)
+        return pair
+    }
+
+    /// Expires every access token issued so far.
+    mutating func expireAccessTokens() {
+        expiredAccessTokens.formUnion(validAccessTokens)
+        validAccessTokens.removeAll()
+    }
+
+    /// Expires every refresh token issued so far.
+    mutating func expireRefreshTokens() {
+        redeemableRefreshTokens.removeAll()
+    }
+
+    /// Why `accessToken` is refused, or `nil` when it is valid.
+    func rejection(of accessToken: String) -> AccessTokenRejection? {
+        if validAccessTokens.contains(accessToken) { return nil }
+        return expiredAccessTokens.contains(accessToken) ? .expired : .unknown
+    }
+
+    /// Trades a redeemable refresh token for a new pair; the token can never be redeemed again. Returns `nil` for a
+    /// token that is unknown, expired or already used.
+    mutating func redeem(_ refreshToken: String) -> TokenPair? {
+        guard redeemableRefreshTokens.remove(refreshToken) != nil else { return nil }
+        return issue()
+    }
+}

@@ -1,0 +1,13 @@
+/// An access token and the refresh token issued with it.
+public struct TokenPair: Sendable, Equatable {
+    /// The token that authenticated routes accept, as `Authorization: Bearer <accessToken>`.
+    public let accessToken: String
+    /// The single-use token that the tenant's refresh endpoint trades for a new pair.
+    public let refreshToken: String
+
+    /// Creates a pair, for example a forged one the server never issued.
+    public init(accessToken: String, refreshToken: String) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+    }
+}

@@ -1,0 +1,220 @@
+import Faultline
+import FaultlineTestServer
+import Foundation
+
+/// Drives Faultline's client through the seed posts' scenarios against a running seed server and reports what each
+/// request became: the demo behind `faultline demo`.
+public struct SeedDemo: Sendable {
+    /// One line of the demo's report.
+    public struct Line: Sendable {
+        /// The scenario from `SCENARIOS.md`, such as `S4`.
+        public let scenario: String
+        /// What was done.
+        public let action: String
+        /// What came of it: a classified failure, or a summary of outcomes.
+        public let outcome: String
+    }
+
+    private let server: RunningSeedServer
+
+    /// Creates a demo against a running seed server.
+    public init(server: RunningSeedServer) {
+        self.server = server
+    }
+
+    /// Runs every scenario in order and hands each report line to `report` as it is ready.
+    public func run(report: @Sendable (Line) -> Void) async {
+        await businessCodes(report)
+        await failureInsideA200(report)
+        await expiryOnA400(report)
+        await concurrentRejections(report)
+        await expiredRefreshToken(report)
+        await missingProfileImages(report)
+        await proxyErrorPage(report)
+        await timeout(report)
+        await retryAfter(report)
+        await cancellation(report)
+    }
+
+    private func boletoClient() async -> (APIClient, TokenRefresher<BoletoAPI.Authenticator>) {
+        let tokens = await server.state.issueTokens(for: .boleto)
+        let refresher = TokenRefresher(
+            authenticator: BoletoAPI.Authenticator(baseURL: server.baseURL),
+            credential: BearerTokens(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken))
+        let client = APIClient(baseURL: server.baseURL) {
+            $0.errorContract = BoletoAPI.errorContract
+            $0.codeCatalog = BoletoAPI.codeCatalog
+            $0.middlewares = [RetryMiddleware(), AuthenticationMiddleware(refresher: refresher)]
+        }
+        return (client, refresher)
+    }
+
+    private func outcome<T>(_ send: () async throws(RequestFailure) -> APIResponse<T>) async -> String {
+        do {
+            let response = try await send()
+            return "succeeded: HTTP \(response.statusCode) at attempt \(response.context.attempt)"
+        } catch {
+            return Self.describe(error)
+        }
+    }
+
+    /// One classified failure, as the demo prints it.
+    static func describe(_ failure: RequestFailure) -> String {
+        switch failure.reason {
+        case .server(let server): "server: \(server) [attempt \(failure.context.attempt)]"
+        case .decoding(let decoding): "decoding: \(decoding)"
+        case .transport(let transport): "transport: \(transport) [attempt \(failure.context.attempt)]"
+        case .sessionExpired(let expiry): String(describing: expiry)
+        case .cancelled: "cancelled"
+        }
+    }
+
+    private func businessCodes(_ report: @Sendable (Line) -> Void) async {
+        let (client, _) = await boletoClient()
+        let overlap = await outcome { () async throws(RequestFailure) in
+            try await client.send(APIRequest<EmptyResponse>(.post, "/boleto/travels", body: ["title": "제주"]))
+        }
+        report(Line(scenario: "S1", action: "POST /boleto/travels (overlapping dates)", outcome: overlap))
+        let locked = await outcome { () async throws(RequestFailure) in
+            try await client.send(
+                APIRequest<EmptyResponse>(.patch, "/boleto/travels/{id}", pathParameters: ["id": "3"]))
+        }
+        report(Line(scenario: "S1", action: "PATCH /boleto/travels/3 (locked travel)", outcome: locked))
+    }
+
+    private func failureInsideA200(_ report: @Sendable (Line) -> Void) async {
+        let (client, _) = await boletoClient()
+        let sticker = await outcome { () async throws(RequestFailure) in
+            try await client.send(
+                APIRequest<BoletoAPI.Envelope<String>>(.get, "/boleto/stickers/{code}", pathParameters: ["code": "S1"]))
+        }
+        report(Line(scenario: "S1", action: "GET /boleto/stickers/S1 (success: false on a 200)", outcome: sticker))
+    }
+
+    private func expiryOnA400(_ report: @Sendable (Line) -> Void) async {
+        let tokens = await server.state.issueTokens(for: .e05)
+        let refresher = TokenRefresher(
+            authenticator: E05API.Authenticator(baseURL: server.baseURL),
+            credential: BearerTokens(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken))
+        let client = APIClient(baseURL: server.baseURL) {
+            $0.errorContract = E05API.errorContract
+            $0.middlewares = [RetryMiddleware(), AuthenticationMiddleware(refresher: refresher)]
+        }
+        await server.state.expireAccessTokens(of: .e05)
+        let post = await outcome { () async throws(RequestFailure) in
+            try await client.send(APIRequest<E05API.Post>(.get, "/e05/posts/{id}", pathParameters: ["id": "1"]))
+        }
+        let refreshes = await server.state.refreshCount(of: .e05)
+        report(Line(scenario: "S3", action: "GET /e05/posts/1 with an expired token (400 E05)",
+            outcome: "\(post); \(refreshes) refresh"))
+    }
+
+    private func concurrentRejections(_ report: @Sendable (Line) -> Void) async {
+        let (client, _) = await boletoClient()
+        await server.state.expireAccessTokens(of: .boleto)
+        await server.state.setRefreshDelay(.milliseconds(200), for: .boleto)
+        let before = await server.state.refreshCount(of: .boleto)
+        let succeeded = await withTaskGroup(of: Bool.self) { group in
+            for id in 1...20 {
+                group.addTask {
+                    let request = APIRequest<BoletoAPI.Envelope<BoletoAPI.User>>(
+                        .get, "/boleto/users/{id}", pathParameters: ["id": String(id * 2 + 1)])
+                    return (try? await client.send(request)) != nil
+                }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        let refreshes = await server.state.refreshCount(of: .boleto) - before
+        await server.state.setRefreshDelay(.zero, for: .boleto)
+        report(Line(scenario: "S4", action: "20 concurrent requests, access token expired (401 40101)",
+            outcome: "\(succeeded) of 20 succeeded after \(refreshes) refresh"))
+    }
+
+    private func expiredRefreshToken(_ report: @Sendable (Line) -> Void) async {
+        let (client, refresher) = await boletoClient()
+        let events = await refresher.sessionEvents()
+        await server.state.expireAccessTokens(of: .boleto)
+        await server.state.expireRefreshTokens(of: .boleto)
+        let failures = await withTaskGroup(of: RequestFailure?.self) { group in
+            for id in 1...10 {
+                group.addTask {
+                    do throws(RequestFailure) {
+                        _ = try await client.send(APIRequest<EmptyResponse>(.get, "/boleto/users/{id}",
+                            pathParameters: ["id": String(id)]))
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+            }
+            return await group.reduce(into: [RequestFailure]()) { if let failure = $1 { $0.append(failure) } }
+        }
+        var expiries = Set<UUID>()
+        for failure in failures {
+            if case .sessionExpired(let expiry) = failure.reason { expiries.insert(expiry.id) }
+        }
+        var iterator = events.makeAsyncIterator()
+        let event = await iterator.next()
+        let shown = if case .expired(let expiry, _) = event { String(describing: expiry) } else { "no event" }
+        report(Line(scenario: "S5", action: "10 concurrent requests, refresh token expired too",
+            outcome: "\(failures.count) failed with \(expiries.count) shared expiry; session event: \(shown)"))
+    }
+
+    private func missingProfileImages(_ report: @Sendable (Line) -> Void) async {
+        let (client, _) = await boletoClient()
+        var failures: [String: Int] = [:]
+        for id in 1...100 {
+            do throws(RequestFailure) {
+                _ = try await client.send(APIRequest<BoletoAPI.Envelope<BoletoAPI.User>>(.get, "/boleto/users/{id}",
+                    pathParameters: ["id": String(id)]))
+            } catch {
+                failures[Self.describe(error), default: 0] += 1
+            }
+        }
+        for (description, count) in failures.sorted(by: { $0.key < $1.key }) {
+            report(Line(scenario: "S7", action: "GET /boleto/users/{id} for users 1–100 (\(count) failed)",
+                outcome: description))
+        }
+    }
+
+    private func proxyErrorPage(_ report: @Sendable (Line) -> Void) async {
+        let client = APIClient(baseURL: server.baseURL) { $0.middlewares = [RetryMiddleware(policy: .never)] }
+        let page = await outcome { () async throws(RequestFailure) in
+            try await client.send(APIRequest<EmptyResponse>(.get, "/proxy/users/{id}", pathParameters: ["id": "7"]))
+        }
+        report(Line(scenario: "S1", action: "GET /proxy/users/7 (HTML 502 from a proxy)", outcome: page))
+    }
+
+    private func timeout(_ report: @Sendable (Line) -> Void) async {
+        let client = APIClient(baseURL: server.baseURL) { $0.middlewares = [RetryMiddleware(policy: .never)] }
+        let slow = await outcome { () async throws(RequestFailure) in
+            try await client.send(APIRequest<EmptyResponse>(.get, "/slow", query: [.init(name: "ms", value: "3000")],
+                timeout: .milliseconds(300)))
+        }
+        report(Line(scenario: "S10", action: "GET /slow with a 0.3 s timeout", outcome: slow))
+    }
+
+    private func retryAfter(_ report: @Sendable (Line) -> Void) async {
+        let client = APIClient(baseURL: server.baseURL)
+        let flaky = await outcome { () async throws(RequestFailure) in
+            try await client.send(APIRequest<EmptyResponse>(.get, "/flaky/{key}", pathParameters: ["key": "demo"],
+                query: [.init(name: "failures", value: "2"), .init(name: "retryAfter", value: "0.2")]))
+        }
+        report(Line(scenario: "S10", action: "GET /flaky/demo (503 twice, Retry-After 0.2)", outcome: flaky))
+    }
+
+    private func cancellation(_ report: @Sendable (Line) -> Void) async {
+        let client = APIClient(baseURL: server.baseURL)
+        let task = Task {
+            do throws(RequestFailure) {
+                _ = try await client.send(APIRequest<EmptyResponse>(.get, "/slow", query: [.init(name: "ms", value: "5000")]))
+                return "succeeded"
+            } catch {
+                return Self.describe(error)
+            }
+        }
+        try? await Task.sleep(for: .milliseconds(100))
+        task.cancel()
+        report(Line(scenario: "S11", action: "GET /slow, cancelled on sign-out", outcome: await task.value))
+    }
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// The `faultline` command-line tool.
+@main
+struct FaultlineCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "faultline",
+        abstract: "Make API-client failures visible and actionable.",
+        subcommands: [DemoCommand.self])
+}

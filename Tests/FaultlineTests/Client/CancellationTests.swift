@@ -1,0 +1,47 @@
+import Faultline
+import FaultlineTestServer
+import Foundation
+import Testing
+
+/// S11: a cancelled request is classified as cancelled, is not retried, and is never published as a failure.
+@Suite struct CancellationTests {
+    @Test func cancellingInFlightRequestsFailsThemAsCancelledOnly() async throws {
+        try await SeedServer.run { server in
+            // Given requests in flight on a slow route, and an observer of failures
+            let clock = VirtualClock()
+            let client = SeedClients.plain(server, clock: clock)
+            var failures = await client.failures().makeAsyncIterator()
+            let slow = APIRequest<EmptyResponse>(.get, "/slow", query: [.init(name: "ms", value: "5000")])
+            let inFlight = (0..<5).map { _ in Task { await failure { try await client.send(slow) } } }
+            try await Task.sleep(for: .milliseconds(200))
+
+            // When the app signs out and cancels them
+            let started = ContinuousClock.now
+            inFlight.forEach { $0.cancel() }
+            var outcomes: [RequestFailure?] = []
+            for task in inFlight { outcomes.append(await task.value) }
+
+            // Then each is cancelled promptly, without retries
+            #expect(ContinuousClock.now - started < .seconds(2))
+            #expect(outcomes.allSatisfy { $0?.isCancelled == true })
+            #expect(clock.sleeps.isEmpty)
+
+            // And the failure stream's next element is a real failure, not one of the cancellations
+            _ = await failure { try await client.send(APIRequest<EmptyResponse>(.get, "/e05/crash")) }
+            #expect(await failures.next()?.serverFailure?.code == "E99")
+        }
+    }
+
+    @Test func aRequestCancelledBeforeItStartsNeverReachesTheServer() async throws {
+        try await SeedServer.run { server in
+            let client = SeedClients.plain(server)
+            let task = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return await failure { try await client.send(RetryTests.flaky("never", failures: 0)) }
+            }
+
+            #expect(await task.value?.isCancelled == true)
+            #expect(await server.state.requestCount(flakyKey: "never") == 0)
+        }
+    }
+}

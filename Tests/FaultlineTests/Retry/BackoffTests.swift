@@ -1,0 +1,39 @@
+import Faultline
+import Foundation
+import Testing
+
+@Suite struct BackoffTests {
+    @Test func delaysGrowByTheMultiplierUpToTheMaximumLessAtMostTheJitter() {
+        let backoff = Backoff(initial: .seconds(1), multiplier: 3, maximum: .seconds(10), jitter: 0.25)
+        for _ in 0..<200 {
+            let first = backoff.delay(beforeRetry: 1)
+            let second = backoff.delay(beforeRetry: 2)
+            let capped = backoff.delay(beforeRetry: 5)
+            #expect(first >= .milliseconds(750) && first <= .seconds(1))
+            #expect(second >= .milliseconds(2250) && second <= .seconds(3))
+            #expect(capped >= .milliseconds(7500) && capped <= .seconds(10))
+        }
+    }
+
+    @Test func jitterSpreadsTheDelays() {
+        let backoff = Backoff(jitter: 1)
+        let delays = Set((0..<50).map { _ in backoff.delay(beforeRetry: 1) })
+        #expect(delays.count > 40)
+    }
+
+    @Test func noJitterGivesTheExactDelay() {
+        #expect(Backoff(initial: .milliseconds(200), jitter: 0).delay(beforeRetry: 3) == .milliseconds(800))
+    }
+
+    @Test func retryAfterAcceptsSecondsFractionsAndDates() {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        #expect(RetryAfter.delay(from: "120", now: now) == .seconds(120))
+        #expect(RetryAfter.delay(from: " 1.5 ", now: now) == .milliseconds(1500))
+        #expect(RetryAfter.delay(from: "Tue, 14 Nov 2023 22:14:20 GMT", now: now) == .seconds(60))
+        #expect(RetryAfter.delay(from: "Tuesday, 14-Nov-23 22:14:20 GMT", now: now) == .seconds(60))
+        #expect(RetryAfter.delay(from: "Tue Nov 14 22:14:20 2023", now: now) == .seconds(60))
+        #expect(RetryAfter.delay(from: "Mon, 13 Nov 2023 00:00:00 GMT", now: now) == .zero)
+        #expect(RetryAfter.delay(from: "soon", now: now) == nil)
+        #expect(RetryAfter.delay(from: "-3", now: now) == nil)
+    }
+}
