@@ -39,9 +39,13 @@ struct ClientOverhead: AsyncParsableCommand {
             var clientTimes: [Duration] = []
             for round in 0..<rounds {
                 let clientFirst = round.isMultiple(of: 2)
-                if clientFirst { clientTimes.append(try await Self.batch(requests) { _ = try await client.send(request) }) }
+                if clientFirst {
+                    clientTimes.append(try await Self.batch(requests) { _ = try await client.send(request) })
+                }
                 bareTimes.append(try await bare.batch(requests))
-                if !clientFirst { clientTimes.append(try await Self.batch(requests) { _ = try await client.send(request) }) }
+                if !clientFirst {
+                    clientTimes.append(try await Self.batch(requests) { _ = try await client.send(request) })
+                }
             }
             return Measurement(requests: requests, bare: bareTimes, client: clientTimes)
         }

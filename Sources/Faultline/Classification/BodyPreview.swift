@@ -31,6 +31,8 @@ public struct BodyPreview: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         let type = contentType.map { "\($0), " } ?? ""
-        return "\(type)\(totalBytes) bytes: \(text)\(isTruncated ? "…" : "")"
+        let oneLine = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .joined(separator: " ")
+        return "\(type)\(totalBytes) bytes: \(oneLine)\(isTruncated ? "…" : "")"
     }
 }

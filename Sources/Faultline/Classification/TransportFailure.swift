@@ -26,13 +26,28 @@ public struct TransportFailure: Hashable, Sendable, CustomStringConvertible {
         case badResponse
         /// Any other transport error.
         case other
+
+        /// A sentence that says what the family means.
+        public var explanation: String {
+            switch self {
+            case .timeout: "No response arrived within the request's timeout."
+            case .offline: "The device is offline or not allowed to use the network."
+            case .dns: "The server's host name could not be resolved."
+            case .tls: "The secure connection could not be established (TLS handshake or certificate)."
+            case .connectionLost: "The connection was lost while the request was in flight."
+            case .cannotConnect: "Nothing accepted the connection: the server is down or unreachable."
+            case .invalidRequest: "The request could not be sent as built (bad or unsupported URL)."
+            case .badResponse: "The server's response could not be read as HTTP."
+            case .other: "The request failed below HTTP."
+            }
+        }
     }
 
     /// The family of the failure.
     public let family: Family
     /// The `URLError` code, or `0` for errors that were not a `URLError`.
     public let code: Int
-    /// What the underlying error said.
+    /// What happened, in a sentence that is the same on every platform.
     public let message: String
 
     /// Creates a transport failure.
@@ -44,7 +59,8 @@ public struct TransportFailure: Hashable, Sendable, CustomStringConvertible {
 
     /// Classifies a `URLError` into its family.
     public init(_ error: URLError) {
-        self.init(family: Self.family(of: error.code), code: error.code.rawValue, message: error.localizedDescription)
+        let family = Self.family(of: error.code)
+        self.init(family: family, code: error.code.rawValue, message: family.explanation)
     }
 
     public var description: String { "\(family.rawValue) (URLError \(code)): \(message)" }

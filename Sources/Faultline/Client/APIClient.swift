@@ -142,7 +142,8 @@ public actor APIClient {
         if let failure = classifier.failure(in: response, body: data) {
             throw RequestFailure(.server(failure), context: context)
         }
-        return APIResponse(value: try decode(Response.self, from: data, context: context), data: data,
+        return APIResponse(
+            value: try decode(Response.self, from: data, context: context), data: data,
             response: response, context: context)
     }
 

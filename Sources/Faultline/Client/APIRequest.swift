@@ -67,7 +67,8 @@ public struct APIRequest<Response: Decodable & Sendable>: Sendable {
         }
         path += remainder
         guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true) else { return nil }
-        let basePath = components.percentEncodedPath.hasSuffix("/")
+        let basePath =
+            components.percentEncodedPath.hasSuffix("/")
             ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
         components.percentEncodedPath = basePath + (path.hasPrefix("/") ? path : "/" + path)
         if !query.isEmpty {

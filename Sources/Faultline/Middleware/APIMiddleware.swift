@@ -6,7 +6,8 @@ import Foundation
 
 /// The rest of the chain after a middleware: the next middleware, and at the end the network transfer, response
 /// classification and decoding.
-public typealias APIMiddlewareNext<Value: Sendable> = @Sendable (URLRequest, RequestContext) async throws(RequestFailure)
+public typealias APIMiddlewareNext<Value: Sendable> =
+    @Sendable (URLRequest, RequestContext) async throws(RequestFailure)
     -> APIResponse<Value>
 
 /// A stage of the client's request pipeline: it sees every request on its way out and every outcome, success or

@@ -105,8 +105,10 @@ public struct SeedDemo: Sendable {
             try await client.send(APIRequest<E05API.Post>(.get, "/e05/posts/{id}", pathParameters: ["id": "1"]))
         }
         let refreshes = await server.state.refreshCount(of: .e05)
-        report(Line(scenario: "S3", action: "GET /e05/posts/1 with an expired token (400 E05)",
-            outcome: "\(post); \(refreshes) refresh"))
+        report(
+            Line(
+                scenario: "S3", action: "GET /e05/posts/1 with an expired token (400 E05)",
+                outcome: "\(post); \(refreshes) refresh"))
     }
 
     private func concurrentRejections(_ report: @Sendable (Line) -> Void) async {
@@ -126,8 +128,10 @@ public struct SeedDemo: Sendable {
         }
         let refreshes = await server.state.refreshCount(of: .boleto) - before
         await server.state.setRefreshDelay(.zero, for: .boleto)
-        report(Line(scenario: "S4", action: "20 concurrent requests, access token expired (401 40101)",
-            outcome: "\(succeeded) of 20 succeeded after \(refreshes) refresh"))
+        report(
+            Line(
+                scenario: "S4", action: "20 concurrent requests, access token expired (401 40101)",
+                outcome: "\(succeeded) of 20 succeeded after \(refreshes) refresh"))
     }
 
     private func expiredRefreshToken(_ report: @Sendable (Line) -> Void) async {
@@ -139,8 +143,10 @@ public struct SeedDemo: Sendable {
             for id in 1...10 {
                 group.addTask {
                     do throws(RequestFailure) {
-                        _ = try await client.send(APIRequest<EmptyResponse>(.get, "/boleto/users/{id}",
-                            pathParameters: ["id": String(id)]))
+                        _ = try await client.send(
+                            APIRequest<EmptyResponse>(
+                                .get, "/boleto/users/{id}",
+                                pathParameters: ["id": String(id)]))
                         return nil
                     } catch {
                         return error
@@ -156,8 +162,10 @@ public struct SeedDemo: Sendable {
         var iterator = events.makeAsyncIterator()
         let event = await iterator.next()
         let shown = if case .expired(let expiry, _) = event { String(describing: expiry) } else { "no event" }
-        report(Line(scenario: "S5", action: "10 concurrent requests, refresh token expired too",
-            outcome: "\(failures.count) failed with \(expiries.count) shared expiry; session event: \(shown)"))
+        report(
+            Line(
+                scenario: "S5", action: "10 concurrent requests, refresh token expired too",
+                outcome: "\(failures.count) failed with \(expiries.count) shared expiry; session event: \(shown)"))
     }
 
     private func missingProfileImages(_ report: @Sendable (Line) -> Void) async {
@@ -165,15 +173,19 @@ public struct SeedDemo: Sendable {
         var failures: [String: Int] = [:]
         for id in 1...100 {
             do throws(RequestFailure) {
-                _ = try await client.send(APIRequest<BoletoAPI.Envelope<BoletoAPI.User>>(.get, "/boleto/users/{id}",
-                    pathParameters: ["id": String(id)]))
+                _ = try await client.send(
+                    APIRequest<BoletoAPI.Envelope<BoletoAPI.User>>(
+                        .get, "/boleto/users/{id}",
+                        pathParameters: ["id": String(id)]))
             } catch {
                 failures[Self.describe(error), default: 0] += 1
             }
         }
         for (description, count) in failures.sorted(by: { $0.key < $1.key }) {
-            report(Line(scenario: "S7", action: "GET /boleto/users/{id} for users 1–100 (\(count) failed)",
-                outcome: description))
+            report(
+                Line(
+                    scenario: "S7", action: "GET /boleto/users/{id} for users 1–100 (\(count) failed)",
+                    outcome: description))
         }
     }
 
@@ -188,8 +200,10 @@ public struct SeedDemo: Sendable {
     private func timeout(_ report: @Sendable (Line) -> Void) async {
         let client = APIClient(baseURL: server.baseURL) { $0.middlewares = [RetryMiddleware(policy: .never)] }
         let slow = await outcome { () async throws(RequestFailure) in
-            try await client.send(APIRequest<EmptyResponse>(.get, "/slow", query: [.init(name: "ms", value: "3000")],
-                timeout: .milliseconds(300)))
+            try await client.send(
+                APIRequest<EmptyResponse>(
+                    .get, "/slow", query: [.init(name: "ms", value: "3000")],
+                    timeout: .milliseconds(300)))
         }
         report(Line(scenario: "S10", action: "GET /slow with a 0.3 s timeout", outcome: slow))
     }
@@ -197,8 +211,10 @@ public struct SeedDemo: Sendable {
     private func retryAfter(_ report: @Sendable (Line) -> Void) async {
         let client = APIClient(baseURL: server.baseURL)
         let flaky = await outcome { () async throws(RequestFailure) in
-            try await client.send(APIRequest<EmptyResponse>(.get, "/flaky/{key}", pathParameters: ["key": "demo"],
-                query: [.init(name: "failures", value: "2"), .init(name: "retryAfter", value: "0.2")]))
+            try await client.send(
+                APIRequest<EmptyResponse>(
+                    .get, "/flaky/{key}", pathParameters: ["key": "demo"],
+                    query: [.init(name: "failures", value: "2"), .init(name: "retryAfter", value: "0.2")]))
         }
         report(Line(scenario: "S10", action: "GET /flaky/demo (503 twice, Retry-After 0.2)", outcome: flaky))
     }
@@ -207,7 +223,8 @@ public struct SeedDemo: Sendable {
         let client = APIClient(baseURL: server.baseURL)
         let task = Task {
             do throws(RequestFailure) {
-                _ = try await client.send(APIRequest<EmptyResponse>(.get, "/slow", query: [.init(name: "ms", value: "5000")]))
+                _ = try await client.send(
+                    APIRequest<EmptyResponse>(.get, "/slow", query: [.init(name: "ms", value: "5000")]))
                 return "succeeded"
             } catch {
                 return Self.describe(error)

@@ -29,8 +29,10 @@ import Testing
             await server.state.expireAccessTokens(of: .e05)
 
             // When a request meets it
-            let response = try await client.send(APIRequest<E05API.Post>(.get, "/e05/posts/{id}",
-                pathParameters: ["id": "12"]))
+            let response = try await client.send(
+                APIRequest<E05API.Post>(
+                    .get, "/e05/posts/{id}",
+                    pathParameters: ["id": "12"]))
 
             // Then the client refreshed and replayed it
             #expect(response.value.id == 12)
@@ -86,8 +88,10 @@ import Testing
 
             // When a request is refreshed, replayed, and then fails for a business reason
             let failure = await failure {
-                try await client.send(APIRequest<EmptyResponse>(.patch, "/boleto/travels/{id}",
-                    pathParameters: ["id": "3"]))
+                try await client.send(
+                    APIRequest<EmptyResponse>(
+                        .patch, "/boleto/travels/{id}",
+                        pathParameters: ["id": "3"]))
             }
 
             // Then that failure is classified as usual, at attempt 2

@@ -13,8 +13,10 @@ import Testing
 
             // When the app loads that user
             let failure = await failure {
-                try await client.send(APIRequest<BoletoAPI.Envelope<BoletoAPI.User>>(.get, "/boleto/users/{id}",
-                    pathParameters: ["id": "40"]))
+                try await client.send(
+                    APIRequest<BoletoAPI.Envelope<BoletoAPI.User>>(
+                        .get, "/boleto/users/{id}",
+                        pathParameters: ["id": "40"]))
             }
 
             // Then the failure alone names the field

@@ -25,12 +25,17 @@ import Testing
     @Test func problemDetailsUseTheCodeExtensionThenTheType() {
         let contract = ErrorContract.problemDetails
         let withCode = Data(
-            #"{"type":"https://example.com/probs/out-of-credit","title":"You do not have enough credit.","detail":"Your balance is 30, but that costs 50.","code":"CREDIT_LOW"}"#.utf8)
+            #"{"type":"https://example.com/probs/out-of-credit","title":"You do not have enough credit.","detail":"Your balance is 30, but that costs 50.","code":"CREDIT_LOW"}"#
+                .utf8)
         let typeOnly = Data(#"{"type":"https://example.com/probs/out-of-credit","title":"Out of credit"}"#.utf8)
         let blank = Data(#"{"type":"about:blank","title":"Not Found","status":404}"#.utf8)
 
-        #expect(contract.errorBody(403, withCode) == ServerError(code: "CREDIT_LOW", message: "Your balance is 30, but that costs 50."))
-        #expect(contract.errorBody(403, typeOnly) == ServerError(code: "https://example.com/probs/out-of-credit", message: "Out of credit"))
+        #expect(
+            contract.errorBody(403, withCode)
+                == ServerError(code: "CREDIT_LOW", message: "Your balance is 30, but that costs 50."))
+        #expect(
+            contract.errorBody(403, typeOnly)
+                == ServerError(code: "https://example.com/probs/out-of-credit", message: "Out of credit"))
         #expect(contract.errorBody(404, blank) == ServerError(code: nil, message: "Not Found"))
     }
 

@@ -17,8 +17,10 @@ import Testing
     func anErrorBodyThatDoesNotMatchTheContractIsAServerFailureWithAPreview(kind: String) async throws {
         try await SeedServer.run { server in
             let failure = await failure {
-                try await Self.client(server).send(APIRequest<EmptyResponse>(.get, "/malformed/{kind}",
-                    pathParameters: ["kind": kind]))
+                try await Self.client(server).send(
+                    APIRequest<EmptyResponse>(
+                        .get, "/malformed/{kind}",
+                        pathParameters: ["kind": kind]))
             }
 
             let server = try #require(failure?.serverFailure, "\(kind)")
@@ -44,8 +46,10 @@ import Testing
     func aSuccessBodyThatIsNotJSONIsACorruptedDecodingFailure(kind: String) async throws {
         try await SeedServer.run { server in
             let failure = await failure {
-                try await Self.client(server).send(APIRequest<BoletoAPI.Envelope<BoletoAPI.User>>(
-                    .get, "/malformed/{kind}", pathParameters: ["kind": kind], query: [.init(name: "status", value: "200")]))
+                try await Self.client(server).send(
+                    APIRequest<BoletoAPI.Envelope<BoletoAPI.User>>(
+                        .get, "/malformed/{kind}", pathParameters: ["kind": kind],
+                        query: [.init(name: "status", value: "200")]))
             }
 
             let decoding = try #require(failure?.decodingFailure, "\(kind)")

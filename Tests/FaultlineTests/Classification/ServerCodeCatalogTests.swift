@@ -3,7 +3,8 @@ import Testing
 
 @Suite struct ServerCodeCatalogTests {
     let catalog = ServerCodeCatalog(
-        ranges: [40000...40099: .badRequest, 40400...40499: .notFound], exceptions: [40091: .notFound, "E05": .unauthorized])
+        ranges: [40000...40099: .badRequest, 40400...40499: .notFound],
+        exceptions: [40091: .notFound, "E05": .unauthorized])
 
     @Test func aCodeTakesTheCategoryOfItsRange() {
         #expect(catalog.category(for: 40013) == .badRequest)

@@ -44,8 +44,10 @@ import Testing
             for row in BoletoErrorCode.all {
                 // When the server answers with that row
                 let failure = await failure {
-                    try await client.send(APIRequest<EmptyResponse>(.get, "/boleto/errors/{name}",
-                        pathParameters: ["name": row.name]))
+                    try await client.send(
+                        APIRequest<EmptyResponse>(
+                            .get, "/boleto/errors/{name}",
+                            pathParameters: ["name": row.name]))
                 }
 
                 // Then status, code, message and category all match the table
@@ -63,8 +65,10 @@ import Testing
             let (client, _) = SeedClients.boleto(server, tokens: await server.state.issueTokens(for: .boleto))
 
             let failure = await failure {
-                try await client.send(APIRequest<BoletoAPI.Envelope<String>>(.get, "/boleto/stickers/{code}",
-                    pathParameters: ["code": "S-1"]))
+                try await client.send(
+                    APIRequest<BoletoAPI.Envelope<String>>(
+                        .get, "/boleto/stickers/{code}",
+                        pathParameters: ["code": "S-1"]))
             }
 
             let server = try #require(failure?.serverFailure)
@@ -80,8 +84,10 @@ import Testing
             let client = SeedClients.plain(server)
 
             let failure = await failure {
-                try await client.send(APIRequest<BoletoAPI.User>(.get, "/proxy/users/{id}",
-                    pathParameters: ["id": "7"]))
+                try await client.send(
+                    APIRequest<BoletoAPI.User>(
+                        .get, "/proxy/users/{id}",
+                        pathParameters: ["id": "7"]))
             }
 
             let server = try #require(failure?.serverFailure)

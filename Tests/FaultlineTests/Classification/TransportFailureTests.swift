@@ -15,8 +15,10 @@ import Testing
             let client = SeedClients.plain(server, clock: clock)
 
             let failure = await failure {
-                try await client.send(APIRequest<EmptyResponse>(.get, "/slow", query: [.init(name: "ms", value: "2000")],
-                    timeout: .milliseconds(200)))
+                try await client.send(
+                    APIRequest<EmptyResponse>(
+                        .get, "/slow", query: [.init(name: "ms", value: "2000")],
+                        timeout: .milliseconds(200)))
             }
 
             #expect(failure?.transportFailure?.family == .timeout)

@@ -17,7 +17,7 @@ import Testing
 
             // When the app signs out and cancels them
             let started = ContinuousClock.now
-            inFlight.forEach { $0.cancel() }
+            for task in inFlight { task.cancel() }
             var outcomes: [RequestFailure?] = []
             for task in inFlight { outcomes.append(await task.value) }
 

@@ -16,12 +16,16 @@ import Testing
             // When three requests fail in different ways
             _ = await failure { try await client.send(APIRequest<EmptyResponse>(.post, "/boleto/travels")) }
             _ = await failure {
-                try await client.send(APIRequest<BoletoAPI.Envelope<BoletoAPI.User>>(.get, "/boleto/users/{id}",
-                    pathParameters: ["id": "20"]))
+                try await client.send(
+                    APIRequest<BoletoAPI.Envelope<BoletoAPI.User>>(
+                        .get, "/boleto/users/{id}",
+                        pathParameters: ["id": "20"]))
             }
             _ = await failure {
-                try await client.send(APIRequest<EmptyResponse>(.get, "/boleto/users/{id}",
-                    pathParameters: ["id": "2000000"]))
+                try await client.send(
+                    APIRequest<EmptyResponse>(
+                        .get, "/boleto/users/{id}",
+                        pathParameters: ["id": "2000000"]))
             }
 
             // Then both see the same three classified failures, in order

@@ -16,9 +16,11 @@ import Testing
         try await SeedServer.run { server in
             let client = APIClient(baseURL: server.baseURL) { $0.headers["X-App"] = "boleto" }
 
-            let response = try await client.send(APIRequest<Echo>(.get, "/{route}",
-                pathParameters: ["route": "echo"], query: [.init(name: "q", value: "제주 여행")],
-                headers: ["X-App": "override"]))
+            let response = try await client.send(
+                APIRequest<Echo>(
+                    .get, "/{route}",
+                    pathParameters: ["route": "echo"], query: [.init(name: "q", value: "제주 여행")],
+                    headers: ["X-App": "override"]))
 
             #expect(response.value.path == "/echo")
             #expect(response.value.query == "q=%EC%A0%9C%EC%A3%BC%20%EC%97%AC%ED%96%89")
@@ -47,7 +49,8 @@ import Testing
             let client = APIClient(baseURL: server.baseURL.appendingPathComponent("boleto"))
 
             let failure = await failure {
-                try await client.send(APIRequest<EmptyResponse>(.get, "/errors/{name}", pathParameters: ["name": "EVENT_EXPIRED"]))
+                try await client.send(
+                    APIRequest<EmptyResponse>(.get, "/errors/{name}", pathParameters: ["name": "EVENT_EXPIRED"]))
             }
 
             #expect(failure?.serverFailure?.code == 40015)

@@ -9,7 +9,9 @@ import Testing
         _ key: String, method: HTTPMethod = .get, failures: Int, status: Int = 503, retryAfter: String? = nil,
         allowsRetry: Bool? = nil
     ) -> APIRequest<EmptyResponse> {
-        var query = [URLQueryItem(name: "failures", value: String(failures)), .init(name: "status", value: String(status))]
+        var query = [
+            URLQueryItem(name: "failures", value: String(failures)), .init(name: "status", value: String(status)),
+        ]
         if let retryAfter { query.append(.init(name: "retryAfter", value: retryAfter)) }
         return APIRequest(method, "/flaky/{key}", pathParameters: ["key": key], query: query, allowsRetry: allowsRetry)
     }
