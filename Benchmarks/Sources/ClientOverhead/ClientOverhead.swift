@@ -16,38 +16,46 @@ struct ClientOverhead: AsyncParsableCommand {
         abstract: "Compare APIClient.send with bare URLSession.data(for:) + JSONDecoder on a 1 KB JSON GET.")
 
     @Option(help: "Interleaved rounds; each runs one batch of each side.")
-    var rounds = 30
+    var rounds = 100
 
     @Option(help: "Sequential requests per batch.")
-    var requests = 300
+    var requests = 100
 
     @Option(help: "Write the results as JSON to this file.")
     var json: String?
 
+    @Flag(help: "Run the client without middleware, to separate the chain's cost from the rest.")
+    var withoutMiddleware = false
+
     func run() async throws {
         let rounds = rounds
         let requests = requests
+        let withoutMiddleware = withoutMiddleware
         let result = try await SeedServer.run { server in
-            let url = server.baseURL.appendingPathComponent("bench/item")
-            let bare = BareURLSession(url: url)
-            let client = APIClient(baseURL: server.baseURL) { $0.session = URLSession(configuration: .ephemeral) }
+            let client = APIClient(baseURL: server.baseURL) {
+                $0.session = URLSession(configuration: .ephemeral)
+                if withoutMiddleware { $0.middlewares = [] }
+            }
+            let bare = BareURLSession(
+                url: server.baseURL.appendingPathComponent("bench/item"), headers: client.configuration.headers)
             let request = APIRequest<BenchItem>(.get, "/bench/item")
 
-            try await bare.batch(requests)
-            _ = try await Self.batch(requests) { _ = try await client.send(request) }
-            var bareTimes: [Duration] = []
-            var clientTimes: [Duration] = []
+            let bareTwin = BareURLSession(url: bare.url, headers: bare.headers)
+            let sides: [() async throws -> Duration] = [
+                { try await bare.batch(requests) },
+                { try await bareTwin.batch(requests) },
+                { try await Self.batch(requests) { _ = try await client.send(request) } },
+            ]
+            for side in sides { _ = try await side() }
+            var times: [[Duration]] = Array(repeating: [], count: sides.count)
             for round in 0..<rounds {
-                let clientFirst = round.isMultiple(of: 2)
-                if clientFirst {
-                    clientTimes.append(try await Self.batch(requests) { _ = try await client.send(request) })
-                }
-                bareTimes.append(try await bare.batch(requests))
-                if !clientFirst {
-                    clientTimes.append(try await Self.batch(requests) { _ = try await client.send(request) })
+                // Rotate the order so that no side always runs first or last.
+                for offset in 0..<sides.count {
+                    let index = (round + offset) % sides.count
+                    times[index].append(try await sides[index]())
                 }
             }
-            return Measurement(requests: requests, bare: bareTimes, client: clientTimes)
+            return Measurement(requests: requests, bare: times[0], bareTwin: times[1], client: times[2])
         }
         print(result.table)
         if let json {
@@ -75,15 +83,18 @@ struct BenchItem: Decodable, Sendable {
     let bio: String
 }
 
-/// The baseline: what an app does without Faultline.
+/// The baseline: what an app does without Faultline, sending the same header fields.
 struct BareURLSession {
     let url: URL
+    let headers: [String: String]
     let session = URLSession(configuration: .ephemeral)
     let decoder = JSONDecoder()
 
     func batch(_ count: Int) async throws -> Duration {
         try await ClientOverhead.batch(count) {
-            let (data, response) = try await session.data(for: URLRequest(url: url))
+            var request = URLRequest(url: url)
+            for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+            let (data, response) = try await session.data(for: request)
             guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw URLError(.badServerResponse) }
             _ = try decoder.decode(BenchItem.self, from: data)
         }

@@ -1,50 +1,57 @@
 import Foundation
 
-/// Batch times of both sides, and the statistics the README reports.
+/// Batch times of every side, and the statistics the README reports. Each round runs one batch of each side back
+/// to back, so ratios pair batches that ran under the same conditions.
 struct Measurement {
     let requests: Int
     let bare: [Duration]
+    /// A second, identical baseline: its ratio to ``bare`` is the harness's noise floor (an A/A comparison).
+    let bareTwin: [Duration]
     let client: [Duration]
 
-    /// Per-round ratios client / bare; rounds pair batches run back to back.
-    var ratios: [Double] { zip(client, bare).map { $0 / $1 } }
+    var clientRatios: [Double] { zip(client, bare).map { $0 / $1 } }
+    var noiseRatios: [Double] { zip(bareTwin, bare).map { $0 / $1 } }
 
     func microsecondsPerRequest(_ batch: Duration) -> Double {
-        Double(batch.components.seconds) * 1e6 / Double(requests) + Double(batch.components.attoseconds) / 1e12
-            / Double(requests)
+        (Double(batch.components.seconds) * 1e6 + Double(batch.components.attoseconds) / 1e12) / Double(requests)
     }
 
-    static func median(_ values: [Double]) -> Double {
+    static func quantile(_ values: [Double], _ q: Double) -> Double {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return .nan }
-        return sorted.count % 2 == 1
-            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * q + 0.5))]
     }
 
-    var bareMedian: Double { Self.median(bare.map(microsecondsPerRequest)) }
-    var clientMedian: Double { Self.median(client.map(microsecondsPerRequest)) }
-    var ratioMedian: Double { Self.median(ratios) }
+    static func summary(_ ratios: [Double]) -> String {
+        String(
+            format: "%.3f (interquartile %.3f–%.3f)", quantile(ratios, 0.5), quantile(ratios, 0.25),
+            quantile(ratios, 0.75))
+    }
+
+    func median(_ batches: [Duration]) -> String {
+        String(format: "%.1f", Self.quantile(batches.map(microsecondsPerRequest), 0.5))
+    }
 
     var table: String {
-        let sortedRatios = ratios.sorted()
-        let low = sortedRatios[sortedRatios.count / 4]
-        let high = sortedRatios[sortedRatios.count * 3 / 4]
-        return """
-            client-overhead: \(bare.count) interleaved rounds × \(requests) sequential GET /bench/item (1 KB JSON)
-            | side | median µs/request |
-            |---|---|
-            | bare URLSession + JSONDecoder | \(String(format: "%.1f", bareMedian)) |
-            | APIClient.send, default middleware | \(String(format: "%.1f", clientMedian)) |
-            ratio client/bare: median \(String(format: "%.3f", ratioMedian)) (interquartile \(String(format: "%.3f", low))–\(String(format: "%.3f", high))); target ≤ 1.02
-            """
+        """
+        client-overhead: \(bare.count) rounds × \(requests) sequential GET /bench/item (1 KB JSON), sides interleaved
+        | side | median µs/request | median ratio to bare |
+        |---|---|---|
+        | bare URLSession + JSONDecoder | \(median(bare)) | 1 |
+        | the same, a second instance (noise floor) | \(median(bareTwin)) | \(Self.summary(noiseRatios)) |
+        | APIClient.send, default middleware | \(median(client)) | \(Self.summary(clientRatios)) |
+        target: client/bare ≤ 1.02
+        """
     }
 
     var json: Data {
         let object: [String: Any] = [
             "benchmark": "client-overhead", "requestsPerBatch": requests,
             "bareMicrosecondsPerRequest": bare.map(microsecondsPerRequest),
+            "bareTwinMicrosecondsPerRequest": bareTwin.map(microsecondsPerRequest),
             "clientMicrosecondsPerRequest": client.map(microsecondsPerRequest),
-            "medianRatio": ratioMedian, "target": 1.02,
+            "medianClientRatio": Self.quantile(clientRatios, 0.5),
+            "medianNoiseRatio": Self.quantile(noiseRatios, 0.5), "target": 1.02,
         ]
         return (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
     }

@@ -80,20 +80,25 @@ public actor TokenRefresher<A: Authenticator> {
         let now = ContinuousClock.now
         refreshTimes.removeAll { now - $0 >= refreshWindow.interval }
         guard refreshTimes.count < refreshWindow.maximumRefreshes else {
-            expire(SessionExpiry(cause: .refreshLimitExceeded(refreshWindow)), trigger: trigger)
-            throw expiry!
+            let expiry = SessionExpiry(cause: .refreshLimitExceeded(refreshWindow))
+            expire(expiry, trigger: trigger)
+            throw expiry
         }
         refreshTimes.append(now)
+        let refreshedVersion = version
         refreshInFlight = Task {
+            defer { refreshInFlight = nil }
             do {
                 let refreshed = try await authenticator.refresh(expiring)
+                // A sign-in or sign-out during the refresh wins over its outcome.
+                guard version == refreshedVersion else { return }
                 credential = refreshed
                 version += 1
                 events.yield(.refreshed(version: version, trigger: trigger))
             } catch {
+                guard version == refreshedVersion else { return }
                 expire(SessionExpiry(cause: .refreshFailed(error)), trigger: trigger)
             }
-            refreshInFlight = nil
         }
     }
 

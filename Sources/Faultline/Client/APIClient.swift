@@ -51,7 +51,7 @@ public actor APIClient {
     public nonisolated func send<Response>(
         _ request: APIRequest<Response>
     ) async throws(RequestFailure) -> APIResponse<Response> {
-        let requestID = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let requestID = RequestID.make()
         let fallbackURL = configuration.baseURL
         guard let url = request.url(relativeTo: configuration.baseURL) else {
             let context = RequestContext(
@@ -88,7 +88,10 @@ public actor APIClient {
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method.rawValue
         urlRequest.timeoutInterval = Self.seconds(request.timeout ?? configuration.timeout)
-        for (name, value) in configuration.headers.merging(request.headers, uniquingKeysWith: { $1 }) {
+        for (name, value) in configuration.headers where request.headers[name] == nil {
+            urlRequest.setValue(value, forHTTPHeaderField: name)
+        }
+        for (name, value) in request.headers {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
         if let body = request.body {
@@ -150,7 +153,7 @@ public actor APIClient {
     private nonisolated func decode<Response: Decodable>(
         _ type: Response.Type, from data: Data, context: RequestContext
     ) throws(RequestFailure) -> Response {
-        if let empty = EmptyResponse() as? Response { return empty }
+        if Response.self == EmptyResponse.self, let empty = EmptyResponse() as? Response { return empty }
         do {
             return try configuration.decoder.decode(Response.self, from: data)
         } catch {

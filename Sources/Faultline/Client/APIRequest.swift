@@ -53,28 +53,56 @@ public struct APIRequest<Response: Decodable & Sendable>: Sendable {
     }
 
     /// The URL of this request relative to `baseURL`, or `nil` when a placeholder has no value.
+    ///
+    /// The route's literal parts are percent-encoded as a path and its values as path segments, so the result is
+    /// always a valid URL; it is built by concatenation when it can be (URLComponents costs several times more).
     func url(relativeTo baseURL: URL) -> URL? {
         var path = ""
         var remainder = route[...]
         while let open = remainder.firstIndex(of: "{") {
-            guard let close = remainder[open...].firstIndex(of: "}") else { return nil }
-            let name = String(remainder[remainder.index(after: open)..<close])
-            guard let value = pathParameters[name],
-                let encoded = value.addingPercentEncoding(withAllowedCharacters: .pathSegmentAllowed)
+            guard let close = remainder[open...].firstIndex(of: "}"),
+                let value = pathParameters[String(remainder[remainder.index(after: open)..<close])],
+                let literal = remainder[..<open].percentEncoded(allowing: .urlPathAllowed),
+                let encoded = value.percentEncoded(allowing: .pathSegmentAllowed)
             else { return nil }
-            path += remainder[..<open] + encoded
+            path += literal + encoded
             remainder = remainder[remainder.index(after: close)...]
         }
-        path += remainder
-        guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true) else { return nil }
-        let basePath =
-            components.percentEncodedPath.hasSuffix("/")
-            ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
-        components.percentEncodedPath = basePath + (path.hasPrefix("/") ? path : "/" + path)
+        guard let literal = remainder.percentEncoded(allowing: .urlPathAllowed) else { return nil }
+        path += literal
+        if !path.hasPrefix("/") { path = "/" + path }
+        var base = baseURL.absoluteString
+        if base.hasSuffix("/") { base.removeLast() }
+        if query.isEmpty, baseURL.query == nil, baseURL.fragment == nil, let url = URL(string: base + path) {
+            return url
+        }
+        guard var components = URLComponents(string: base) else { return nil }
+        components.percentEncodedPath += path
         if !query.isEmpty {
             components.queryItems = (components.queryItems ?? []) + query
         }
         return components.url
+    }
+}
+
+extension StringProtocol {
+    /// The text percent-encoded for `allowed`; plain ASCII letters, digits, `-._~` and `/` (when allowed) are
+    /// returned as they are without asking Foundation, the common case on the success path.
+    fileprivate func percentEncoded(allowing allowed: CharacterSet) -> String? {
+        let slashAllowed = allowed.contains("/")
+        let isPlain = utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                true
+            case UInt8(ascii: "/"):
+                slashAllowed
+            default:
+                false
+            }
+        }
+        return isPlain ? String(self) : addingPercentEncoding(withAllowedCharacters: allowed)
     }
 }
 

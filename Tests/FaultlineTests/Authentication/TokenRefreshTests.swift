@@ -187,6 +187,30 @@ import Testing
         }
     }
 
+    @Test func signingOutDuringARefreshIsNotUndoneByIt() async throws {
+        try await SeedServer.run { server in
+            // Given a request waiting on a slow refresh
+            let (client, refresher) = SeedClients.boleto(server, tokens: await server.state.issueTokens(for: .boleto))
+            await server.state.expireAccessTokens(of: .boleto)
+            await server.state.setRefreshDelay(.milliseconds(300), for: .boleto)
+            async let outcome = failure { try await client.send(Self.userRequest(1)) }
+            for _ in 0..<200 where await server.state.refreshCount(of: .boleto) == 0 {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+
+            // When the user signs out before the refresh answers
+            await refresher.setCredential(nil)
+
+            // Then the refreshed tokens are dropped and the request fails for want of a credential
+            guard case .missingCredential = await outcome?.sessionExpiry?.cause else {
+                Issue.record("expected a missing credential")
+                return
+            }
+            #expect(await refresher.currentCredential == nil)
+            #expect(await server.state.refreshCount(of: .boleto) == 1)
+        }
+    }
+
     @Test func aRequestWithoutACredentialFailsWithoutReachingTheServer() async throws {
         try await SeedServer.run { server in
             let refresher = TokenRefresher(
