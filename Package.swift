@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
     products: [
         .library(name: "Faultline", targets: ["Faultline"]),
+        .library(name: "FaultlineReporting", targets: ["FaultlineReporting"]),
         .library(name: "FaultlineTestServer", targets: ["FaultlineTestServer"]),
         .executable(name: "faultline", targets: ["faultline"]),
     ],
@@ -21,6 +22,12 @@ let package = Package(
     targets: [
         // The API client: classification, authentication, retries. Foundation only: it ships inside iOS apps.
         .target(name: "Faultline", swiftSettings: strictSettings),
+        // The system zlib, for gzip in the local log and on the wire.
+        .systemLibrary(
+            name: "CFaultlineZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        // Turns classified failures into Sentry-protocol events, stores and delivers them. Foundation and zlib only.
+        .target(
+            name: "FaultlineReporting", dependencies: ["Faultline", "CFaultlineZlib"], swiftSettings: strictSettings),
         // A loopback server that reproduces the seed posts' server contracts, for tests and the demo.
         .target(
             name: "FaultlineTestServer",
@@ -46,6 +53,11 @@ let package = Package(
         .testTarget(
             name: "FaultlineTests",
             dependencies: ["Faultline", "FaultlineTestServer", "SeedScenarios"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FaultlineReportingTests",
+            dependencies: ["FaultlineReporting", "FaultlineTestServer", "SeedScenarios"],
             swiftSettings: strictSettings
         ),
     ]

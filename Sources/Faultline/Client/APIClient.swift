@@ -51,7 +51,7 @@ public actor APIClient {
     public nonisolated func send<Response>(
         _ request: APIRequest<Response>
     ) async throws(RequestFailure) -> APIResponse<Response> {
-        let requestID = RequestID.make()
+        let requestID = RandomID.make()
         let fallbackURL = configuration.baseURL
         guard let url = request.url(relativeTo: configuration.baseURL) else {
             let context = RequestContext(

@@ -1,0 +1,130 @@
+import Faultline
+import Foundation
+
+/// An event in the Sentry event schema: what Faultline writes to its local log and sends to an ingest endpoint.
+///
+/// Only the attributes Faultline fills are modelled; each follows the Sentry developer documentation
+/// (`event-payloads`): a 32-hex `event_id`, an RFC 3339 UTC `timestamp`, `level`, `platform`, the `sdk` interface,
+/// `exception`, `request`, `user`, `tags`, `contexts`, `breadcrumbs`, `fingerprint` and `extra`.
+public struct SentryEvent: Hashable, Sendable, Codable {
+    /// Sentry's event levels.
+    public enum Level: String, Hashable, Sendable, Codable {
+        case debug, info, warning, error, fatal
+    }
+
+    /// One exception in `exception.values`.
+    public struct Exception: Hashable, Sendable, Codable {
+        /// How the exception was captured.
+        public struct Mechanism: Hashable, Sendable, Codable {
+            /// The integration that captured it, such as `auto.http.faultline`.
+            public var type: String
+            /// Whether the app handled the error (it reached a `catch`).
+            public var handled: Bool
+            /// Details of the mechanism.
+            public var data: [String: JSONValue]?
+
+            public init(type: String, handled: Bool, data: [String: JSONValue]? = nil) {
+                self.type = type
+                self.handled = handled
+                self.data = data
+            }
+        }
+
+        /// The error's type, such as `ServerFailure`; with ``value`` it is the title in Sentry.
+        public var type: String
+        /// What the error says.
+        public var value: String
+        /// How it was captured.
+        public var mechanism: Mechanism
+
+        public init(type: String, value: String, mechanism: Mechanism) {
+            self.type = type
+            self.value = value
+            self.mechanism = mechanism
+        }
+    }
+
+    /// The `request` interface: the failed request, scrubbed.
+    public struct Request: Hashable, Sendable, Codable {
+        public var method: String?
+        /// The URL without its query string.
+        public var url: String?
+        /// The query string, with sensitive values replaced by `[Filtered]`.
+        public var queryString: String?
+        /// Header fields, with sensitive values replaced by `[Filtered]`.
+        public var headers: [String: String]?
+        /// The body, scrubbed and capped, when it was JSON or text.
+        public var data: JSONValue?
+
+        public init(
+            method: String? = nil, url: String? = nil, queryString: String? = nil, headers: [String: String]? = nil,
+            data: JSONValue? = nil
+        ) {
+            self.method = method
+            self.url = url
+            self.queryString = queryString
+            self.headers = headers
+            self.data = data
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case method, url, headers, data
+            case queryString = "query_string"
+        }
+    }
+
+    /// A list wrapped as `{"values": […]}`, the shape of `exception` and `breadcrumbs`.
+    public struct Values<Element: Hashable & Sendable & Codable>: Hashable, Sendable, Codable {
+        public var values: [Element]
+
+        public init(_ values: [Element]) { self.values = values }
+    }
+
+    /// The `sdk` interface.
+    public struct SDK: Hashable, Sendable, Codable {
+        public var name: String
+        public var version: String
+
+        public init(name: String, version: String) {
+            self.name = name
+            self.version = version
+        }
+    }
+
+    public var eventID: String
+    /// An RFC 3339 UTC timestamp with milliseconds.
+    public var timestamp: String
+    public var level: Level
+    public var platform: String
+    public var logger: String?
+    public var release: String?
+    public var environment: String?
+    public var message: String?
+    public var exception: Values<Exception>?
+    public var request: Request?
+    public var user: UserContext?
+    public var tags: [String: String]
+    public var contexts: [String: JSONValue]
+    public var breadcrumbs: Values<Breadcrumb>?
+    public var fingerprint: [String]?
+    public var extra: [String: JSONValue]?
+    public var sdk: SDK
+
+    /// Creates an event with a new identifier, stamped with `date`.
+    public init(level: Level = .error, date: Date = Date()) {
+        self.eventID = RandomID.make()
+        self.timestamp = RFC3339.string(from: date)
+        self.level = level
+        self.platform = "other"
+        self.logger = "faultline"
+        self.tags = [:]
+        self.contexts = [:]
+        self.sdk = SDK(name: "faultline.swift", version: "0.1.0")
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case eventID = "event_id"
+        case timestamp, level, platform, logger, release, environment, message, exception, request, user, tags
+        case contexts, breadcrumbs, fingerprint, extra, sdk
+    }
+}

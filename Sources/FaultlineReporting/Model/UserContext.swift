@@ -1,0 +1,25 @@
+/// Who was affected: Sentry's `user` interface. Set it on the scope, or per request.
+public struct UserContext: Hashable, Sendable, Codable {
+    /// A stable identifier for the user (seed 003 used `"\(userType)_\(name)"`).
+    public var id: String?
+    /// The user's name in the app.
+    public var username: String?
+    /// The user's e-mail address.
+    public var email: String?
+    /// A group the user belongs to, such as a plan or a sign-in provider.
+    public var segment: String?
+    /// Anything else worth knowing about the user.
+    public var data: [String: JSONValue]?
+
+    /// Creates a user context.
+    public init(
+        id: String? = nil, username: String? = nil, email: String? = nil, segment: String? = nil,
+        data: [String: JSONValue]? = nil
+    ) {
+        self.id = id
+        self.username = username
+        self.email = email
+        self.segment = segment
+        self.data = data
+    }
+}

@@ -1,0 +1,130 @@
+import Faultline
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Turns a classified failure into a Sentry event: exception, tags, fingerprint, scrubbed request and response.
+///
+/// Tags every event carries, so that the CLI and dashboards can rely on them: `error.kind` (`transport`, `server`,
+/// `decoding`, `session_expired`), `http.method`, `http.route` (the template, never the raw URL), and when known
+/// `http.status_code`, `server.code`, `server.category`, `transport.family`, `decoding.path`.
+///
+/// Default fingerprints: kind + endpoint + status + business code for server failures; type + coding path for
+/// decoding failures; the failure family for transport failures; the cause for session expiry.
+public struct FailureEventBuilder: Sendable {
+    /// What is removed before anything is written or sent.
+    public var scrubber: Scrubber
+    /// The release, such as `boleto@2.4.1 (310)`.
+    public var release: String?
+    /// The environment; `production` by default.
+    public var environment: String
+
+    /// Creates a builder.
+    public init(scrubber: Scrubber = Scrubber(), release: String? = nil, environment: String = "production") {
+        self.scrubber = scrubber
+        self.release = release
+        self.environment = environment
+    }
+
+    /// The event for `failure`, or `nil` for a cancellation, which is never an error.
+    ///
+    /// - Parameters:
+    ///   - failure: The classified failure.
+    ///   - request: The request as it was sent, for its headers and body (scrubbed here).
+    ///   - date: When the failure happened.
+    public func event(for failure: RequestFailure, request: URLRequest?, date: Date = Date()) -> SentryEvent? {
+        guard let kind = FailureKind(failure.reason) else { return nil }
+        var event = SentryEvent(level: .error, date: date)
+        event.release = release
+        event.environment = environment
+        let context = failure.context
+        event.tags = [
+            "error.kind": kind.rawValue, "http.method": context.method.rawValue, "http.route": context.route,
+        ]
+        if let status = context.statusCode { event.tags["http.status_code"] = String(status) }
+        var details: [String: JSONValue] = [
+            "request_id": .string(context.requestID), "attempt": .int(context.attempt),
+            "endpoint": .string(context.endpoint),
+        ]
+        let exceptionType: String
+        let exceptionValue: String
+        switch failure.reason {
+        case .server(let server):
+            exceptionType = "ServerFailure"
+            exceptionValue = "\(context.endpoint): \(server)"
+            event.fingerprint = [
+                kind.rawValue, context.endpoint, String(server.statusCode), server.code?.rawValue ?? "-",
+            ]
+            if let code = server.code {
+                event.tags["server.code"] = code.rawValue
+                details["server_code"] = .string(code.rawValue)
+            }
+            if let category = server.category { event.tags["server.category"] = category.rawValue }
+            if let message = server.message { details["server_message"] = .string(message) }
+            if let preview = server.bodyPreview { details["body_preview"] = .string(preview.description) }
+            event.contexts["response"] = response(server)
+        case .decoding(let decoding):
+            exceptionType = "DecodingFailure"
+            exceptionValue = "\(context.endpoint): \(decoding)"
+            event.fingerprint = [kind.rawValue, decoding.typeName, decoding.codingPath]
+            event.tags["decoding.path"] = decoding.codingPath.isEmpty ? "(root)" : decoding.codingPath
+            details["decoding"] = [
+                "type": .string(decoding.typeName), "path": .string(decoding.codingPath),
+                "kind": .string(decoding.kind.rawValue),
+                "expected_type": decoding.expectedType.map(JSONValue.string) ?? .null,
+                "debug_description": .string(decoding.debugDescription),
+            ]
+        case .transport(let transport):
+            exceptionType = "TransportFailure"
+            exceptionValue = "\(context.endpoint): \(transport)"
+            event.fingerprint = [kind.rawValue, transport.family.rawValue]
+            event.tags["transport.family"] = transport.family.rawValue
+        case .sessionExpired(let expiry):
+            exceptionType = "SessionExpired"
+            exceptionValue = "\(context.endpoint): \(expiry)"
+            event.fingerprint = [kind.rawValue, Self.causeName(expiry.cause)]
+            details["expiry_id"] = .string(expiry.id.uuidString.lowercased())
+        case .cancelled:
+            return nil
+        }
+        event.exception = .init([
+            .init(
+                type: exceptionType, value: exceptionValue,
+                mechanism: .init(type: "auto.http.faultline", handled: true))
+        ])
+        event.contexts["faultline"] = .object(details)
+        event.request = scrubbedRequest(request, context: context)
+        return event
+    }
+
+    private func scrubbedRequest(_ request: URLRequest?, context: RequestContext) -> SentryEvent.Request {
+        let url = scrubber.url(request?.url ?? context.url)
+        let headers = request?.allHTTPHeaderFields.map(scrubber.headers)
+        let body = request?.httpBody.flatMap {
+            scrubber.body($0, contentType: request?.value(forHTTPHeaderField: "Content-Type"))
+        }
+        return SentryEvent.Request(
+            method: context.method.rawValue, url: url.url, queryString: url.queryString, headers: headers, data: body)
+    }
+
+    private func response(_ failure: ServerFailure) -> JSONValue {
+        var headers: [String: String] = [:]
+        for case (let name as String, let value as String) in failure.response.allHeaderFields {
+            headers[name] = value
+        }
+        return [
+            "type": "response", "status_code": .int(failure.statusCode), "body_size": .int(failure.bodySize),
+            "headers": .object(scrubber.headers(headers).mapValues(JSONValue.string)),
+        ]
+    }
+
+    private static func causeName(_ cause: SessionExpiry.Cause) -> String {
+        switch cause {
+        case .refreshFailed: "refresh_failed"
+        case .refreshLimitExceeded: "refresh_limit_exceeded"
+        case .missingCredential: "missing_credential"
+        }
+    }
+}

@@ -1,0 +1,45 @@
+/// Which names are sensitive: the values of matching headers, query items and JSON body keys are replaced with
+/// `[Filtered]` before an event is written or sent. On by default.
+public struct ScrubRules: Sendable {
+    /// Header names whose values are always filtered, compared case-insensitively: `Authorization`,
+    /// `Proxy-Authorization`, `Cookie`, `Set-Cookie`, `X-API-Key`, `X-CSRF-Token`, `X-XSRF-Token`, `X-Forwarded-For`,
+    /// `X-Real-IP`, `Forwarded` by default (sentry-cocoa's list).
+    public var sensitiveHeaders: Set<String>
+    /// A header, query item or JSON key whose name *contains* one of these terms (case-insensitively) is filtered:
+    /// Sentry's data-scrubbing terms by default (`auth`, `token`, `secret`, `password`, `passwd`, `pwd`, `key`,
+    /// `jwt`, `bearer`, `sso`, `saml`, `csrf`, `xsrf`, `credentials`, `session`, `sid`, `identity`, `cookie`).
+    public var sensitiveTerms: [String]
+    /// Your own rule, for names the terms miss (a pattern, a list); `nil` by default.
+    public var isSensitiveName: (@Sendable (String) -> Bool)?
+    /// The most bytes of a request body kept in an event; 8 KiB by default (Sentry trims `request.data` to ~8 kB).
+    public var maximumBodySize: Int
+
+    /// Creates rules; see the properties for the defaults.
+    public init(
+        sensitiveHeaders: Set<String> = [
+            "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "x-csrf-token",
+            "x-xsrf-token", "x-forwarded-for", "x-real-ip", "forwarded",
+        ],
+        sensitiveTerms: [String] = [
+            "auth", "token", "secret", "password", "passwd", "pwd", "key", "jwt", "bearer", "sso", "saml", "csrf",
+            "xsrf", "credentials", "session", "sid", "identity", "cookie",
+        ],
+        isSensitiveName: (@Sendable (String) -> Bool)? = nil, maximumBodySize: Int = 8 << 10
+    ) {
+        self.sensitiveHeaders = Set(sensitiveHeaders.map { $0.lowercased() })
+        self.sensitiveTerms = sensitiveTerms.map { $0.lowercased() }
+        self.isSensitiveName = isSensitiveName
+        self.maximumBodySize = maximumBodySize
+    }
+
+    /// Whether a query item or JSON key named `name` is sensitive.
+    public func isSensitive(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return sensitiveTerms.contains { lowered.contains($0) } || isSensitiveName?(name) == true
+    }
+
+    /// Whether a header named `name` is sensitive.
+    public func isSensitiveHeader(_ name: String) -> Bool {
+        sensitiveHeaders.contains(name.lowercased()) || isSensitive(name)
+    }
+}

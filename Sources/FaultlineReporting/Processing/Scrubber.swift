@@ -1,0 +1,89 @@
+import Foundation
+
+/// Removes credentials from what an event says about a request and its response, before anything is written or
+/// sent: sensitive header values, query item values (the URL itself is kept) and JSON body values become
+/// `[Filtered]`.
+public struct Scrubber: Sendable {
+    /// The replacement for a sensitive value.
+    public static let filtered = "[Filtered]"
+
+    /// What counts as sensitive.
+    public let rules: ScrubRules
+
+    /// Creates a scrubber.
+    public init(rules: ScrubRules = ScrubRules()) {
+        self.rules = rules
+    }
+
+    /// Header fields with lower-cased names and sensitive values filtered.
+    public func headers(_ fields: [String: String]) -> [String: String] {
+        var scrubbed: [String: String] = [:]
+        for (name, value) in fields {
+            let key = name.lowercased()
+            scrubbed[key] = rules.isSensitiveHeader(key) ? Self.filtered : value
+        }
+        return scrubbed
+    }
+
+    /// The URL without user info, query or fragment, and its query string with sensitive values filtered.
+    public func url(_ url: URL) -> (url: String, queryString: String?) {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
+            return (Self.filtered, nil)
+        }
+        let items = components.percentEncodedQueryItems
+        components.user = nil
+        components.password = nil
+        components.query = nil
+        components.fragment = nil
+        let query = items.map { items in
+            items.map { item in
+                let value =
+                    rules.isSensitive(item.name.removingPercentEncoding ?? item.name) ? Self.filtered : item.value
+                return value.map { "\(item.name)=\($0)" } ?? item.name
+            }.joined(separator: "&")
+        }
+        return (components.string ?? Self.filtered, query)
+    }
+
+    /// A request or response body as it may appear in an event: JSON with sensitive keys filtered at any depth,
+    /// form fields likewise, anything else only described by its size. `nil` for an empty body.
+    public func body(_ data: Data, contentType: String?) -> JSONValue? {
+        guard !data.isEmpty else { return nil }
+        let type = contentType?.lowercased() ?? ""
+        if type.contains("x-www-form-urlencoded") {
+            return form(String(decoding: data, as: UTF8.self))
+        }
+        if let json = try? JSONDecoder().decode(JSONValue.self, from: data) {
+            let scrubbed = scrub(json)
+            let size = (try? JSONEncoder().encode(scrubbed).count) ?? data.count
+            return size <= rules.maximumBodySize ? scrubbed : .string("[\(data.count) bytes of JSON, over the limit]")
+        }
+        return .string("[\(data.count) bytes\(contentType.map { " of \($0)" } ?? "")]")
+    }
+
+    private func scrub(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let object):
+            .object(
+                Dictionary(
+                    uniqueKeysWithValues: object.map { key, value in
+                        (key, rules.isSensitive(key) ? .string(Self.filtered) : scrub(value))
+                    }))
+        case .array(let array):
+            .array(array.map(scrub))
+        default:
+            value
+        }
+    }
+
+    private func form(_ text: String) -> JSONValue {
+        var fields: [String: JSONValue] = [:]
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+            let value = parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : ""
+            fields[name] = .string(rules.isSensitive(name) ? Self.filtered : value)
+        }
+        return .object(fields)
+    }
+}

@@ -1,0 +1,67 @@
+import FaultlineReporting
+import Foundation
+import Testing
+
+@Suite struct ScrubberTests {
+    let scrubber = Scrubber()
+
+    @Test func credentialHeadersKeepTheirNameButLoseTheirValue() {
+        let headers = scrubber.headers([
+            "Authorization": "Bearer s3cr3t", "Cookie": "sid=s3cr3t", "X-Api-Key": "s3cr3t", "xi-api-key": "s3cr3t",
+            "X-Amz-Security-Token": "s3cr3t", "Accept": "application/json",
+        ])
+
+        #expect(headers["authorization"] == "[Filtered]")
+        #expect(headers["cookie"] == "[Filtered]")
+        #expect(headers["x-api-key"] == "[Filtered]")
+        #expect(headers["xi-api-key"] == "[Filtered]")
+        #expect(headers["x-amz-security-token"] == "[Filtered]")
+        #expect(headers["accept"] == "application/json")
+    }
+
+    @Test func onlyTheValuesOfSensitiveQueryItemsAreRemoved() {
+        let url = URL(string: "https://user:pw@api.test/v1/users/42?access_token=abc&page=2&refresh_token=def#top")!
+
+        let (scrubbed, query) = scrubber.url(url)
+
+        #expect(scrubbed == "https://api.test/v1/users/42")
+        #expect(query == "access_token=[Filtered]&page=2&refresh_token=[Filtered]")
+    }
+
+    @Test func jsonBodyKeysAreFilteredAtAnyDepth() {
+        let body = Data(
+            #"{"password":"p","profile":{"refreshToken":"r","nickname":"kim"},"items":[{"api_key":"k","n":1}]}"#.utf8)
+
+        let scrubbed = scrubber.body(body, contentType: "application/json")
+
+        #expect(
+            scrubbed == [
+                "password": "[Filtered]", "profile": ["refreshToken": "[Filtered]", "nickname": "kim"],
+                "items": [["api_key": "[Filtered]", "n": 1]],
+            ])
+    }
+
+    @Test func formBodiesAreFilteredAndOtherBodiesOnlyDescribed() {
+        let form = scrubber.body(
+            Data("grant_type=refresh_token&refresh_token=abc".utf8), contentType: "application/x-www-form-urlencoded")
+        let binary = scrubber.body(Data([0xFF, 0x00, 0x12]), contentType: "application/octet-stream")
+
+        #expect(form == ["grant_type": "refresh_token", "refresh_token": "[Filtered]"])
+        #expect(binary == "[3 bytes of application/octet-stream]")
+        #expect(scrubber.body(Data(), contentType: nil) == nil)
+    }
+
+    @Test func aCustomRuleCatchesNamesTheTermsMiss() {
+        let scrubber = Scrubber(rules: ScrubRules(isSensitiveName: { $0.hasPrefix("x-tenant") }))
+
+        #expect(scrubber.headers(["X-Tenant-Id": "acme"])["x-tenant-id"] == "[Filtered]")
+        #expect(scrubber.headers(["X-Trace": "t"])["x-trace"] == "t")
+    }
+
+    @Test func aBodyOverTheLimitIsDescribedNotKept() {
+        let scrubber = Scrubber(rules: ScrubRules(maximumBodySize: 64))
+        let body = Data(#"{"note":"\#(String(repeating: "x", count: 200))"}"#.utf8)
+
+        #expect(scrubber.body(body, contentType: "application/json") == "[211 bytes of JSON, over the limit]")
+    }
+}
