@@ -1,3 +1,5 @@
+import FaultlineTestServer
+
 /// An access token and the refresh token that renews it.
 public struct BearerTokens: Sendable, Equatable {
     public var accessToken: String
@@ -6,6 +8,11 @@ public struct BearerTokens: Sendable, Equatable {
     public init(accessToken: String, refreshToken: String) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
+    }
+
+    /// The tokens a seed server issued.
+    public init(_ pair: TokenPair) {
+        self.init(accessToken: pair.accessToken, refreshToken: pair.refreshToken)
     }
 }
 

@@ -20,13 +20,13 @@ import Foundation
 public actor APIClient {
     /// The client's configuration.
     public nonisolated let configuration: Configuration
-    private nonisolated let classifier: ResponseClassifier
+    private nonisolated let classifier: FailureClassifier
     private var failureBroadcast = Broadcast<RequestFailure>()
 
     /// Creates a client from a configuration.
     public init(configuration: Configuration) {
         self.configuration = configuration
-        self.classifier = ResponseClassifier(
+        self.classifier = FailureClassifier(
             contract: configuration.errorContract, catalog: configuration.codeCatalog,
             maximumErrorBodySize: configuration.maximumErrorBodySize, bodyPreviewLimit: configuration.bodyPreviewLimit)
     }
@@ -133,7 +133,7 @@ public actor APIClient {
             try Task.checkCancellation()
             (data, urlResponse) = try await configuration.session.data(for: request)
         } catch {
-            throw RequestFailure(Self.classifyTransportError(error), context: context)
+            throw RequestFailure(FailureClassifier.reason(forTransportError: error), context: context)
         }
         guard let response = urlResponse as? HTTPURLResponse else {
             let failure = TransportFailure(
@@ -158,19 +158,6 @@ public actor APIClient {
             return try configuration.decoder.decode(Response.self, from: data)
         } catch {
             throw RequestFailure(.decoding(DecodingFailure(error, decoding: Response.self)), context: context)
-        }
-    }
-
-    private static func classifyTransportError(_ error: any Error) -> RequestFailure.Reason {
-        switch error {
-        case is CancellationError:
-            .cancelled
-        case let error as URLError where error.code == .cancelled:
-            .cancelled
-        case let error as URLError:
-            .transport(TransportFailure(error))
-        default:
-            .transport(TransportFailure(family: .other, code: 0, message: String(describing: error)))
         }
     }
 

@@ -40,7 +40,7 @@ public struct SeedDemo: Sendable {
         let tokens = await server.state.issueTokens(for: .boleto)
         let refresher = TokenRefresher(
             authenticator: BoletoAPI.Authenticator(baseURL: server.baseURL),
-            credential: BearerTokens(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken))
+            credential: BearerTokens(tokens))
         let client = APIClient(baseURL: server.baseURL) {
             $0.errorContract = BoletoAPI.errorContract
             $0.codeCatalog = BoletoAPI.codeCatalog
@@ -95,7 +95,7 @@ public struct SeedDemo: Sendable {
         let tokens = await server.state.issueTokens(for: .e05)
         let refresher = TokenRefresher(
             authenticator: E05API.Authenticator(baseURL: server.baseURL),
-            credential: BearerTokens(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken))
+            credential: BearerTokens(tokens))
         let client = APIClient(baseURL: server.baseURL) {
             $0.errorContract = E05API.errorContract
             $0.middlewares = [RetryMiddleware(), AuthenticationMiddleware(refresher: refresher)]

@@ -29,12 +29,6 @@ enum SeedClients {
     }
 }
 
-extension BearerTokens {
-    init(_ pair: TokenPair) {
-        self.init(accessToken: pair.accessToken, refreshToken: pair.refreshToken)
-    }
-}
-
 extension RequestFailure {
     /// The decoding failure, when the reason is one.
     var decodingFailure: DecodingFailure? {

@@ -1,0 +1,34 @@
+/// What every event carries besides its failure: the user, tags, contexts, release, environment and the recent
+/// breadcrumbs (Sentry's scope). A value type, held by the ``Reporter``.
+public struct Scope: Sendable {
+    /// The signed-in user; `nil` until the app sets one.
+    public var user: UserContext?
+    /// Tags added to every event; an event's own classification tags win over these.
+    public var tags: [String: String] = [:]
+    /// Contexts added to every event: `os`, `device` and `runtime` are filled at start; set `app` and your own.
+    public var contexts: [String: JSONValue] = RuntimeContexts.current
+    /// The most breadcrumbs kept, oldest dropped first; 100 by default (Sentry's `maxBreadcrumbs`).
+    public let maxBreadcrumbs: Int
+    /// The recent breadcrumbs, oldest first.
+    public private(set) var breadcrumbs: [Breadcrumb] = []
+
+    /// Creates an empty scope with runtime contexts.
+    public init(maxBreadcrumbs: Int = 100) {
+        self.maxBreadcrumbs = max(0, maxBreadcrumbs)
+    }
+
+    /// Adds a breadcrumb, dropping the oldest past ``maxBreadcrumbs``.
+    public mutating func addBreadcrumb(_ breadcrumb: Breadcrumb) {
+        guard maxBreadcrumbs > 0 else { return }
+        if breadcrumbs.count >= maxBreadcrumbs { breadcrumbs.removeFirst(breadcrumbs.count - maxBreadcrumbs + 1) }
+        breadcrumbs.append(breadcrumb)
+    }
+
+    /// Copies the scope into `event`; `user`, when given, replaces the scope's user for this event only.
+    func apply(to event: inout SentryEvent, user override: UserContext?) {
+        event.user = override ?? user
+        event.tags.merge(tags) { own, _ in own }
+        event.contexts.merge(contexts) { own, _ in own }
+        if !breadcrumbs.isEmpty { event.breadcrumbs = .init(breadcrumbs) }
+    }
+}
