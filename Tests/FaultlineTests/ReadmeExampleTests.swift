@@ -1,74 +1,122 @@
 import Faultline
 import FaultlineTestServer
 import Foundation
-import SeedScenarios
+import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-/// The README's usage example, compiled and run against the seed server with the same calls.
-@Suite struct ReadmeExampleTests {
-    struct ReadmeAuthenticator: Authenticator {
-        let refreshClient: APIClient
+// The app-side names the README example assumes: its models and its UI hooks, which record what they were asked
+// to show so that the test can check it.
 
-        func apply(_ credential: BearerTokens, to request: inout URLRequest) {
-            request.setValue("Bearer \(credential.accessToken)", forHTTPHeaderField: "Authorization")
+struct Tokens: Decodable, Sendable {
+    let accessToken: String
+    let refreshToken: String
+}
+
+struct Envelope<T: Decodable & Sendable>: Decodable, Sendable {
+    let success: Bool
+    let data: T?
+}
+
+struct User: Decodable, Sendable {
+    let id: Int
+    let profileImage: String
+}
+
+let shown = Mutex<[String]>([])
+func showProfile(_ user: User?) { shown.withLock { $0.append("profile \(user?.id ?? 0)") } }
+func showAlert(_ message: String?) { shown.withLock { $0.append("alert \(message ?? "")") } }
+func showLoginScreen() { shown.withLock { $0.append("login") } }
+func log(_ failure: RequestFailure) { shown.withLock { $0.append("log \(failure.context.endpoint)") } }
+
+// README: begin
+// The server's rules: how it signs, refreshes, and says "your token expired".
+struct BoletoAuthenticator: Authenticator {
+    let refreshClient: APIClient  // a client without AuthenticationMiddleware
+
+    func apply(_ credential: Tokens, to request: inout URLRequest) {
+        request.setValue("Bearer \(credential.accessToken)", forHTTPHeaderField: "Authorization")
+    }
+
+    func refresh(_ credential: Tokens) async throws -> Tokens {
+        let body = ["refreshToken": credential.refreshToken]
+        let tokens = try await refreshClient.send(APIRequest<Envelope<Tokens>>(.post, "/auth/refresh", body: body))
+        return tokens.value.data!
+    }
+    // isCredentialRejected(_:) defaults to a 401; seed 001's server would say `status == 400 && code == "E05"`.
+}
+
+func loadProfile(id: String, api: URL, saved: Tokens, refreshClient: APIClient) async {
+    let refresher = TokenRefresher(authenticator: BoletoAuthenticator(refreshClient: refreshClient), credential: saved)
+    let client = APIClient(baseURL: api) {
+        $0.errorContract = .envelope()  // {"success", "data", "error": {"code", "message"}}, even on a 200
+        $0.codeCatalog = ServerCodeCatalog(
+            ranges: [40000...40099: .badRequest, 40100...40199: .unauthorized, 40400...40499: .notFound],
+            exceptions: [40091: .notFound])
+        $0.middlewares = [RetryMiddleware(), AuthenticationMiddleware(refresher: refresher)]
+    }
+    // One place for the UI to observe failures, and the login-screen trigger.
+    Task { for await failure in await client.failures() { log(failure) } }
+    Task { for await case .expired in await refresher.sessionEvents() { showLoginScreen() } }
+
+    do throws(RequestFailure) {
+        let user = try await client.send(APIRequest<Envelope<User>>(.get, "/users/{id}", pathParameters: ["id": id]))
+        showProfile(user.value.data)
+    } catch {
+        switch error.reason {  // typed throws: `error` is a RequestFailure, no casting
+        case .server(let failure) where failure.code == 40013:
+            showAlert(failure.message)  // "여행 일정이 중복됩니다.", intact
+        case .decoding(let failure):
+            showAlert("Please update the app (\(failure.codingPath))")  // "data.profileImage"
+        case .sessionExpired:
+            break  // the session event above shows the login screen
+        case .cancelled:
+            break
+        default:
+            showAlert(error.localizedDescription)
         }
+    }
+}
+// README: end
 
-        func refresh(_ credential: BearerTokens) async throws -> BearerTokens {
-            let tokens = try await refreshClient.send(
-                APIRequest<BoletoAPI.Envelope<BoletoAPI.Tokens>>(
-                    .post, "/boleto/auth/refresh", body: ["refreshToken": credential.refreshToken])
-            ).value.data!
-            return BearerTokens(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken)
+/// The README's usage example is this file's marked region, verbatim, and it runs as the README says.
+@Suite(.serialized) struct ReadmeExampleTests {
+    @Test func theReadmeExampleRunsAgainstTheSeedServer() async throws {
+        try await SeedServer.run { server in
+            let pair = await server.state.issueTokens(for: .boleto)
+            let saved = Tokens(accessToken: pair.accessToken, refreshToken: pair.refreshToken)
+            let api = server.baseURL.appendingPathComponent("boleto")
+            let refreshClient = APIClient(baseURL: api) { $0.middlewares = [] }
+            await server.state.expireAccessTokens(of: .boleto)
+            shown.withLock { $0.removeAll() }
+
+            // An expired access token is refreshed once; the next sign-in's user has no photo.
+            await loadProfile(id: "42", api: api, saved: saved, refreshClient: refreshClient)
+            let next = await server.state.issueTokens(for: .boleto)
+            let signedIn = Tokens(accessToken: next.accessToken, refreshToken: next.refreshToken)
+            await loadProfile(id: "40", api: api, saved: signedIn, refreshClient: refreshClient)
+            try await Task.sleep(for: .milliseconds(100))
+
+            let seen = shown.withLock { $0 }
+            #expect(seen.contains("profile 42"))
+            #expect(seen.contains("alert Please update the app (data.profileImage)"))
+            #expect(seen.contains("log GET /users/{id}"))
+            #expect(!seen.contains("login"))
+            #expect(await server.state.refreshCount(of: .boleto) == 1)
         }
     }
 
-    @Test func theReadmeExampleRunsAsWritten() async throws {
-        try await SeedServer.run { server in
-            let saved = BearerTokens(await server.state.issueTokens(for: .boleto))
-            let refreshClient = APIClient(baseURL: server.baseURL) {
-                $0.errorContract = .envelope()
-                $0.middlewares = []
-            }
-            let refresher = TokenRefresher(
-                authenticator: ReadmeAuthenticator(refreshClient: refreshClient), credential: saved)
-            let client = APIClient(baseURL: server.baseURL.appendingPathComponent("boleto")) {
-                $0.errorContract = .envelope()
-                $0.codeCatalog = ServerCodeCatalog(
-                    ranges: [40000...40099: .badRequest, 40100...40199: .unauthorized, 40400...40499: .notFound],
-                    exceptions: [40091: .notFound])
-                $0.middlewares = [RetryMiddleware(), AuthenticationMiddleware(refresher: refresher)]
-            }
-            await server.state.expireAccessTokens(of: .boleto)
+    @Test func theReadmeShowsThisFilesExampleVerbatim() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let example = try #require(
+            source.components(separatedBy: "// README: begin\n").last?.components(separatedBy: "// README: end").first)
 
-            var outcomes: [String] = []
-            for id in ["42", "40"] {
-                do throws(RequestFailure) {
-                    let user = try await client.send(
-                        APIRequest<BoletoAPI.Envelope<BoletoAPI.User>>(.get, "/users/{id}", pathParameters: ["id": id])
-                    ).value.data
-                    outcomes.append("user \(user?.id ?? 0)")
-                } catch {
-                    switch error.reason {
-                    case .server(let failure) where failure.code == 40013:
-                        outcomes.append(failure.message ?? "")
-                    case .decoding(let failure):
-                        outcomes.append(failure.codingPath)
-                    case .sessionExpired:
-                        outcomes.append("login")
-                    case .cancelled:
-                        break
-                    default:
-                        outcomes.append(error.localizedDescription)
-                    }
-                }
-            }
-
-            #expect(outcomes == ["user 42", "data.profileImage"])
-            #expect(await refresher.currentCredential != saved)
-        }
+        #expect(readme.contains("```swift\nimport Faultline\n\n\(example)```"))
     }
 }
