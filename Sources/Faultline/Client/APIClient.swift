@@ -52,10 +52,9 @@ public actor APIClient {
         _ request: APIRequest<Response>
     ) async throws(RequestFailure) -> APIResponse<Response> {
         let requestID = RandomID.make()
-        let fallbackURL = configuration.baseURL
         guard let url = request.url(relativeTo: configuration.baseURL) else {
             let context = RequestContext(
-                requestID: requestID, method: request.method, route: request.route, url: fallbackURL,
+                requestID: requestID, method: request.method, route: request.route, url: configuration.baseURL,
                 allowsRetry: false)
             let failure = TransportFailure(
                 family: .invalidRequest, code: URLError.badURL.rawValue,
@@ -99,8 +98,8 @@ public actor APIClient {
                 urlRequest.httpBody = try configuration.encoder.encode(body)
             } catch {
                 let failure = TransportFailure(
-                    family: .invalidRequest, code: URLError.cannotDecodeContentData.rawValue,
-                    message: "The request body could not be encoded as JSON: \(error)")
+                    family: .invalidRequest, code: 0, message: "The request body could not be encoded as JSON: \(error)"
+                )
                 throw RequestFailure(.transport(failure), context: context)
             }
             if urlRequest.value(forHTTPHeaderField: "Content-Type") == nil {
