@@ -1,0 +1,42 @@
+import Faultline
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Captures the client's failures as events and records every request as an `http` breadcrumb.
+///
+/// Put it first in ``APIClient/Configuration/middlewares`` so that it sees each request's final outcome, after
+/// retries and token refreshes. Cancellations are neither captured nor recorded. A session expiry shared by many
+/// requests is captured once. Which failures are captured is set by ``Reporter/Options/failedRequestStatusCodes``
+/// and ``Reporter/Options/failedRequestTargets``.
+public struct CaptureMiddleware: APIMiddleware {
+    /// The reporter events go to.
+    public let reporter: Reporter
+    /// The client's base URL: by default only failures of requests under it are captured.
+    public let baseURL: URL
+
+    /// Creates a capture middleware for a client on `baseURL`.
+    public init(reporter: Reporter, baseURL: URL) {
+        self.reporter = reporter
+        self.baseURL = baseURL
+    }
+
+    public func intercept<Value: Sendable>(
+        _ request: URLRequest, context: RequestContext, next: APIMiddlewareNext<Value>
+    ) async throws(RequestFailure) -> APIResponse<Value> {
+        do throws(RequestFailure) {
+            let response = try await next(request, context)
+            await reporter.recordRequest(response.context, outcome: .status(response.statusCode))
+            return response
+        } catch {
+            guard !error.isCancelled else { throw error }
+            if reporter.options.capturesAutomatically(error, baseURL: baseURL) {
+                await reporter.capture(error, request: request, user: RequestUser.current)
+            }
+            await reporter.recordRequest(error.context, outcome: .failure(error))
+            throw error
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Faultline
+import Foundation
+
+extension Reporter {
+    /// How a reporter captures, stores and sends events. Every setting has a default.
+    public struct Options: Sendable {
+        /// Where the local log (`events.jsonl`) is written.
+        public var logDirectory: URL
+        /// Where to send events; `nil` (the default) keeps them in the local log only.
+        public var dsn: DSN?
+        /// The release, such as `boleto@2.4.1+310`.
+        public var release: String?
+        /// The environment; `production` by default.
+        public var environment = "production"
+        /// The most breadcrumbs an event carries; 100 by default.
+        public var maxBreadcrumbs = 100
+        /// HTTP statuses whose server failures the ``CaptureMiddleware`` captures; 400–599 by default (Sentry's
+        /// `failedRequestStatusCodes`, wider than its 500–599 because business codes travel on 4xx). A failure the
+        /// error contract found inside a 2xx body is always captured.
+        public var failedRequestStatusCodes: [ClosedRange<Int>] = [400...599]
+        /// Which request URLs the ``CaptureMiddleware`` captures failures of: a URL matches when it contains one of
+        /// these strings. `nil` (the default) captures only the client's own base URL, never third-party hosts
+        /// (Sentry's `failedRequestTargets`, whose every-host default filed others' outages as app errors).
+        public var failedRequestTargets: [String]?
+        /// What is removed from requests and responses before anything is written or sent.
+        public var scrubRules = ScrubRules()
+        /// Rewrites an event, or drops it by returning `nil`, after the scope is applied and before it is stored.
+        public var beforeSend: (@Sendable (SentryEvent) -> SentryEvent?)?
+
+        /// Creates options that write the local log to `logDirectory`.
+        public init(logDirectory: URL) {
+            self.logDirectory = logDirectory
+        }
+
+        /// Whether the capture middleware of a client on `baseURL` captures `failure`.
+        public func capturesAutomatically(_ failure: RequestFailure, baseURL: URL) -> Bool {
+            let url = failure.context.url.absoluteString
+            let isTarget =
+                failedRequestTargets.map { targets in targets.contains { url.contains($0) } }
+                ?? url.hasPrefix(baseURL.absoluteString)
+            guard isTarget else { return false }
+            guard case .server(let server) = failure.reason, !(200..<300).contains(server.statusCode) else {
+                return true
+            }
+            return failedRequestStatusCodes.contains { $0.contains(server.statusCode) }
+        }
+    }
+}

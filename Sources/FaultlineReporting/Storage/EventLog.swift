@@ -1,0 +1,144 @@
+import Foundation
+
+/// The local log of events: one event payload per line (JSON Lines) in `events.jsonl`, rotated into gzip files by
+/// size and age, and capped in total size by deleting the oldest rotated files.
+///
+/// ```swift
+/// let log = try EventLog(configuration: .init(directory: logs))
+/// try await log.append(EventEncoder.encode(event))
+/// for file in EventLog.files(in: logs) { … }   // oldest first: events-….jsonl.gz, then events.jsonl
+/// ```
+///
+/// - The files are readable and writable by their owner only.
+/// - Each line is written with a single `write(2)` to a file opened for appending, so a reader sees whole lines
+///   only, except for the last line after a crash; the next log opened on the file starts a new line after it.
+/// - Before a line that would take the active file past ``Configuration/maximumFileSize``, or once the file's first
+///   line is ``Configuration/maximumFileAge`` old, the file is renamed to
+///   `events-<UTC yyyyMMdd'T'HHmmss.SSS'Z'>-<sequence>.jsonl`, compressed to the same name with `.gz` through a
+///   temporary file and an atomic rename, and the plain file removed. A rotation interrupted by a crash is completed
+///   when the next log is opened.
+/// - After each rotation, the oldest rotated files are deleted until the active and rotated files together fit in
+///   ``Configuration/maximumTotalSize``.
+public actor EventLog {
+    /// What the log did since it was opened.
+    public struct Statistics: Hashable, Sendable {
+        /// Lines appended.
+        public internal(set) var linesWritten = 0
+        /// Active files rotated.
+        public internal(set) var rotations = 0
+        /// Rotated files deleted to keep the log within its total size.
+        public internal(set) var evictedFiles = 0
+        /// The bytes those files took.
+        public internal(set) var evictedBytes = 0
+    }
+
+    /// Where the log is written and when its files rotate; readers find the files with
+    /// ``files(in:fileName:)``.
+    public nonisolated let configuration: Configuration
+    let now: @Sendable () -> Date
+    /// The active file, opened for appending; `nil` between a rotation and the next line, and once closed.
+    var file: AppendOnlyFile?
+    var isClosed = false
+    /// The active file's size in bytes.
+    var activeSize: Int
+    /// When the active file's first line was written; `nil` while it is empty.
+    var activeSince: Date?
+    /// The time of the last rotation, so that a clock going back never makes a newer name sort first.
+    var lastRotation = Date.distantPast
+    var nextSequence: Int
+    var counts = Statistics()
+
+    static let newline = UInt8(ascii: "\n")
+
+    /// Opens the log, creating its directory when needed.
+    ///
+    /// When the active file ends without a newline (the process crashed while writing a line), a newline is
+    /// appended, so the next line starts on its own. Rotations interrupted by a crash are completed.
+    ///
+    /// - Parameters:
+    ///   - configuration: Where the log is written and when its files rotate.
+    ///   - now: The clock that dates lines and rotations; the system clock by default.
+    public init(configuration: Configuration, now: @escaping @Sendable () -> Date = { Date() }) throws(EventLogError) {
+        precondition(
+            (-1...9).contains(configuration.compressionLevel),
+            "EventLog.Configuration.compressionLevel must be within 0...9 (or -1), not \(configuration.compressionLevel)."
+        )
+        do {
+            try FileManager.default.createDirectory(at: configuration.directory, withIntermediateDirectories: true)
+        } catch {
+            throw .fileOperationFailed(
+                operation: "create the directory", path: configuration.directory.path,
+                reason: error.localizedDescription)
+        }
+        try Self.finishRotations(configuration)
+        let file = try AppendOnlyFile(opening: configuration.activeFile)
+        if let last = try file.lastByte(), last != Self.newline {
+            try file.append(Data([Self.newline]))
+        }
+        let size = try file.size()
+        let rotations = try Self.rotatedFiles(in: configuration.directory, logName: configuration.fileName)
+        self.configuration = configuration
+        self.now = now
+        self.activeSize = size
+        self.activeSince = size > 0 ? Self.creationDate(of: configuration.activeFile) : nil
+        self.nextSequence = (rotations.map(\.rotation.sequence).max() ?? 0) + 1
+        self.file = consume file
+    }
+
+    /// What the log did since it was opened.
+    public var statistics: Statistics { counts }
+
+    /// Appends `line` and a newline to the active file, rotating it first when the line would take it past
+    /// ``Configuration/maximumFileSize`` or its first line is ``Configuration/maximumFileAge`` old.
+    ///
+    /// - Parameter line: One event payload, such as compact JSON; it must not be empty or contain a newline.
+    /// - Throws: ``EventLogError/lineContainsNewline(offset:)`` or ``EventLogError/emptyLine`` without writing
+    ///   anything; ``EventLogError/closed(_:)`` after ``close()``;
+    ///   ``EventLogError/fileOperationFailed(operation:path:reason:)`` when the file system fails, in which case the
+    ///   line was not written (a write cut short by a full disk is cut back off the file).
+    public func append(_ line: Data) throws(EventLogError) {
+        guard !line.isEmpty else { throw .emptyLine }
+        if let offset = line.withUnsafeBytes({ $0.firstIndex(of: Self.newline) }) {
+            throw .lineContainsNewline(offset: offset)
+        }
+        guard !isClosed else { throw .closed(configuration.activeFile) }
+        let date = now()
+        if activeSize > 0, activeSize + line.count + 1 > configuration.maximumFileSize || isOld(at: date) {
+            try rotateActiveFile(at: date)
+        }
+        if file == nil { file = try AppendOnlyFile(opening: configuration.activeFile) }
+        var record = line
+        record.append(Self.newline)
+        do {
+            try file?.append(record)
+        } catch {
+            try? file?.truncate(to: activeSize)
+            throw error
+        }
+        if activeSize == 0 { activeSince = date }
+        activeSize += record.count
+        counts.linesWritten += 1
+    }
+
+    /// Rotates the active file now, whatever its size and age; does nothing when it is empty.
+    public func rotate() throws(EventLogError) {
+        guard !isClosed else { throw .closed(configuration.activeFile) }
+        guard activeSize > 0 else { return }
+        try rotateActiveFile(at: now())
+    }
+
+    /// Flushes the active file to disk and closes it; later appends throw ``EventLogError/closed(_:)``. Closing a
+    /// closed log does nothing.
+    public func close() throws(EventLogError) {
+        defer {
+            file = nil
+            isClosed = true
+        }
+        try file?.synchronize()
+    }
+
+    private func isOld(at date: Date) -> Bool {
+        guard let activeSince else { return false }
+        return Duration.seconds(date.timeIntervalSince(activeSince)) >= configuration.maximumFileAge
+    }
+}

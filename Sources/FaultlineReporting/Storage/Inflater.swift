@@ -1,0 +1,71 @@
+import CFaultlineZlib
+import Foundation
+
+/// A zlib inflate stream that reads gzip (or zlib) data, one member after another, into memory up to a limit.
+///
+/// The `z_stream` is allocated once, at a fixed address, because zlib keeps a pointer back to it; the stream and its
+/// output buffer are freed when the inflater goes away.
+struct Inflater: ~Copyable {
+    private let stream: UnsafeMutablePointer<z_stream>
+    private let buffer: UnsafeMutableBufferPointer<Bytef>
+
+    init() {
+        stream = .allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        buffer = .allocate(capacity: Gzip.chunkSize)
+        let windowBitsDetectingGzipOrZlib: Int32 = 47
+        let status = inflateInit2_(
+            stream, windowBitsDetectingGzipOrZlib, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        precondition(status == Z_OK, "zlib could not start an inflate stream (status \(status)): out of memory.")
+    }
+
+    deinit {
+        inflateEnd(stream)
+        stream.deinitialize(count: 1)
+        stream.deallocate()
+        buffer.deallocate()
+    }
+
+    /// Decompresses every member of `input`, which must end exactly where its last member ends.
+    ///
+    /// Output is checked against `maximumSize` after each piece of at most ``Gzip/chunkSize`` bytes, so no more than
+    /// `maximumSize` bytes are ever kept.
+    func decompress(_ input: UnsafeRawBufferPointer, maximumSize: Int) -> Result<Data, GzipError> {
+        var output = Data()
+        var handedToZlib = 0
+        var member = 1
+        while true {
+            if stream.pointee.avail_in == 0, handedToZlib < input.count, let base = input.baseAddress {
+                let count = min(input.count - handedToZlib, Int(UInt32.max))
+                stream.pointee.next_in = UnsafeMutablePointer(
+                    mutating: (base + handedToZlib).assumingMemoryBound(to: Bytef.self))
+                stream.pointee.avail_in = UInt32(count)
+                handedToZlib += count
+            }
+            stream.pointee.next_out = buffer.baseAddress
+            stream.pointee.avail_out = UInt32(buffer.count)
+            let status = inflate(stream, Z_NO_FLUSH)
+            let produced = buffer.count - Int(stream.pointee.avail_out)
+            guard produced <= maximumSize - output.count else { return .failure(.tooLarge(limit: maximumSize)) }
+            output.append(buffer.baseAddress!, count: produced)
+            let consumed = handedToZlib - Int(stream.pointee.avail_in)
+            switch status {
+            case Z_STREAM_END where consumed == input.count:
+                return .success(output)
+            case Z_STREAM_END:
+                inflateReset(stream)
+                member += 1
+            case Z_OK, Z_BUF_ERROR:
+                let needsMoreInput = stream.pointee.avail_out > 0 && consumed == input.count
+                if needsMoreInput { return .failure(.truncated) }
+            case Z_NEED_DICT:
+                return .failure(.corrupt("member \(member) is zlib data that needs a preset dictionary"))
+            case Z_DATA_ERROR:
+                let reason = stream.pointee.msg.map { String(cString: $0) } ?? "invalid data"
+                return .failure(.corrupt("\(reason) in member \(member), near byte \(consumed)"))
+            default:
+                preconditionFailure("zlib's inflate failed with status \(status): out of memory or inconsistent.")
+            }
+        }
+    }
+}

@@ -1,0 +1,186 @@
+import Faultline
+import FaultlineReporting
+import FaultlineTestServer
+import Foundation
+import SeedScenarios
+import Testing
+
+/// The capture middleware turns a client's final failures into events in the local log, with the scope's user and
+/// the requests before them as breadcrumbs; refreshes are breadcrumbs, cancellations nothing.
+@Suite struct CaptureMiddlewareTests {
+    struct Setup {
+        let client: APIClient
+        let reporter: Reporter
+        let refresher: TokenRefresher<BoletoAPI.Authenticator>
+    }
+
+    static func setup(
+        _ server: RunningSeedServer, log: LogDirectory, configure: (inout Reporter.Options) -> Void = { _ in }
+    ) async throws -> Setup {
+        var options = Reporter.Options(logDirectory: log.url)
+        options.release = "boleto@2.4.1"
+        configure(&options)
+        let reporter = try Reporter(options: options)
+        let tokens = await server.state.issueTokens(for: .boleto)
+        let refresher = TokenRefresher(
+            authenticator: BoletoAPI.Authenticator(baseURL: server.baseURL),
+            credential: BearerTokens(tokens))
+        let client = APIClient(baseURL: server.baseURL) {
+            $0.errorContract = BoletoAPI.errorContract
+            $0.codeCatalog = BoletoAPI.codeCatalog
+            $0.middlewares = [
+                CaptureMiddleware(reporter: reporter, baseURL: server.baseURL),
+                RetryMiddleware(policy: .never), AuthenticationMiddleware(refresher: refresher),
+            ]
+        }
+        await reporter.observe(refresher)
+        return Setup(client: client, reporter: reporter, refresher: refresher)
+    }
+
+    static func user(_ id: Int) -> APIRequest<BoletoAPI.Envelope<BoletoAPI.User>> {
+        APIRequest(.get, "/boleto/users/{id}", pathParameters: ["id": String(id)])
+    }
+
+    @Test func aFailureBecomesOneEventWithTheUserAndThePrecedingRequests() async throws {
+        let log = LogDirectory()
+        defer { log.remove() }
+        try await SeedServer.run { server in
+            // Given a signed-in user who loaded two profiles
+            let setup = try await Self.setup(server, log: log)
+            await setup.reporter.setUser(UserContext(id: "KAKAO_kim", segment: "KAKAO"))
+            _ = try await setup.client.send(Self.user(1))
+            _ = try await setup.client.send(Self.user(3))
+
+            // When a business failure follows
+            _ = try? await setup.client.send(APIRequest<EmptyResponse>(.post, "/boleto/travels"))
+
+            // Then one event carries it, the user, and the two requests before it
+            let events = try log.events()
+            #expect(events.count == 1)
+            let event = try #require(events.first)
+            #expect(event.tags["server.code"] == "40013")
+            #expect(event.user?.id == "KAKAO_kim")
+            #expect(event.release == "boleto@2.4.1")
+            #expect(event.contexts["os"]?.objectValue?["name"] != nil)
+            let crumbs = event.breadcrumbs?.values ?? []
+            #expect(crumbs.map(\.message) == ["GET /boleto/users/{id}", "GET /boleto/users/{id}"])
+            #expect(crumbs.first?.data?["status_code"] == 200)
+            #expect(crumbs.first?.type == "http")
+        }
+    }
+
+    @Test func aSuccessfulRefreshIsABreadcrumbNotAnEvent() async throws {
+        let log = LogDirectory()
+        defer { log.remove() }
+        try await SeedServer.run { server in
+            let setup = try await Self.setup(server, log: log)
+            await server.state.expireAccessTokens(of: .boleto)
+
+            _ = try await setup.client.send(Self.user(5))
+            try await Task.sleep(for: .milliseconds(50))
+            _ = try? await setup.client.send(Self.user(20))
+
+            let events = try log.events()
+            #expect(events.count == 1)
+            #expect(events.first?.tags["error.kind"] == "decoding")
+            let categories = events.first?.breadcrumbs?.values.compactMap(\.category) ?? []
+            #expect(categories.contains("auth.refresh"))
+        }
+    }
+
+    @Test func aSessionExpirySharedByManyRequestsIsOneEvent() async throws {
+        let log = LogDirectory()
+        defer { log.remove() }
+        try await SeedServer.run { server in
+            let setup = try await Self.setup(server, log: log)
+            await server.state.expireAccessTokens(of: .boleto)
+            await server.state.expireRefreshTokens(of: .boleto)
+            await server.state.setRefreshDelay(.milliseconds(100), for: .boleto)
+
+            await withTaskGroup(of: Void.self) { group in
+                for id in 1...20 {
+                    group.addTask { _ = try? await setup.client.send(Self.user(id * 2 + 1)) }
+                }
+            }
+
+            let events = try log.events()
+            #expect(events.count == 1)
+            #expect(events.first?.tags["error.kind"] == "session_expired")
+            #expect(events.first?.fingerprint == ["session_expired", "refresh_failed"])
+        }
+    }
+
+    @Test func cancellationsAreNeverCaptured() async throws {
+        let log = LogDirectory()
+        defer { log.remove() }
+        try await SeedServer.run { server in
+            let setup = try await Self.setup(server, log: log)
+            let task = Task {
+                try await setup.client.send(
+                    APIRequest<EmptyResponse>(.get, "/slow", query: [.init(name: "ms", value: "5000")]))
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            task.cancel()
+            _ = await task.result
+
+            #expect(try log.events().isEmpty)
+        }
+    }
+
+    @Test func statusesAndTargetsOutsideTheOptionsAreNotCaptured() async throws {
+        let log = LogDirectory()
+        defer { log.remove() }
+        try await SeedServer.run { server in
+            let setup = try await Self.setup(server, log: log) { $0.failedRequestStatusCodes = [500...599] }
+
+            _ = try? await setup.client.send(APIRequest<EmptyResponse>(.post, "/boleto/travels"))
+            _ = try? await setup.client.send(APIRequest<EmptyResponse>(.get, "/e05/crash"))
+            _ = try? await setup.client.send(
+                APIRequest<String>(.get, "/boleto/stickers/{c}", pathParameters: ["c": "1"]))
+
+            let events = try log.events()
+            #expect(events.map { $0.tags["http.status_code"] } == ["500", "200"])
+        }
+    }
+
+    @Test func onlyTheClientsOwnBaseURLIsCapturedByDefault() {
+        let options = Reporter.Options(logDirectory: URL(fileURLWithPath: "/tmp"))
+        var context = RequestContext(
+            requestID: "r", method: .get, route: "/appcast.xml",
+            url: URL(string: "https://updates.example/appcast.xml")!,
+            allowsRetry: true)
+        context.statusCode = 503
+        let thirdParty = RequestFailure(.transport(TransportFailure(URLError(.timedOut))), context: context)
+
+        #expect(!options.capturesAutomatically(thirdParty, baseURL: URL(string: "https://api.boleto.example")!))
+        #expect(options.capturesAutomatically(thirdParty, baseURL: URL(string: "https://updates.example")!))
+    }
+
+    @Test func beforeSendRewritesOrDropsAndAPerRequestUserWins() async throws {
+        let log = LogDirectory()
+        defer { log.remove() }
+        try await SeedServer.run { server in
+            let setup = try await Self.setup(server, log: log) { options in
+                options.beforeSend = { event in
+                    guard event.tags["server.code"] != "40304" else { return nil }
+                    var event = event
+                    event.tags["team"] = "travel"
+                    return event
+                }
+            }
+            await setup.reporter.setUser(UserContext(id: "scope-user"))
+
+            _ = try? await setup.client.send(
+                APIRequest<EmptyResponse>(.patch, "/boleto/travels/{id}", pathParameters: ["id": "1"]))
+            await RequestUser.$current.withValue(UserContext(id: "APPLE_lee")) {
+                _ = try? await setup.client.send(APIRequest<EmptyResponse>(.post, "/boleto/travels"))
+            }
+
+            let events = try log.events()
+            #expect(events.count == 1)
+            #expect(events.first?.tags["team"] == "travel")
+            #expect(events.first?.user?.id == "APPLE_lee")
+            #expect(await setup.reporter.statistics.droppedByBeforeSend == 1)
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import FaultlineReporting
+import Foundation
+
+/// A fresh directory for a reporter's local log, and what was written to it.
+struct LogDirectory {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-log-\(UUID())")
+
+    /// The events in the active log file, in order.
+    func events() throws -> [SentryEvent] {
+        let file = url.appendingPathComponent("events.jsonl")
+        guard FileManager.default.fileExists(atPath: file.path) else { return [] }
+        return try Data(contentsOf: file).split(separator: 0x0A).map {
+            try JSONDecoder().decode(SentryEvent.self, from: Data($0))
+        }
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
