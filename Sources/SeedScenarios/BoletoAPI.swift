@@ -43,6 +43,15 @@ public enum BoletoAPI {
         ],
         exceptions: [40091: .notFound])
 
+    /// A client for the Boleto server: its error contract and code catalogue, with `middlewares`.
+    public static func client(baseURL: URL, middlewares: [any APIMiddleware]) -> APIClient {
+        APIClient(baseURL: baseURL) {
+            $0.errorContract = errorContract
+            $0.codeCatalog = codeCatalog
+            $0.middlewares = middlewares
+        }
+    }
+
     /// Signs requests with `Authorization: Bearer` and refreshes at `POST /boleto/auth/refresh`.
     /// The server rejects an expired token with `401` and code `40101`.
     public struct Authenticator: Faultline.Authenticator {
@@ -50,11 +59,7 @@ public enum BoletoAPI {
 
         /// Creates an authenticator that refreshes against `baseURL`.
         public init(baseURL: URL) {
-            refreshClient = APIClient(baseURL: baseURL) {
-                $0.errorContract = BoletoAPI.errorContract
-                $0.codeCatalog = BoletoAPI.codeCatalog
-                $0.middlewares = []
-            }
+            refreshClient = BoletoAPI.client(baseURL: baseURL, middlewares: [])
         }
 
         public func apply(_ credential: BearerTokens, to request: inout URLRequest) {

@@ -41,11 +41,8 @@ public struct SeedDemo: Sendable {
         let refresher = TokenRefresher(
             authenticator: BoletoAPI.Authenticator(baseURL: server.baseURL),
             credential: BearerTokens(tokens))
-        let client = APIClient(baseURL: server.baseURL) {
-            $0.errorContract = BoletoAPI.errorContract
-            $0.codeCatalog = BoletoAPI.codeCatalog
-            $0.middlewares = [RetryMiddleware(), AuthenticationMiddleware(refresher: refresher)]
-        }
+        let client = BoletoAPI.client(
+            baseURL: server.baseURL, middlewares: [RetryMiddleware(), AuthenticationMiddleware(refresher: refresher)])
         return (client, refresher)
     }
 

@@ -25,14 +25,12 @@ import Testing
         let refresher = TokenRefresher(
             authenticator: BoletoAPI.Authenticator(baseURL: server.baseURL),
             credential: BearerTokens(tokens))
-        let client = APIClient(baseURL: server.baseURL) {
-            $0.errorContract = BoletoAPI.errorContract
-            $0.codeCatalog = BoletoAPI.codeCatalog
-            $0.middlewares = [
+        let client = BoletoAPI.client(
+            baseURL: server.baseURL,
+            middlewares: [
                 CaptureMiddleware(reporter: reporter, baseURL: server.baseURL),
                 RetryMiddleware(policy: .never), AuthenticationMiddleware(refresher: refresher),
-            ]
-        }
+            ])
         await reporter.observe(refresher)
         return Setup(client: client, reporter: reporter, refresher: refresher)
     }

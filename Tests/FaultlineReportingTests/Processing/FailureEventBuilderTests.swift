@@ -19,11 +19,7 @@ import Testing
         _ server: RunningSeedServer, _ request: APIRequest<T>
     ) async throws -> (request: URLRequest, failure: RequestFailure) {
         let recorder = RecordingMiddleware()
-        let client = APIClient(baseURL: server.baseURL) {
-            $0.errorContract = BoletoAPI.errorContract
-            $0.codeCatalog = BoletoAPI.codeCatalog
-            $0.middlewares = [recorder]
-        }
+        let client = BoletoAPI.client(baseURL: server.baseURL, middlewares: [recorder])
         do {
             _ = try await client.send(request)
         } catch {

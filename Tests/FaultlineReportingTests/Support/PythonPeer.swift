@@ -16,20 +16,9 @@ enum PythonPeer {
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
             throw Failure(description: "\(python.path) is missing: run scripts/setup to install the Python test peers")
         }
-        let process = Process()
-        process.executableURL = python
-        process.arguments = [repository.appendingPathComponent("Tests/peers/\(script)").path] + arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "\(script) failed: \(String(decoding: message, as: UTF8.self))")
-        }
-        return data
+        let path = repository.appendingPathComponent("Tests/peers/\(script)").path
+        let outcome = try ExternalProcess.run(python, [path] + arguments)
+        guard outcome.status == 0 else { throw Failure(description: "\(script) failed: \(outcome.errors)") }
+        return outcome.output
     }
 }

@@ -35,11 +35,7 @@ import Testing
         ]
         try await SeedServer.run { server in
             // Given a client with the catalogue the client team agreed on, exceptions included
-            let client = APIClient(baseURL: server.baseURL) {
-                $0.errorContract = BoletoAPI.errorContract
-                $0.codeCatalog = BoletoAPI.codeCatalog
-                $0.middlewares = []
-            }
+            let client = BoletoAPI.client(baseURL: server.baseURL, middlewares: [])
             #expect(BoletoErrorCode.all.count >= 45)
             for row in BoletoErrorCode.all {
                 // When the server answers with that row

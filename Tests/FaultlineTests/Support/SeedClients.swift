@@ -13,13 +13,9 @@ enum SeedClients {
         let refresher = TokenRefresher(
             authenticator: BoletoAPI.Authenticator(baseURL: server.baseURL), credential: BearerTokens(tokens),
             refreshWindow: refreshWindow)
-        let client = APIClient(baseURL: server.baseURL) {
-            $0.errorContract = BoletoAPI.errorContract
-            $0.codeCatalog = BoletoAPI.codeCatalog
-            $0.middlewares = [
-                RetryMiddleware(clock: VirtualClock()), AuthenticationMiddleware(refresher: refresher),
-            ]
-        }
+        let client = BoletoAPI.client(
+            baseURL: server.baseURL,
+            middlewares: [RetryMiddleware(clock: VirtualClock()), AuthenticationMiddleware(refresher: refresher)])
         return (client, refresher)
     }
 
