@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import Logging
 
 /// A loopback HTTP server that reproduces the server contracts of the seed posts: seed 000's Boleto envelope
 /// (`/boleto`), seed 001's `400 E05` expiry (`/e05`), seeds 002/004's plain `401` (`/plain`), and failure
@@ -12,32 +11,8 @@ public enum SeedServer {
     /// `body` returns or throws.
     public static func run<T: Sendable>(_ body: @Sendable (RunningSeedServer) async throws -> T) async throws -> T {
         let state = SeedServerState()
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int?.self)
-        var logger = Logger(label: "FaultlineTestServer")
-        logger.logLevel = .critical
-        let application = Application(
-            router: SeedRouter.make(state: state),
-            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port)
-                portContinuation.finish()
-            },
-            logger: logger)
-
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                defer { portContinuation.finish() }
-                try await application.runService(gracefulShutdownSignals: [])
-            }
-            defer { group.cancelAll() }
-            var portIterator = ports.makeAsyncIterator()
-            guard let reportedPort = await portIterator.next(), let port = reportedPort,
-                let baseURL = URL(string: "http://127.0.0.1:\(port)")
-            else {
-                try await group.next()
-                throw SeedServerStartFailure()
-            }
-            return try await body(RunningSeedServer(baseURL: baseURL, state: state))
+        return try await LoopbackServer.run(named: "seed server", router: SeedRouter.make(state: state), port: 0) {
+            try await body(RunningSeedServer(baseURL: $0, state: state))
         }
     }
 }

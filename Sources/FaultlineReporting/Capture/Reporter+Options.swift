@@ -8,6 +8,9 @@ extension Reporter {
         public var logDirectory: URL
         /// Where to send events; `nil` (the default) keeps them in the local log only.
         public var dsn: DSN?
+        /// The most captured events waiting to be written; 1000 by default. Past it, events are dropped and
+        /// counted as `queue_overflow`.
+        public var maxQueueSize = 1000
         /// The release, such as `boleto@2.4.1+310`.
         public var release: String?
         /// The environment; `production` by default.
@@ -26,6 +29,9 @@ extension Reporter {
         public var scrubRules = ScrubRules()
         /// Rewrites an event, or drops it by returning `nil`, after the scope is applied and before it is stored.
         public var beforeSend: (@Sendable (SentryEvent) -> SentryEvent?)?
+
+        /// Where envelopes wait to be sent: `<logDirectory>/outbox`.
+        public var outboxDirectory: URL { logDirectory.appendingPathComponent("outbox") }
 
         /// Creates options that write the local log to `logDirectory`.
         public init(logDirectory: URL) {

@@ -5,27 +5,40 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Turns failures, errors and messages into Sentry events with the current scope, and writes each to the local log
-/// exactly as it is sent.
+/// Turns failures, errors and messages into Sentry events with the current scope, writes each to the local log and,
+/// with a DSN, sends it, with the same bytes.
 ///
 /// ```swift
-/// let reporter = try Reporter(options: .init(logDirectory: logs))
+/// var options = Reporter.Options(logDirectory: logs)
+/// options.dsn = try DSN("https://publickey@o1.ingest.sentry.io/42")
+/// let reporter = try Reporter(options: options)
 /// await reporter.setUser(UserContext(id: "KAKAO_kim", segment: "KAKAO"))
 /// let client = APIClient(baseURL: api) {
 ///     $0.middlewares = [CaptureMiddleware(reporter: reporter, baseURL: api), RetryMiddleware(),
 ///                       AuthenticationMiddleware(refresher: refresher)]
 /// }
 /// await reporter.observe(refresher)   // refreshes become breadcrumbs
+/// …
+/// await reporter.close()              // at exit: write and send what was captured, for up to 2 seconds
 /// ```
+///
+/// Capturing costs the caller the event's assembly only: a writer task encodes it, appends it to the local log and
+/// stores it in the uploader's outbox, in capture order. ``flush(timeout:)`` waits for both.
 public actor Reporter {
     /// How events are captured and stored.
     public nonisolated let options: Options
+    /// What sends events to ``Options/dsn``; `nil` when events stay in the local log.
+    public nonisolated let uploader: Uploader?
     private var scope: Scope
     private let builder: FailureEventBuilder
-    private let log: EventLog
+    private let writer: EventWriter
+    private let queue: AsyncStream<SentryEvent>.Continuation
+    private var submitted = 0
+    private var isClosed = false
     private var capturedExpiries: Set<UUID> = []
     private var observations: [Task<Void, Never>] = []
-    private var counts = Statistics()
+    private var droppedByBeforeSend = 0
+    private var droppedByQueueOverflow = 0
 
     /// What the reporter did since it started.
     public struct Statistics: Hashable, Sendable {
@@ -33,22 +46,81 @@ public actor Reporter {
         public internal(set) var captured: [String: Int] = [:]
         /// Events `beforeSend` dropped.
         public internal(set) var droppedByBeforeSend = 0
+        /// Events dropped because ``Options/maxQueueSize`` events were already waiting to be written.
+        public internal(set) var droppedByQueueOverflow = 0
         /// Events that could not be written, with the last reason.
         public internal(set) var failedWrites = 0
         public internal(set) var lastWriteError: String?
     }
 
-    /// Creates a reporter; fails when the log directory cannot be created or opened.
-    public init(options: Options) throws {
+    /// Creates a reporter; fails when the log directory or the outbox cannot be created or opened.
+    ///
+    /// - Parameters:
+    ///   - options: How events are captured and stored.
+    ///   - uploader: What sends the events. By default, one for ``Options/dsn`` with its outbox in
+    ///     ``Options/outboxDirectory``, or none when the DSN is `nil`. Pass one to tune batching, backoff or the
+    ///     outbox's limits.
+    public init(options: Options, uploader: Uploader? = nil) throws {
+        let log = try EventLog(configuration: EventLog.Configuration(directory: options.logDirectory))
+        let uploader =
+            try uploader
+            ?? options.dsn.map { try Uploader(configuration: .init(dsn: $0, outboxDirectory: options.outboxDirectory)) }
+        let writer = EventWriter(log: log, uploader: uploader)
+        let (events, queue) = AsyncStream.makeStream(
+            of: SentryEvent.self, bufferingPolicy: .bufferingOldest(options.maxQueueSize))
         self.options = options
+        self.uploader = uploader
         self.scope = Scope(maxBreadcrumbs: options.maxBreadcrumbs)
         self.builder = FailureEventBuilder(
             scrubber: Scrubber(rules: options.scrubRules), release: options.release, environment: options.environment)
-        self.log = try EventLog(configuration: EventLog.Configuration(directory: options.logDirectory))
+        self.writer = writer
+        self.queue = queue
+        Task { await writer.run(events) }
     }
 
     /// What the reporter did since it started.
-    public var statistics: Statistics { counts }
+    public var statistics: Statistics {
+        get async {
+            var statistics = Statistics()
+            statistics.captured = await writer.captured
+            statistics.droppedByBeforeSend = droppedByBeforeSend
+            statistics.droppedByQueueOverflow = droppedByQueueOverflow
+            statistics.failedWrites = await writer.failedWrites
+            statistics.lastWriteError = await writer.lastWriteError
+            return statistics
+        }
+    }
+
+    /// Waits until every event captured so far is in the local log and, with an uploader, delivered, or until
+    /// `timeout` has passed.
+    ///
+    /// - Returns: Whether everything was written and delivered in time.
+    @discardableResult
+    public func flush(timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        let written = await writer.waitUntilProcessed(submitted, timeout: timeout)
+        guard let uploader else { return written }
+        let delivered = await uploader.flush(timeout: max(deadline - .now, .zero))
+        return written && delivered
+    }
+
+    /// Stops capturing, then writes what was captured and sends it for at most `timeout` (2 seconds by default,
+    /// Sentry's `shutdownTimeInterval`). What was not sent stays in the outbox for the next run.
+    ///
+    /// - Returns: Whether everything was written and delivered in time.
+    @discardableResult
+    public func close(timeout: Duration = .seconds(2)) async -> Bool {
+        for observation in observations { observation.cancel() }
+        observations.removeAll()
+        isClosed = true
+        queue.finish()
+        let deadline = ContinuousClock.now + timeout
+        let written = await writer.waitUntilProcessed(submitted, timeout: timeout)
+        await writer.close()
+        guard let uploader else { return written }
+        let delivered = await uploader.close(timeout: max(deadline - .now, .zero))
+        return written && delivered
+    }
 
     /// Changes the scope: tags, contexts, user.
     public func configureScope(_ change: @Sendable (inout Scope) -> Void) {
@@ -157,12 +229,6 @@ public actor Reporter {
             })
     }
 
-    /// Stops observing refreshers.
-    public func close() {
-        for observation in observations { observation.cancel() }
-        observations.removeAll()
-    }
-
     /// How a request the capture middleware saw ended.
     enum RequestOutcome {
         case status(Int)
@@ -202,24 +268,26 @@ public actor Reporter {
         }
     }
 
+    /// Applies the scope and `beforeSend`, then queues the event for writing; returns its id, or `nil` when it was
+    /// dropped.
     private func submit(_ event: SentryEvent, user: UserContext?) async -> String? {
+        guard !isClosed else { return nil }
         var event = event
         scope.apply(to: &event, user: user)
         if let beforeSend = options.beforeSend {
             guard let rewritten = beforeSend(event) else {
-                counts.droppedByBeforeSend += 1
+                droppedByBeforeSend += 1
+                await uploader?.recordDiscarded(.beforeSend)
                 return nil
             }
             event = rewritten
         }
-        do {
-            try await log.append(EventEncoder.encode(event))
-            counts.captured[event.tags["error.kind"] ?? "other", default: 0] += 1
-            return event.eventID
-        } catch {
-            counts.failedWrites += 1
-            counts.lastWriteError = String(describing: error)
+        guard case .enqueued = queue.yield(event) else {
+            droppedByQueueOverflow += 1
+            await uploader?.recordDiscarded(.queueOverflow)
             return nil
         }
+        submitted += 1
+        return event.eventID
     }
 }

@@ -89,6 +89,12 @@ public struct SentryEvent: Hashable, Sendable, Codable {
             self.name = name
             self.version = version
         }
+
+        /// Faultline's own: `faultline.swift` and its version.
+        public static let faultline = SDK(name: "faultline.swift", version: "0.1.0")
+
+        /// `name/version`, as `X-Sentry-Auth`'s `sentry_client` and `User-Agent` name a client.
+        public var clientName: String { "\(name)/\(version)" }
     }
 
     public var eventID: String
@@ -119,7 +125,7 @@ public struct SentryEvent: Hashable, Sendable, Codable {
         self.logger = "faultline"
         self.tags = [:]
         self.contexts = [:]
-        self.sdk = SDK(name: "faultline.swift", version: "0.1.0")
+        self.sdk = .faultline
     }
 
     enum CodingKeys: String, CodingKey {

@@ -53,7 +53,7 @@ import Testing
             _ = try? await setup.client.send(APIRequest<EmptyResponse>(.post, "/boleto/travels"))
 
             // Then one event carries it, the user, and the two requests before it
-            let events = try log.events()
+            let events = try await log.events(writtenBy: setup.reporter)
             #expect(events.count == 1)
             let event = try #require(events.first)
             #expect(event.tags["server.code"] == "40013")
@@ -78,7 +78,7 @@ import Testing
             try await Task.sleep(for: .milliseconds(50))
             _ = try? await setup.client.send(Self.user(20))
 
-            let events = try log.events()
+            let events = try await log.events(writtenBy: setup.reporter)
             #expect(events.count == 1)
             #expect(events.first?.tags["error.kind"] == "decoding")
             let categories = events.first?.breadcrumbs?.values.compactMap(\.category) ?? []
@@ -101,7 +101,7 @@ import Testing
                 }
             }
 
-            let events = try log.events()
+            let events = try await log.events(writtenBy: setup.reporter)
             #expect(events.count == 1)
             #expect(events.first?.tags["error.kind"] == "session_expired")
             #expect(events.first?.fingerprint == ["session_expired", "refresh_failed"])
@@ -121,7 +121,7 @@ import Testing
             task.cancel()
             _ = await task.result
 
-            #expect(try log.events().isEmpty)
+            #expect(try await log.events(writtenBy: setup.reporter).isEmpty)
         }
     }
 
@@ -136,7 +136,7 @@ import Testing
             _ = try? await setup.client.send(
                 APIRequest<String>(.get, "/boleto/stickers/{c}", pathParameters: ["c": "1"]))
 
-            let events = try log.events()
+            let events = try await log.events(writtenBy: setup.reporter)
             #expect(events.map { $0.tags["http.status_code"] } == ["500", "200"])
         }
     }
@@ -174,7 +174,7 @@ import Testing
                 _ = try? await setup.client.send(APIRequest<EmptyResponse>(.post, "/boleto/travels"))
             }
 
-            let events = try log.events()
+            let events = try await log.events(writtenBy: setup.reporter)
             #expect(events.count == 1)
             #expect(events.first?.tags["team"] == "travel")
             #expect(events.first?.user?.id == "APPLE_lee")

@@ -30,7 +30,7 @@ import Testing
                 classifier: classifier)
 
             // Then the event is what the client's capture would have written, credentials scrubbed
-            let event = try #require(try log.events().first)
+            let event = try #require(try await log.events(writtenBy: reporter).first)
             #expect(event.eventID == id)
             #expect(event.tags["server.code"] == "40013")
             #expect(event.tags["server.category"] == "bad_request")
@@ -62,7 +62,7 @@ import Testing
             let success = await reporter.capture(
                 request: request, response: response as? HTTPURLResponse, body: body)
 
-            let events = try log.events()
+            let events = try await log.events(writtenBy: reporter)
             #expect(events.count == 1)
             #expect(events.first?.tags["decoding.path"] == "data.profileImage")
             #expect(events.first?.fingerprint == ["decoding", "Envelope<User>", "data.profileImage"])
@@ -80,7 +80,7 @@ import Testing
         await reporter.capture(error: PaymentDeclined())
         await reporter.capture(message: "checkout opened without a cart", level: .warning)
 
-        let events = try log.events()
+        let events = try await log.events(writtenBy: reporter)
         #expect(events.count == 2)
         #expect(events[0].exception?.values.first?.type.hasSuffix("PaymentDeclined") == true)
         #expect(events[0].breadcrumbs?.values.first?.message == "tapped pay")

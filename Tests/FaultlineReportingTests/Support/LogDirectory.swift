@@ -5,8 +5,9 @@ import Foundation
 struct LogDirectory {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-log-\(UUID())")
 
-    /// The events in the active log file, in order.
-    func events() throws -> [SentryEvent] {
+    /// The events in the active log file, in order, once `reporter` has written what it captured.
+    func events(writtenBy reporter: Reporter) async throws -> [SentryEvent] {
+        await reporter.flush(timeout: .seconds(10))
         let file = url.appendingPathComponent("events.jsonl")
         guard FileManager.default.fileExists(atPath: file.path) else { return [] }
         return try Data(contentsOf: file).split(separator: 0x0A).map {

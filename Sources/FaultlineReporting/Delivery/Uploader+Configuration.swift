@@ -1,0 +1,36 @@
+import Faultline
+import Foundation
+
+extension Uploader {
+    /// Where and how an uploader sends envelopes. Only the DSN and the outbox directory have no default.
+    public struct Configuration: Sendable {
+        /// The endpoint and key.
+        public var dsn: DSN
+        /// The outbox's directory, created when missing; envelopes stored there by an earlier run are sent too.
+        public var outboxDirectory: URL
+        /// The most envelopes the outbox holds; 1000 by default. Past it the oldest are deleted, counted as
+        /// `cache_overflow`.
+        public var maximumOutboxCount = 1000
+        /// The most bytes the outbox holds; 32 MiB by default.
+        public var maximumOutboxBytes = 32 * 1024 * 1024
+        /// How many stored envelopes start a send at once; 20 by default.
+        public var batchSize = 20
+        /// How long a stored envelope waits for others before it is sent anyway; 5 seconds by default.
+        public var flushInterval = Duration.seconds(5)
+        /// The most requests in flight at once, over reused connections; 4 by default.
+        public var maximumConcurrentRequests = 4
+        /// The wait before sending again after a network error, 429, 502, 503 or 504: 1 second, doubling up to
+        /// 60 seconds, with up to half of each wait removed at random by default.
+        public var backoff = Backoff(initial: .seconds(1), multiplier: 2, maximum: .seconds(60), jitter: 0.5)
+        /// How long one request may take; 30 seconds by default.
+        public var requestTimeout = Duration.seconds(30)
+        /// The gzip level of request bodies, 1 (fastest) to 9 (smallest); 6 by default.
+        public var compressionLevel: Int32 = 6
+
+        /// Creates a configuration; see the properties for the defaults.
+        public init(dsn: DSN, outboxDirectory: URL) {
+            self.dsn = dsn
+            self.outboxDirectory = outboxDirectory
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import FaultlineReporting
+import FaultlineTestServer
+import Foundation
+
+/// Envelopes and uploaders for delivery tests, and what a recording ingest received, decoded.
+enum DeliveryFixtures {
+    /// An envelope with one error event whose message is `message`.
+    static func envelope(_ message: String = "boom", dsn: DSN? = nil) throws -> Envelope {
+        var event = SentryEvent(level: .error)
+        event.message = message
+        return Envelope(eventID: event.eventID, eventJSON: try EventEncoder.encode(event), dsn: dsn)
+    }
+
+    /// A configuration for tests: short backoff, short interval.
+    static func configuration(dsn: String, outbox: URL) throws -> Uploader.Configuration {
+        var configuration = Uploader.Configuration(dsn: try DSN(dsn), outboxDirectory: outbox)
+        configuration.flushInterval = .milliseconds(50)
+        configuration.backoff = .init(initial: .milliseconds(50), multiplier: 2, maximum: .milliseconds(400))
+        configuration.requestTimeout = .seconds(5)
+        return configuration
+    }
+
+    /// A port nothing listens on: one a recording ingest just stopped using.
+    static func closedPort() async throws -> Int {
+        try await RecordingIngest.run { $0.port }
+    }
+
+    /// The envelopes a recorder received, decompressed and parsed, in arrival order.
+    static func envelopes(_ recorder: IngestRecorder) async throws -> [Envelope] {
+        try await recorder.requests.map { request in
+            try Envelope(parsing: Gzip.decompress(request.body, maximumSize: 16 * 1024 * 1024))
+        }
+    }
+
+    /// The event ids of the event items a recorder received from requests it accepted.
+    static func acceptedEventIDs(_ recorder: IngestRecorder) async throws -> [String] {
+        var ids: [String] = []
+        for request in await recorder.requests where (200..<300).contains(request.status) {
+            let envelope = try Envelope(parsing: Gzip.decompress(request.body, maximumSize: 16 * 1024 * 1024))
+            if case .string(let id)? = envelope.header["event_id"] { ids.append(id) }
+        }
+        return ids
+    }
+
+    /// The `discarded_events` of the client reports in `envelopes`, as `reason/category: quantity`.
+    static func discardedEvents(in envelopes: [Envelope]) throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for item in envelopes.flatMap(\.items) where item.type == "client_report" {
+            let report = try JSONDecoder().decode(JSONValue.self, from: item.payload)
+            guard case .array(let entries)? = report.objectValue?["discarded_events"] else { continue }
+            for case .object(let entry) in entries {
+                guard case .string(let reason)? = entry["reason"], case .string(let category)? = entry["category"],
+                    case .int(let quantity)? = entry["quantity"]
+                else { continue }
+                counts["\(reason)/\(category)", default: 0] += quantity
+            }
+        }
+        return counts
+    }
+}

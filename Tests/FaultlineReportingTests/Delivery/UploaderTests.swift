@@ -1,0 +1,235 @@
+import FaultlineReporting
+import FaultlineTestServer
+import Foundation
+import Testing
+
+/// Delivery to a Sentry-compatible endpoint through the outbox, against a recording ingest on loopback.
+@Suite struct UploaderTests {
+    @Test func eachEnvelopeIsPostedGzippedWithAuthAndSentAt() async throws {
+        let outbox = try TemporaryDirectory()
+        defer { outbox.remove() }
+        try await RecordingIngest.run { ingest in
+            // Given an uploader for the ingest's DSN
+            let dsn = try DSN(ingest.dsn())
+            let uploader = try Uploader(
+                configuration: DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: outbox.url))
+            let envelope = try DeliveryFixtures.envelope("checkout failed", dsn: dsn)
+
+            // When an envelope is enqueued and flushed
+            #expect(await uploader.enqueue(envelope))
+            #expect(await uploader.flush(timeout: .seconds(5)))
+
+            // Then one request carried it, with the protocol's headers, gzip, and sent_at set at send time
+            let request = try #require(await ingest.recorder.requests.first)
+            #expect(request.path == "/api/1/envelope/")
+            #expect(request.headers["content-type"] == "application/x-sentry-envelope")
+            #expect(request.headers["content-encoding"] == "gzip")
+            #expect(
+                request.headers["x-sentry-auth"]
+                    == "Sentry sentry_version=7, sentry_client=faultline.swift/0.1.0, "
+                    + "sentry_key=0123456789abcdef0123456789abcdef")
+            let received = try Envelope(parsing: Gzip.decompress(request.body, maximumSize: 1 << 20))
+            #expect(received.header["event_id"] == envelope.header["event_id"])
+            #expect(received.header["sent_at"]?.stringValue?.hasSuffix("Z") == true)
+            #expect(received.items.map(\.type) == ["event"])
+            #expect(received.items.first?.payload == envelope.items.first?.payload)
+            #expect(await uploader.pendingCount == 0)
+            #expect(try outbox.names() == [DeliveryStatistics.fileName])
+        }
+    }
+
+    @Test func eventsStoredDuringAnOutageAreAllDeliveredOnceWhenTheEndpointIsBack() async throws {
+        let outbox = try TemporaryDirectory()
+        defer { outbox.remove() }
+        // Given an endpoint that is down
+        let port = try await DeliveryFixtures.closedPort()
+        let dsn = "http://0123456789abcdef0123456789abcdef@127.0.0.1:\(port)/1"
+        let uploader = try Uploader(configuration: DeliveryFixtures.configuration(dsn: dsn, outbox: outbox.url))
+        var sent: [String] = []
+        for index in 0..<30 {
+            let envelope = try DeliveryFixtures.envelope("outage \(index)")
+            sent.append(try #require(envelope.header["event_id"]?.stringValue))
+            #expect(await uploader.enqueue(envelope))
+        }
+
+        // When it stays down for a while, nothing is lost
+        #expect(await uploader.flush(timeout: .milliseconds(300)) == false)
+        #expect(await uploader.pendingCount == 30)
+        #expect(await uploader.statistics.retried > 0)
+
+        // Then once it is back, every event arrives exactly once
+        let recorder = IngestRecorder()
+        try await RecordingIngest.run(port: port, recorder: recorder) { _ in
+            #expect(await uploader.flush(timeout: .seconds(10)))
+        }
+        #expect(try await DeliveryFixtures.acceptedEventIDs(recorder).sorted() == sent.sorted())
+        #expect(await uploader.statistics.delivered == 30)
+    }
+
+    @Test func a429WithRetryAfterStopsEverySendUntilItsDeadline() async throws {
+        let outbox = try TemporaryDirectory()
+        defer { outbox.remove() }
+        try await RecordingIngest.run { ingest in
+            // Given an ingest that answers the first request 429 Retry-After: 1
+            await ingest.recorder.answerNext([.init(status: 429, headers: ["Retry-After": "1"])])
+            let uploader = try Uploader(
+                configuration: DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: outbox.url))
+
+            // When an envelope is sent, then more are stored during the limit
+            #expect(await uploader.enqueue(try DeliveryFixtures.envelope("first")))
+            #expect(await uploader.flush(timeout: .milliseconds(300)) == false)
+            let events = await uploader.enqueue(try DeliveryFixtures.envelope("during the limit"))
+
+            // Then nothing reaches the ingest before the deadline, the 429'd envelope is kept and sent after it,
+            // and what was captured during the limit is not stored
+            #expect(events == false)
+            #expect(await uploader.flush(timeout: .seconds(5)))
+            let requests = await ingest.recorder.requests
+            #expect(requests.map(\.status) == [429, 200])
+            let gap = requests[1].receivedAt - requests[0].receivedAt
+            #expect(gap >= .seconds(1))
+            #expect(
+                await uploader.statistics.discarded == [.init(reason: .ratelimitBackoff, category: .error, quantity: 1)]
+            )
+        }
+    }
+
+    @Test func aSentryRateLimitOnErrorsDropsCountsAndReportsThem() async throws {
+        let outbox = try TemporaryDirectory()
+        defer { outbox.remove() }
+        try await RecordingIngest.run { ingest in
+            // Given an ingest that accepts an event but limits errors for 1 second
+            await ingest.recorder.answerNext([
+                .init(status: 200, headers: ["X-Sentry-Rate-Limits": "1:error;transaction:key, 0.5:unknown:project"])
+            ])
+            let uploader = try Uploader(
+                configuration: DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: outbox.url))
+            #expect(await uploader.enqueue(try DeliveryFixtures.envelope("accepted")))
+            #expect(await uploader.flush(timeout: .seconds(5)))
+
+            // When three events are captured during the limit, and one after it
+            for index in 0..<3 {
+                #expect(await uploader.enqueue(try DeliveryFixtures.envelope("limited \(index)")) == false)
+            }
+            try await Task.sleep(for: .milliseconds(1100))
+            #expect(await uploader.enqueue(try DeliveryFixtures.envelope("after the limit")))
+            #expect(await uploader.flush(timeout: .seconds(5)))
+
+            // Then the three were never sent, and the next envelope told the server why
+            let envelopes = try await DeliveryFixtures.envelopes(ingest.recorder)
+            #expect(envelopes.count == 2)
+            #expect(envelopes[1].items.map(\.type) == ["event", "client_report"])
+            #expect(try DeliveryFixtures.discardedEvents(in: envelopes) == ["ratelimit_backoff/error": 3])
+            #expect(
+                await uploader.statistics.discarded == [.init(reason: .ratelimitBackoff, category: .error, quantity: 3)]
+            )
+        }
+    }
+
+    @Test func aFlushSendsPendingCountsInAClientReportOfTheirOwn() async throws {
+        let outbox = try TemporaryDirectory()
+        defer { outbox.remove() }
+        try await RecordingIngest.run { ingest in
+            // Given an ingest that refuses an envelope as too large
+            await ingest.recorder.answerNext([.init(status: 413)])
+            let uploader = try Uploader(
+                configuration: DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: outbox.url))
+            #expect(await uploader.enqueue(try DeliveryFixtures.envelope("too large")))
+            #expect(await uploader.flush(timeout: .seconds(5)))
+
+            // When the app flushes with nothing else to send
+            #expect(await uploader.flush(timeout: .seconds(5)))
+
+            // Then the 413 was not retried, and a client report alone said it was dropped
+            let envelopes = try await DeliveryFixtures.envelopes(ingest.recorder)
+            #expect(envelopes.map { $0.items.map(\.type) } == [["event"], ["client_report"]])
+            #expect(try DeliveryFixtures.discardedEvents(in: envelopes) == ["send_error/error": 1])
+        }
+    }
+
+    @Test func serverErrorsAreRetriedOrDroppedByStatus() async throws {
+        let outbox = try TemporaryDirectory()
+        defer { outbox.remove() }
+        try await RecordingIngest.run { ingest in
+            // Given an ingest that answers 503, 502 and 504 (kept), then 500 and 400 (dropped)
+            await ingest.recorder.answerNext([503, 502, 504, 500, 400].map { .init(status: $0) })
+            var configuration = try DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: outbox.url)
+            configuration.maximumConcurrentRequests = 1
+            let uploader = try Uploader(configuration: configuration)
+
+            // When two events are sent one at a time
+            #expect(await uploader.enqueue(try DeliveryFixtures.envelope("first")))
+            #expect(await uploader.flush(timeout: .seconds(5)))
+            #expect(await uploader.enqueue(try DeliveryFixtures.envelope("second")))
+            #expect(await uploader.flush(timeout: .seconds(5)))
+
+            // Then the first survived three retryable answers and was dropped at 500; the second dropped at 400
+            #expect(await ingest.recorder.requests.map(\.status) == [503, 502, 504, 500, 400])
+            let statistics = await uploader.statistics
+            #expect(statistics.retried == 3)
+            #expect(statistics.delivered == 0)
+            #expect(statistics.discarded == [.init(reason: .sendError, category: .error, quantity: 2)])
+        }
+    }
+
+    @Test func aRestartSendsEverythingTheLastRunLeftInTheOutbox() async throws {
+        let outbox = try TemporaryDirectory()
+        defer { outbox.remove() }
+        // Given a run that stored 50 envelopes while the endpoint was down, then closed
+        let port = try await DeliveryFixtures.closedPort()
+        let dsn = "http://0123456789abcdef0123456789abcdef@127.0.0.1:\(port)/1"
+        var sent: [String] = []
+        let firstRun = try Uploader(configuration: DeliveryFixtures.configuration(dsn: dsn, outbox: outbox.url))
+        for index in 0..<50 {
+            let envelope = try DeliveryFixtures.envelope("stored \(index)")
+            sent.append(try #require(envelope.header["event_id"]?.stringValue))
+            await firstRun.enqueue(envelope)
+        }
+        #expect(await firstRun.close(timeout: .milliseconds(200)) == false)
+
+        // When the next run starts with the endpoint up
+        let recorder = IngestRecorder()
+        try await RecordingIngest.run(port: port, recorder: recorder) { _ in
+            let secondRun = try Uploader(configuration: DeliveryFixtures.configuration(dsn: dsn, outbox: outbox.url))
+            #expect(await secondRun.pendingCount == 50)
+            #expect(await secondRun.flush(timeout: .seconds(10)))
+            #expect(await secondRun.statistics.delivered == 50)
+        }
+
+        // Then all 50 arrived, none twice, and the outbox is empty
+        #expect(try await DeliveryFixtures.acceptedEventIDs(recorder).sorted() == sent.sorted())
+        #expect(try outbox.names() == [DeliveryStatistics.fileName])
+    }
+
+    @Test func aFullOutboxEvictsItsOldestEnvelopesAndCountsThem() async throws {
+        let outbox = try TemporaryDirectory()
+        defer { outbox.remove() }
+        // Given an outbox of 5 envelopes and an endpoint that is down
+        let port = try await DeliveryFixtures.closedPort()
+        var configuration = try DeliveryFixtures.configuration(
+            dsn: "http://0123456789abcdef0123456789abcdef@127.0.0.1:\(port)/1", outbox: outbox.url)
+        configuration.maximumOutboxCount = 5
+        configuration.flushInterval = .seconds(60)
+        let uploader = try Uploader(configuration: configuration)
+        var sent: [String] = []
+
+        // When 8 are enqueued
+        for index in 0..<8 {
+            let envelope = try DeliveryFixtures.envelope("event \(index)")
+            sent.append(try #require(envelope.header["event_id"]?.stringValue))
+            #expect(await uploader.enqueue(envelope))
+        }
+
+        // Then the newest 5 are kept and the 3 oldest counted as cache overflow, here and in the stored statistics
+        #expect(await uploader.pendingCount == 5)
+        #expect(await uploader.statistics.discarded == [.init(reason: .cacheOverflow, category: .error, quantity: 3)])
+        let recorder = IngestRecorder()
+        try await RecordingIngest.run(port: port, recorder: recorder) { _ in
+            #expect(await uploader.close(timeout: .seconds(10)))
+        }
+        #expect(try await DeliveryFixtures.acceptedEventIDs(recorder).sorted() == sent.suffix(5).sorted())
+        let stored = DeliveryStatistics.stored(in: outbox.url)
+        #expect(stored.discarded == [.init(reason: .cacheOverflow, category: .error, quantity: 3)])
+        #expect(stored.delivered == 5)
+    }
+}
