@@ -9,6 +9,7 @@ Quotas are raised far above what tests send (Bugsink's default is 1 000 events p
 """
 import json
 import os
+import signal
 import subprocess
 import sys
 
@@ -74,6 +75,9 @@ def events(data_dir):
 
 
 if __name__ == "__main__":
+    # A parent such as a Swift test process may start us with most signals blocked, and the mask survives execve:
+    # unblock them so that gunicorn stops on SIGTERM.
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
     command, data = sys.argv[1], sys.argv[2]
     if command == "serve":
         serve(data, int(sys.argv[3]))

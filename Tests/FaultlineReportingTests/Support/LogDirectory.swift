@@ -8,6 +8,11 @@ struct LogDirectory {
     /// The events in the active log file, in order, once `reporter` has written what it captured.
     func events(writtenBy reporter: Reporter) async throws -> [SentryEvent] {
         await reporter.flush(timeout: .seconds(10))
+        return try events()
+    }
+
+    /// The events in the active log file now, in order.
+    func events() throws -> [SentryEvent] {
         let file = url.appendingPathComponent("events.jsonl")
         guard FileManager.default.fileExists(atPath: file.path) else { return [] }
         return try Data(contentsOf: file).split(separator: 0x0A).map {

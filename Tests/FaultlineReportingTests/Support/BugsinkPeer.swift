@@ -1,0 +1,114 @@
+import FaultlineReporting
+import FaultlineTestServer
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A real Bugsink from PyPI on 127.0.0.1, started by `Tests/peers/bugsink_peer.py` in a fresh data folder.
+enum BugsinkPeer {
+    /// An event as Bugsink stored it, and the issue it grouped it into.
+    struct StoredEvent: Decodable {
+        let issue: String
+        let event: SentryEvent
+    }
+
+    /// Starts Bugsink, runs `body` with its DSN, stops it, and returns what it stored with what `body` returned.
+    static func run<T: Sendable>(_ body: (DSN) async throws -> T) async throws -> (stored: [StoredEvent], result: T) {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-bugsink-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let port = try await RecordingIngest.run { $0.port }
+        let python = PythonPeer.repository.appendingPathComponent(".venv/bin/python")
+        guard FileManager.default.isExecutableFile(atPath: python.path) else {
+            throw PythonPeer.Failure(description: "\(python.path) is missing: run scripts/setup to install Bugsink")
+        }
+        let process = Process()
+        process.executableURL = python
+        process.arguments = [
+            PythonPeer.repository.appendingPathComponent("Tests/peers/bugsink_peer.py").path, "serve", data.path,
+            String(port),
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        let dsn = try DSN(try await firstLine(startingWith: "DSN ", of: output.fileHandleForReading))
+        try await waitUntilListening(port: port)
+        let result = try await body(dsn)
+        process.terminate()
+        process.waitUntilExit()
+        let stored = try JSONDecoder().decode(
+            [StoredEvent].self, from: PythonPeer.run("bugsink_peer.py", ["events", data.path]))
+        return (stored, result)
+    }
+
+    /// The rest of the first line `handle` prints that starts with `prefix`; migrations take up to a minute.
+    private static func firstLine(startingWith prefix: String, of handle: FileHandle) async throws -> String {
+        let lines = AsyncStream<String> { continuation in
+            let buffer = LineBuffer()
+            handle.readabilityHandler = { handle in
+                let chunk = handle.availableData
+                if chunk.isEmpty {
+                    continuation.finish()
+                    handle.readabilityHandler = nil
+                }
+                for line in buffer.append(chunk) { continuation.yield(line) }
+            }
+        }
+        let found = try await withThrowingTaskGroup(of: String?.self) { group in
+            group.addTask {
+                for await line in lines where line.hasPrefix(prefix) { return String(line.dropFirst(prefix.count)) }
+                return nil
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(120))
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+        handle.readabilityHandler = nil
+        guard let found else {
+            throw PythonPeer.Failure(description: "bugsink_peer.py printed no DSN within 120 s")
+        }
+        return found
+    }
+
+    /// Polls the port until gunicorn answers HTTP (`/` redirects to a login page that libcurl finds a redirect
+    /// loop: that is an answer too).
+    private static func waitUntilListening(port: Int) async throws {
+        let url = URL(string: "http://127.0.0.1:\(port)/")!
+        for _ in 0..<300 {
+            do {
+                _ = try await URLSession.shared.data(from: url)
+                return
+            } catch let error as URLError where error.code == .httpTooManyRedirects {
+                return
+            } catch {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        throw PythonPeer.Failure(description: "Bugsink did not answer on 127.0.0.1:\(port) within 30 s")
+    }
+}
+
+/// Splits chunks of output into lines.
+private final class LineBuffer: @unchecked Sendable {
+    // Only the pipe's readability handler, which runs serially, touches `pending`.
+    private var pending = Data()
+
+    func append(_ chunk: Data) -> [String] {
+        pending.append(chunk)
+        var lines: [String] = []
+        while let newline = pending.firstIndex(of: 0x0A) {
+            lines.append(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+            pending.removeSubrange(pending.startIndex...newline)
+        }
+        return lines
+    }
+}
