@@ -20,6 +20,19 @@ enum DeliveryFixtures {
         return configuration
     }
 
+    /// Whether `condition` holds within `timeout`, checked every 10 ms: for states a test must wait for
+    /// (an answer processed) without guessing how long a loaded machine takes to reach them.
+    static func eventually(
+        within timeout: Duration = .seconds(5), _ condition: () async -> Bool
+    ) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if await condition() { return true }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return await condition()
+    }
+
     /// A port nothing listens on: one a recording ingest just stopped using.
     static func closedPort() async throws -> Int {
         try await RecordingIngest.run { $0.port }
