@@ -39,7 +39,7 @@ public actor Uploader {
     private var sending: Set<String> = []
     private var failuresInARow = 0
     private var retryAt: ContinuousClock.Instant?
-    private var isDraining = false
+    private var drainTask: Task<Void, Never>?
     private var wakeUp: (at: ContinuousClock.Instant, task: Task<Void, Never>)?
     private var idleWaiters = Waiters<Void>()
     private var isClosed = false
@@ -132,7 +132,8 @@ public actor Uploader {
         return outbox.entries.isEmpty
     }
 
-    /// Flushes for at most `timeout`, then stops sending. What was not sent stays in the outbox for the next run.
+    /// Flushes for at most `timeout`, then stops sending: requests still in flight are cancelled, and nothing is
+    /// sent once this returns. What was not delivered stays in the outbox for the next run.
     ///
     /// - Returns: Whether everything stored was delivered in time.
     @discardableResult
@@ -141,29 +142,30 @@ public actor Uploader {
         isClosed = true
         wakeUp?.task.cancel()
         wakeUp = nil
+        if let drainTask {
+            drainTask.cancel()
+            await drainTask.value
+        }
         storeStatistics()
-        if !isDraining { session.finishTasksAndInvalidate() }
+        session.finishTasksAndInvalidate()
         return delivered
     }
 
     // MARK: Sending
 
     private func startDraining() {
-        guard !isDraining, !isClosed else { return }
-        isDraining = true
-        Task { await drain() }
+        guard drainTask == nil, !isClosed else { return }
+        drainTask = Task { await drain() }
     }
 
     /// Sends batches until nothing is sendable now, then schedules the next attempt.
     private func drain() async {
         defer {
-            isDraining = false
+            drainTask = nil
             storeStatistics()
             if outbox.entries.isEmpty { idleWaiters.resume { true } }
-            // A drain that outlived close(timeout:) releases the session; no drain starts after close.
-            if isClosed { session.finishTasksAndInvalidate() }
         }
-        while !isClosed {
+        while !Task.isCancelled {
             let now = clock.now
             if let retryAt, retryAt > now {
                 scheduleWakeUp(at: retryAt)
@@ -226,6 +228,8 @@ public actor Uploader {
             case .delivered:
                 outbox.remove(sent.entry)
                 counts.delivered += 1
+            case .retry where response == nil && Task.isCancelled:
+                break  // stopped by close(timeout:): not a failed attempt
             case .retry:
                 retries += 1
             case .drop:

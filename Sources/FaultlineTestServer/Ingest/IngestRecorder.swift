@@ -10,10 +10,13 @@ public actor IngestRecorder {
         public var status: Int
         /// Header fields such as `Retry-After` or `X-Sentry-Rate-Limits`.
         public var headers: [String: String]
+        /// How long the endpoint holds the request before answering: a hung endpoint.
+        public var delay: Duration
 
-        public init(status: Int, headers: [String: String] = [:]) {
+        public init(status: Int, headers: [String: String] = [:], delay: Duration = .zero) {
             self.status = status
             self.headers = headers
+            self.delay = delay
         }
 
         /// `200 OK`.

@@ -20,6 +20,7 @@ public enum RecordingIngest {
             for field in request.headers { headers[field.name.canonicalName] = field.value }
             let bytes = (try? await request.body.collect(upTo: maximumBodySize)).map { Data($0.readableBytesView) }
             let reply = await recorder.record(path: request.uri.path, headers: headers, body: bytes ?? Data())
+            try? await Task.sleep(for: reply.delay)
             var fields: HTTPFields = [:]
             for (name, value) in reply.headers {
                 if let name = HTTPFields.Element.Name(name) { fields[name] = value }

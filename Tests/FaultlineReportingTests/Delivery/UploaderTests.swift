@@ -200,6 +200,28 @@ import Testing
         #expect(try outbox.names() == [DeliveryStatistics.fileName])
     }
 
+    @Test func closingCancelsARequestTheEndpointHoldsAndKeepsItsEnvelope() async throws {
+        let outbox = try TemporaryDirectory()
+        defer { outbox.remove() }
+        try await RecordingIngest.run { ingest in
+            // Given an endpoint that holds the request for a minute
+            await ingest.recorder.answerNext([.init(status: 200, delay: .seconds(60))])
+            let uploader = try Uploader(
+                configuration: DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: outbox.url))
+            #expect(await uploader.enqueue(try DeliveryFixtures.envelope("held")))
+            #expect(try await DeliveryFixtures.eventually { await ingest.recorder.requestCount == 1 })
+
+            // When the app closes the uploader
+            let started = ContinuousClock.now
+            #expect(await uploader.close(timeout: .milliseconds(100)) == false)
+
+            // Then it returns without waiting for the endpoint, counts no failed attempt, and keeps the envelope
+            #expect(ContinuousClock.now - started < .seconds(10))
+            #expect(await uploader.statistics.retried == 0)
+            #expect(try outbox.names().filter { $0.hasSuffix(".envelope") }.count == 1)
+        }
+    }
+
     @Test func aFullOutboxEvictsItsOldestEnvelopesAndCountsThem() async throws {
         let outbox = try TemporaryDirectory()
         defer { outbox.remove() }
