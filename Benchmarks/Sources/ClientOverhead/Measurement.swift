@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// Batch times of every side, and the statistics the README reports. Each round runs one batch of each side back
@@ -13,23 +14,11 @@ struct Measurement {
     var noiseRatios: [Double] { zip(bareTwin, bare).map { $0 / $1 } }
 
     func microsecondsPerRequest(_ batch: Duration) -> Double {
-        (Double(batch.components.seconds) * 1e6 + Double(batch.components.attoseconds) / 1e12) / Double(requests)
-    }
-
-    static func quantile(_ values: [Double], _ q: Double) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return .nan }
-        return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * q + 0.5))]
-    }
-
-    static func summary(_ ratios: [Double]) -> String {
-        String(
-            format: "%.3f (interquartile %.3f–%.3f)", quantile(ratios, 0.5), quantile(ratios, 0.25),
-            quantile(ratios, 0.75))
+        batch.microseconds / Double(requests)
     }
 
     func median(_ batches: [Duration]) -> String {
-        String(format: "%.1f", Self.quantile(batches.map(microsecondsPerRequest), 0.5))
+        String(format: "%.1f", Samples(batches.map(microsecondsPerRequest)).median)
     }
 
     var table: String {
@@ -38,8 +27,8 @@ struct Measurement {
         | side | median µs/request | median ratio to bare |
         |---|---|---|
         | bare URLSession + JSONDecoder | \(median(bare)) | 1 |
-        | the same, a second instance (noise floor) | \(median(bareTwin)) | \(Self.summary(noiseRatios)) |
-        | APIClient.send, default middleware | \(median(client)) | \(Self.summary(clientRatios)) |
+        | the same, a second instance (noise floor) | \(median(bareTwin)) | \(Samples(noiseRatios).summary()) |
+        | APIClient.send, default middleware | \(median(client)) | \(Samples(clientRatios).summary()) |
         target: client/bare ≤ 1.02
         """
     }
@@ -50,8 +39,8 @@ struct Measurement {
             "bareMicrosecondsPerRequest": bare.map(microsecondsPerRequest),
             "bareTwinMicrosecondsPerRequest": bareTwin.map(microsecondsPerRequest),
             "clientMicrosecondsPerRequest": client.map(microsecondsPerRequest),
-            "medianClientRatio": Self.quantile(clientRatios, 0.5),
-            "medianNoiseRatio": Self.quantile(noiseRatios, 0.5), "target": 1.02,
+            "medianClientRatio": Samples(clientRatios).median,
+            "medianNoiseRatio": Samples(noiseRatios).median, "target": 1.02,
         ]
         return (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
     }

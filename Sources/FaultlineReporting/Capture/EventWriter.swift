@@ -1,28 +1,31 @@
 import Foundation
 
-/// Writes captured events off the capturing caller's path, in capture order: each to the local log, then, when
-/// there is an uploader, to its outbox, with the same bytes.
+/// Writes captured events off the capturing caller's path, in capture order: assembles each, then writes it to the
+/// local log and, when there is an uploader, to its outbox, with the same bytes.
 actor EventWriter {
     private let log: EventLog
+    private let assembler: EventAssembler
     private let uploader: Uploader?
     private(set) var captured: [String: Int] = [:]
+    private(set) var droppedByBeforeSend = 0
     private(set) var failedWrites = 0
     private(set) var lastWriteError: String?
-    /// Events taken off the queue, written or not.
+    /// Captures taken off the queue, written or not.
     private var processed = 0
     private var waiters = Waiters<Int>()
 
-    init(log: EventLog, uploader: Uploader?) {
+    init(log: EventLog, assembler: EventAssembler, uploader: Uploader?) {
         self.log = log
+        self.assembler = assembler
         self.uploader = uploader
     }
 
-    /// Writes the events of `queue` until it finishes.
-    func run(_ queue: AsyncStream<SentryEvent>) async {
-        for await event in queue { await write(event) }
+    /// Writes the captures of `queue` until it finishes.
+    func run(_ queue: AsyncStream<PendingCapture>) async {
+        for await capture in queue { await write(capture) }
     }
 
-    /// Waits until `count` events were taken off the queue, or `timeout` passed; returns whether they were.
+    /// Waits until `count` captures were taken off the queue, or `timeout` passed; returns whether they were.
     func waitUntilProcessed(_ count: Int, timeout: Duration) async -> Bool {
         if processed < count {
             let id = UUID()
@@ -46,10 +49,15 @@ actor EventWriter {
         }
     }
 
-    private func write(_ event: SentryEvent) async {
+    private func write(_ capture: PendingCapture) async {
         defer {
             processed += 1
             waiters.resume { $0 <= processed }
+        }
+        guard let event = assembler.event(for: capture) else {
+            droppedByBeforeSend += 1
+            await uploader?.recordDiscarded(.beforeSend)
+            return
         }
         do {
             let json = try EventEncoder.encode(event)

@@ -22,22 +22,22 @@ import Foundation
 /// await reporter.close()              // at exit: write and send what was captured, for up to 2 seconds
 /// ```
 ///
-/// Capturing costs the caller the event's assembly only: a writer task encodes it, appends it to the local log and
-/// stores it in the uploader's outbox, in capture order. ``flush(timeout:)`` waits for both.
+/// Capturing costs the caller a snapshot of the scope and a place in a queue, a few microseconds: a writer task
+/// assembles the event (scrubbing, `beforeSend`), encodes it, appends it to the local log and stores it in the
+/// uploader's outbox, in capture order. ``flush(timeout:)`` waits for both.
 public actor Reporter {
     /// How events are captured and stored.
     public nonisolated let options: Options
     /// What sends events to ``Options/dsn``; `nil` when events stay in the local log.
     public nonisolated let uploader: Uploader?
     private var scope: Scope
-    private let builder: FailureEventBuilder
+    private let scrubber: Scrubber
     private let writer: EventWriter
-    private let queue: AsyncStream<SentryEvent>.Continuation
+    private let queue: AsyncStream<PendingCapture>.Continuation
     private var submitted = 0
     private var isClosed = false
     private var capturedExpiries: Set<UUID> = []
     private var observations: [Task<Void, Never>] = []
-    private var droppedByBeforeSend = 0
     private var droppedByQueueOverflow = 0
 
     /// What the reporter did since it started.
@@ -65,14 +65,18 @@ public actor Reporter {
         let uploader =
             try uploader
             ?? options.dsn.map { try Uploader(configuration: .init(dsn: $0, outboxDirectory: options.outboxDirectory)) }
-        let writer = EventWriter(log: log, uploader: uploader)
+        let scrubber = Scrubber(rules: options.scrubRules)
+        let assembler = EventAssembler(
+            builder: FailureEventBuilder(
+                scrubber: scrubber, release: options.release, environment: options.environment),
+            beforeSend: options.beforeSend)
+        let writer = EventWriter(log: log, assembler: assembler, uploader: uploader)
         let (events, queue) = AsyncStream.makeStream(
-            of: SentryEvent.self, bufferingPolicy: .bufferingOldest(options.maxQueueSize))
+            of: PendingCapture.self, bufferingPolicy: .bufferingOldest(options.maxQueueSize))
         self.options = options
         self.uploader = uploader
         self.scope = Scope(maxBreadcrumbs: options.maxBreadcrumbs)
-        self.builder = FailureEventBuilder(
-            scrubber: Scrubber(rules: options.scrubRules), release: options.release, environment: options.environment)
+        self.scrubber = scrubber
         self.writer = writer
         self.queue = queue
         Task { await writer.run(events) }
@@ -83,7 +87,7 @@ public actor Reporter {
         get async {
             var statistics = Statistics()
             statistics.captured = await writer.captured
-            statistics.droppedByBeforeSend = droppedByBeforeSend
+            statistics.droppedByBeforeSend = await writer.droppedByBeforeSend
             statistics.droppedByQueueOverflow = droppedByQueueOverflow
             statistics.failedWrites = await writer.failedWrites
             statistics.lastWriteError = await writer.lastWriteError
@@ -138,7 +142,8 @@ public actor Reporter {
     }
 
     /// Captures a classified failure; returns the event id, or `nil` when nothing was captured (a cancellation, a
-    /// session expiry already captured, or an event `beforeSend` dropped).
+    /// session expiry already captured, a closed reporter or a full queue). The event is assembled later, off the
+    /// caller's path: one that `beforeSend` drops then is counted in ``Statistics/droppedByBeforeSend``.
     ///
     /// - Parameters:
     ///   - failure: The failure.
@@ -151,8 +156,8 @@ public actor Reporter {
         if case .sessionExpired(let expiry) = failure.reason, !capturedExpiries.insert(expiry.id).inserted {
             return nil
         }
-        guard let event = builder.event(for: failure, request: request) else { return nil }
-        return await submit(event, user: user)
+        guard FailureKind(failure.reason) != nil else { return nil }
+        return await submit(.failure(failure, request: request), user: user)
     }
 
     /// Captures the outcome of a request made with another HTTP stack (Alamofire, Moya, your own), classified
@@ -199,13 +204,7 @@ public actor Reporter {
     @discardableResult
     public func capture(error: any Error, user: UserContext? = nil) async -> String? {
         if let failure = error as? RequestFailure { return await capture(failure, user: user) }
-        var event = SentryEvent(level: .error)
-        let type = String(reflecting: Swift.type(of: error))
-        event.exception = .init([
-            .init(type: type, value: String(describing: error), mechanism: .init(type: "generic", handled: true))
-        ])
-        event.tags["error.kind"] = "other"
-        return await submit(event, user: user)
+        return await submit(.error(error), user: user)
     }
 
     /// Captures a message.
@@ -213,10 +212,7 @@ public actor Reporter {
     public func capture(
         message: String, level: SentryEvent.Level = .info, user: UserContext? = nil
     ) async -> String? {
-        var event = SentryEvent(level: level)
-        event.message = message
-        event.tags["error.kind"] = "message"
-        return await submit(event, user: user)
+        await submit(.message(message, level: level), user: user)
     }
 
     /// Records refreshes and expiries of `refresher` as breadcrumbs, until the reporter is closed. A refresh that
@@ -238,7 +234,7 @@ public actor Reporter {
     /// Records a request of the client as an `http` breadcrumb (scrubbed URL, method, route, status).
     func recordRequest(_ context: RequestContext, outcome: RequestOutcome) {
         var data: [String: JSONValue] = [
-            "url": .string(builder.scrubber.url(context.url).url), "method": .string(context.method.rawValue),
+            "url": .string(scrubber.url(context.url).url), "method": .string(context.method.rawValue),
             "http.route": .string(context.route), "request_id": .string(context.requestID),
         ]
         let level: Breadcrumb.Level
@@ -268,26 +264,17 @@ public actor Reporter {
         }
     }
 
-    /// Applies the scope and `beforeSend`, then queues the event for writing; returns its id, or `nil` when it was
-    /// dropped.
-    private func submit(_ event: SentryEvent, user: UserContext?) async -> String? {
+    /// Queues a capture with the scope of this moment; returns its event id, or `nil` when the reporter is closed or
+    /// the queue is full.
+    private func submit(_ source: PendingCapture.Source, user: UserContext?) async -> String? {
         guard !isClosed else { return nil }
-        var event = event
-        scope.apply(to: &event, user: user)
-        if let beforeSend = options.beforeSend {
-            guard let rewritten = beforeSend(event) else {
-                droppedByBeforeSend += 1
-                await uploader?.recordDiscarded(.beforeSend)
-                return nil
-            }
-            event = rewritten
-        }
-        guard case .enqueued = queue.yield(event) else {
+        let capture = PendingCapture(source: source, eventID: RandomID.make(), date: Date(), scope: scope, user: user)
+        guard case .enqueued = queue.yield(capture) else {
             droppedByQueueOverflow += 1
             await uploader?.recordDiscarded(.queueOverflow)
             return nil
         }
         submitted += 1
-        return event.eventID
+        return capture.eventID
     }
 }

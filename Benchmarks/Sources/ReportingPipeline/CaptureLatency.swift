@@ -1,0 +1,122 @@
+import ArgumentParser
+import BenchmarkSupport
+import FaultlineReporting
+import FaultlineTestServer
+import Foundation
+
+/// What capturing a failure costs the caller: from the call to the event being queued for the log and the outbox,
+/// beside `capture_event` of the official Python SDK with the same event, rounds interleaved.
+struct CaptureLatency: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "capture-latency",
+        abstract: "Time each capture call on the error path, beside sentry-python's capture_event.")
+
+    @Option(help: "Interleaved rounds; each runs one batch of each side in each regime.")
+    var rounds = 20
+
+    @Option(help: "Captures per batch, each timed on its own.")
+    var batch = 200
+
+    /// How captures follow each other.
+    enum Regime: String, CaseIterable {
+        /// Back to back, while the writer works on the earlier ones: a burst of failures.
+        case burst
+        /// Each one after everything before it was written and delivered: a failure now and then.
+        case isolated
+    }
+
+    /// What is timed.
+    enum Side: String, CaseIterable {
+        case faultline = "Faultline Reporter.capture"
+        case python = "sentry-python 2.75 capture_event"
+        case floor = "floor: AsyncStream.yield to a waiting task"
+    }
+
+    func run() async throws {
+        let (rounds, batch) = (rounds, batch)
+        let event = try await SampleFailure.eventJSON()
+        let samples = try await RecordingIngest.run(recorder: IngestRecorder(keepsBodies: false)) { ingest in
+            let logs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-bench-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: logs) }
+            let reporter = try await SampleFailure.reporter(logDirectory: logs, dsn: ingest.dsn())
+            let peer = try await SentryPythonPeer(dsn: ingest.dsn(), event: event, queueSize: batch * 2)
+            let failure = SampleFailure()
+            let floor = QueueFloor()
+            var times: [Regime: [Side: [Double]]] = [:]
+            for round in 0...rounds {
+                // Round 0 warms every side up and is not counted; then the order of the sides alternates.
+                for regime in Regime.allCases {
+                    for side in round.isMultiple(of: 2) ? Side.allCases : Side.allCases.reversed() {
+                        let batchTimes: [Double]
+                        switch side {
+                        case .faultline:
+                            batchTimes = await Self.timeCaptures(batch, regime, failure: failure, reporter: reporter)
+                        case .python:
+                            let answer = try await peer.run("\(regime.rawValue) \(batch)")
+                            batchTimes = (answer["nanoseconds"] as? [Int] ?? []).map { Double($0) / 1000 }
+                        case .floor:
+                            batchTimes = await Self.timeHandOffs(batch, regime, floor: floor)
+                        }
+                        if round > 0 { times[regime, default: [:]][side, default: []] += batchTimes }
+                    }
+                }
+            }
+            await peer.stop()
+            await reporter.close()
+            return times.mapValues { $0.mapValues(Samples.init) }
+        }
+        print(
+            """
+            capture-latency: \(rounds) rounds × \(batch) captures of a classified 409 with business code, user, tags \
+            and 100 breadcrumbs in scope, delivered to a loopback endpoint; sides interleaved
+            | regime | side | median µs | p90 µs | p99 µs | max µs | median ratio to Faultline |
+            |---|---|---|---|---|---|---|
+            """)
+        for regime in Regime.allCases {
+            guard let bySide = samples[regime], let faultline = bySide[.faultline] else { continue }
+            for side in Side.allCases {
+                guard let sideSamples = bySide[side] else { continue }
+                let ratio = String(format: "%.2f", sideSamples.median / faultline.median)
+                print("| \(regime.rawValue) | \(side.rawValue) | \(Self.row(sideSamples)) | \(ratio) |")
+            }
+        }
+        print("target: Faultline median ≤ 5 µs")
+    }
+
+    /// Yields `count` values into the floor's stream, timing each; waits for the consumer outside the timing.
+    static func timeHandOffs(_ count: Int, _ regime: Regime, floor: QueueFloor) async -> [Double] {
+        let clock = ContinuousClock()
+        var times: [Double] = []
+        times.reserveCapacity(count)
+        for index in 0..<count {
+            let start = clock.now
+            floor.yield(index)
+            times.append((clock.now - start).microseconds)
+            if regime == .isolated { await floor.waitUntilConsumed(index + 1) }
+        }
+        await floor.waitUntilConsumed(count)
+        return times
+    }
+
+    /// Captures `count` times, timing each call; waits until each event (isolated) or all of them (burst) are
+    /// written and delivered, outside the timing.
+    static func timeCaptures(
+        _ count: Int, _ regime: Regime, failure: SampleFailure, reporter: Reporter
+    ) async -> [Double] {
+        let clock = ContinuousClock()
+        var times: [Double] = []
+        times.reserveCapacity(count)
+        for _ in 0..<count {
+            let start = clock.now
+            await failure.capture(with: reporter)
+            times.append((clock.now - start).microseconds)
+            if regime == .isolated { await reporter.flush(timeout: .seconds(60)) }
+        }
+        await reporter.flush(timeout: .seconds(60))
+        return times
+    }
+
+    static func row(_ samples: Samples) -> String {
+        [0.5, 0.9, 0.99, 1].map { String(format: "%.1f", samples.quantile($0)) }.joined(separator: " | ")
+    }
+}

@@ -1,0 +1,37 @@
+/// The floor under any capture that hands work to a background task: yielding a prebuilt value into an
+/// `AsyncStream` that a waiting task consumes. Measured beside ``Reporter/capture(_:request:user:)`` in the same
+/// regimes, it shows what the hand-off itself costs on this machine.
+actor QueueFloor {
+    private let input: AsyncStream<Int>.Continuation
+    private var consumed = 0
+    private var waiter: (count: Int, continuation: CheckedContinuation<Void, Never>)?
+
+    init() {
+        let (stream, input) = AsyncStream.makeStream(of: Int.self)
+        self.input = input
+        Task { [weak self] in
+            for await _ in stream { await self?.consume() }
+        }
+    }
+
+    deinit { input.finish() }
+
+    /// Hands `value` to the consumer.
+    nonisolated func yield(_ value: Int) {
+        input.yield(value)
+    }
+
+    /// Returns once the consumer has taken `count` values in all.
+    func waitUntilConsumed(_ count: Int) async {
+        guard consumed < count else { return }
+        await withCheckedContinuation { waiter = (count, $0) }
+    }
+
+    private func consume() {
+        consumed += 1
+        if let waiter, consumed >= waiter.count {
+            self.waiter = nil
+            waiter.continuation.resume()
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Faultline
+import FaultlineReporting
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The failure every reporting benchmark captures: a Boleto-style `POST /v1/boletos` rejected with `409` and
+/// business code `40901` in the error envelope, with a bearer token and a CPF in the request, classified as the
+/// client classifies it, so that scrubbing and scope do their real work when the event is assembled.
+struct SampleFailure: Sendable {
+    let failure: RequestFailure
+    let request: URLRequest
+
+    init() {
+        let url = URL(string: "https://api.boleto.example/v1/boletos?order=8812&token=abc123")!
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue(
+            "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.c2lnbmF0dXJl", forHTTPHeaderField: "Authorization")
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(#"{"amount": 1250, "cpf": "123.456.789-00", "due": "2026-12-01"}"#.utf8)
+        let response = HTTPURLResponse(
+            url: url, statusCode: 409, httpVersion: "HTTP/1.1",
+            headerFields: ["Content-Type": "application/json", "X-Request-Id": "4f1c2a9e"])!
+        let body = Data(#"{"success": false, "error": {"code": 40901, "message": "Boleto already issued"}}"#.utf8)
+        let classifier = FailureClassifier(
+            contract: .envelope(), catalog: ServerCodeCatalog(ranges: [40900...40999: .conflict]))
+        var context = RequestContext(
+            requestID: "4f1c2a9e", method: .post, route: "/v1/boletos", url: url, allowsRetry: false)
+        context.statusCode = 409
+        failure = RequestFailure(.server(classifier.failure(in: response, body: body)!), context: context)
+        self.request = request
+    }
+
+    /// Captures the failure as ``CaptureMiddleware`` does once the client has classified it.
+    @discardableResult
+    func capture(with reporter: Reporter) async -> String? {
+        await reporter.capture(failure, request: request)
+    }
+
+    /// A reporter writing to `logDirectory` (and sending to `dsn`), with a user, tags and 100 breadcrumbs in scope.
+    static func reporter(logDirectory: URL, dsn: String?, maxQueueSize: Int = 1000) async throws -> Reporter {
+        var options = Reporter.Options(logDirectory: logDirectory)
+        options.dsn = try dsn.map { try DSN($0) }
+        options.maxQueueSize = maxQueueSize
+        options.release = "boleto-ios@4.2.0+310"
+        let reporter = try Reporter(options: options)
+        await reporter.setUser(UserContext(id: "42", email: "ana@example.com", segment: "pro"))
+        await reporter.configureScope { $0.tags["app.flavor"] = "store" }
+        for index in 0..<100 {
+            await reporter.addBreadcrumb(
+                Breadcrumb(type: "navigation", category: "screen", message: "screen \(index % 7)"))
+        }
+        return reporter
+    }
+
+    /// The event Faultline makes of the failure, as the JSON it logs and sends: what the baseline sends too.
+    static func eventJSON() async throws -> Data {
+        let logs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-bench-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: logs) }
+        let reporter = try await reporter(logDirectory: logs, dsn: nil)
+        await SampleFailure().capture(with: reporter)
+        await reporter.close()
+        let log = try Data(contentsOf: logs.appendingPathComponent("events.jsonl"))
+        return Data(log.prefix { $0 != UInt8(ascii: "\n") })
+    }
+}

@@ -1,0 +1,37 @@
+import Faultline
+import Foundation
+
+/// Turns a ``PendingCapture`` into the event that is written and sent: the failure's event (scrubbed), the error's or
+/// the message's, with the id and time of the capture, the scope of that moment, then `beforeSend`.
+struct EventAssembler: Sendable {
+    let builder: FailureEventBuilder
+    let beforeSend: (@Sendable (SentryEvent) -> SentryEvent?)?
+
+    /// The event for `capture`, or `nil` when `beforeSend` dropped it.
+    func event(for capture: PendingCapture) -> SentryEvent? {
+        var event: SentryEvent
+        switch capture.source {
+        case .failure(let failure, let request):
+            // Cancellations are refused at capture, so the builder always makes an event here.
+            guard let built = builder.event(for: failure, request: request, date: capture.date) else { return nil }
+            event = built
+        case .error(let error):
+            event = SentryEvent(level: .error, date: capture.date)
+            let type = String(reflecting: Swift.type(of: error))
+            event.exception = .init([
+                .init(type: type, value: String(describing: error), mechanism: .init(type: "generic", handled: true))
+            ])
+            event.tags["error.kind"] = "other"
+        case .message(let message, let level):
+            event = SentryEvent(level: level, date: capture.date)
+            event.message = message
+            event.tags["error.kind"] = "message"
+        }
+        event.eventID = capture.eventID
+        event.release = builder.release
+        event.environment = builder.environment
+        capture.scope.apply(to: &event, user: capture.user)
+        guard let beforeSend else { return event }
+        return beforeSend(event)
+    }
+}
