@@ -74,14 +74,21 @@ import Testing
         struct PaymentDeclined: Error {}
         let log = LogDirectory()
         defer { log.remove() }
-        let reporter = try Reporter(options: .init(logDirectory: log.url))
+        var options = Reporter.Options(logDirectory: log.url)
+        options.release = "shop@3.1.0"
+        options.environment = "staging"
+        let reporter = try Reporter(options: options)
         await reporter.addBreadcrumb(Breadcrumb(category: "ui", message: "tapped pay"))
 
-        await reporter.capture(error: PaymentDeclined())
-        await reporter.capture(message: "checkout opened without a cart", level: .warning)
+        let ids = [
+            await reporter.capture(error: PaymentDeclined()),
+            await reporter.capture(message: "checkout opened without a cart", level: .warning),
+        ]
 
         let events = try await log.events(writtenBy: reporter)
         #expect(events.count == 2)
+        #expect(events.map(\.eventID) == ids.compactMap { $0 })
+        #expect(events.allSatisfy { $0.release == "shop@3.1.0" && $0.environment == "staging" })
         #expect(events[0].exception?.values.first?.type.hasSuffix("PaymentDeclined") == true)
         #expect(events[0].breadcrumbs?.values.first?.message == "tapped pay")
         #expect(events[1].message == "checkout opened without a cart")
