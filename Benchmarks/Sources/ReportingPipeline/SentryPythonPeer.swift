@@ -38,9 +38,19 @@ final class SentryPythonPeer {
         guard ready == "ready" else { throw Failure(description: "sentry_python_peer.py said \(ready)") }
     }
 
-    /// Sends a command, such as `latency 200` or `burst 5000`, and returns the JSON object it answers with.
+    /// Sends a command, such as `burst 200` or `deliver 5000`, and returns the JSON object it answers with.
     func run(_ command: String) async throws -> [String: Any] {
+        send(command)
+        return try await answer()
+    }
+
+    /// Sends a command without waiting for its answer.
+    func send(_ command: String) {
         input.fileHandleForWriting.write(Data("\(command)\n".utf8))
+    }
+
+    /// The JSON object the peer answers its oldest unanswered command with.
+    func answer() async throws -> [String: Any] {
         let answer = try await nextLine()
         guard let object = try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any] else {
             throw Failure(description: "sentry_python_peer.py answered \(answer)")

@@ -60,7 +60,7 @@ actor EventWriter {
             return
         }
         do {
-            let json = try EventEncoder.encode(event)
+            let json = EventEncoder.encode(event)
             try await log.append(json)
             captured[event.tags["error.kind"] ?? "other", default: 0] += 1
             if let uploader {

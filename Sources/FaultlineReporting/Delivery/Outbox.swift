@@ -70,9 +70,9 @@ struct Outbox: Sendable {
         let name = "\(time)-\(String(format: "%06d", counter))-\(random).\(Self.fileExtension)"
         let temporary = directory.appendingPathComponent(".\(name).tmp")
         try envelope.write(to: temporary)
-        do {
-            try FileManager.default.moveItem(at: temporary, to: directory.appendingPathComponent(name))
-        } catch {
+        // rename(2) itself: FileManager.moveItem checks both paths first, which doubled the cost of a store.
+        guard rename(temporary.path, directory.appendingPathComponent(name).path) == 0 else {
+            let error = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
             try? FileManager.default.removeItem(at: temporary)
             throw error
         }

@@ -200,7 +200,7 @@ public actor Uploader {
                 var envelope = try Envelope(parsing: outbox.contents(of: entry))
                 let carriesReport = reportCarrier == nil && !report.isEmpty
                 if carriesReport { envelope.items.append(try report.item(at: Date())) }
-                requests.append((entry, request(for: try envelope.serialized(sentAt: Date()))))
+                requests.append((entry, request(for: envelope.serialized(sentAt: Date()))))
                 sending.insert(entry.name)
                 if carriesReport { reportCarrier = entry }
             } catch {

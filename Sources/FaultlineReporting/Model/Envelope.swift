@@ -36,19 +36,22 @@ public struct Envelope: Sendable {
     ///
     /// Header lines are compact JSON on one line; each item header states its payload length in bytes; every
     /// payload is followed by `\n`.
-    public func serialized(sentAt: Date? = nil) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    public func serialized(sentAt: Date? = nil) -> Data {
         var header = header
         if let sentAt { header["sent_at"] = .string(RFC3339.string(from: sentAt)) }
-        var data = try encoder.encode(header)
+        var writer = JSONWriter(capacity: items.reduce(256) { $0 + $1.payload.count + 96 })
+        writer.value(.object(header))
+        var data = Data(writer.bytes)
         for item in items {
+            var itemHeader = JSONWriter(capacity: 96)
+            itemHeader.object {
+                $0.member("content_type", "application/json")
+                $0.key("length")
+                $0.value(.int(item.payload.count))
+                $0.member("type", item.type)
+            }
             data.append(0x0A)
-            let itemHeader: [String: JSONValue] = [
-                "type": .string(item.type), "length": .int(item.payload.count),
-                "content_type": "application/json",
-            ]
-            data.append(try encoder.encode(itemHeader))
+            data.append(contentsOf: itemHeader.bytes)
             data.append(0x0A)
             data.append(item.payload)
         }

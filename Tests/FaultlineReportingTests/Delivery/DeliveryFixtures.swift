@@ -8,7 +8,7 @@ enum DeliveryFixtures {
     static func envelope(_ message: String = "boom", dsn: DSN? = nil) throws -> Envelope {
         var event = SentryEvent(level: .error)
         event.message = message
-        return Envelope(eventID: event.eventID, eventJSON: try EventEncoder.encode(event), dsn: dsn)
+        return Envelope(eventID: event.eventID, eventJSON: EventEncoder.encode(event), dsn: dsn)
     }
 
     /// A configuration for tests: short backoff, short interval.

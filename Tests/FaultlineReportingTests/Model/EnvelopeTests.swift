@@ -12,14 +12,14 @@ import Testing
         event.tags = ["error.kind": "server", "server.code": "40101"]
         event.user = UserContext(id: "KAKAO_김철수", segment: "KAKAO")
         event.breadcrumbs = .init([Breadcrumb(type: "http", category: "http", message: "GET /users/{id} 200")])
-        return (event, try EventEncoder.encode(event))
+        return (event, EventEncoder.encode(event))
     }
 
     @Test func itemLengthsCountBytesNotCharacters() throws {
         let (event, payload) = try Self.event(message: "만료된 토큰입니다.")
         let dsn = try DSN("http://0123456789abcdef0123456789abcdef@127.0.0.1:9000/42")
 
-        let data = try Envelope(eventID: event.eventID, eventJSON: payload, dsn: dsn).serialized()
+        let data = Envelope(eventID: event.eventID, eventJSON: payload, dsn: dsn).serialized()
         let lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
 
         #expect(lines.count == 4)

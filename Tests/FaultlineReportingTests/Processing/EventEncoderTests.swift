@@ -1,0 +1,54 @@
+import FaultlineReporting
+import Foundation
+import Testing
+
+/// The hand-written event JSON must be byte for byte what `JSONEncoder` writes with sorted keys and unescaped
+/// slashes, so that it stays a drop-in for the `Codable` model the CLI and the tests decode.
+@Suite struct EventEncoderTests {
+    @Test func aFullEventHasTheBytesJSONEncoderWrites() throws {
+        var event = SentryEvent(level: .warning, date: Date(timeIntervalSince1970: 1_790_000_000.123))
+        event.release = "shop@3.1.0 (42)"
+        event.environment = "staging"
+        event.message = "line one\nline \"two\"\t\\ back/slash \u{1} é 漢字 🚀"
+        event.exception = .init([
+            .init(
+                type: "ServerFailure", value: "POST /v1/boletos: 409",
+                mechanism: .init(
+                    type: "auto.http.faultline", handled: false, data: ["attempt": 2, "ratio": .double(0.25)]))
+        ])
+        event.request = .init(
+            method: "POST", url: "https://api.example/v1/boletos", queryString: "token=[Filtered]&order=1",
+            headers: ["authorization": "[Filtered]", "Content-Type": "application/json", "x-b": "1", "X-A": "2"],
+            data: ["cpf": "[Filtered]", "items": [1, .double(2.5), true, .null, ["nested": []]], "empty": [:]])
+        event.user = UserContext(id: "42", email: "ana@example.com", segment: "pro", data: ["plan": "gold"])
+        event.tags = ["error.kind": "server", "http.route": "/v1/boletos", "error_kind": "x", "Zed": "z", "a": ""]
+        event.contexts = ["os": ["name": "Linux", "version": "6.1"], "response": ["status_code": 409]]
+        event.breadcrumbs = .init([
+            Breadcrumb(type: "http", category: "http", level: .error, message: "GET /a", data: ["status_code": 500]),
+            Breadcrumb(message: "tapped"),
+        ])
+        event.fingerprint = ["server", "POST /v1/boletos", "409", "40901"]
+        event.extra = ["large": .int(Int.max), "negative": -7, "exponent": .double(1e-7)]
+
+        try expectSameBytes(event)
+    }
+
+    @Test func aMinimalEventHasTheBytesJSONEncoderWrites() throws {
+        try expectSameBytes(SentryEvent(level: .error))
+    }
+
+    @Test func whatItWritesDecodesBackToTheSameEvent() throws {
+        var event = SentryEvent(level: .fatal)
+        event.tags = ["decoding.path": "data.users[3].profileImage"]
+        event.extra = ["control": "\u{0}\u{1F}\u{7F}"]
+        #expect(try JSONDecoder().decode(SentryEvent.self, from: EventEncoder.encode(event)) == event)
+    }
+
+    private func expectSameBytes(_ event: SentryEvent) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let expected = try encoder.encode(event)
+        let written = EventEncoder.encode(event)
+        #expect(String(decoding: written, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+    }
+}
