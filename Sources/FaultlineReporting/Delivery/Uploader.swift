@@ -43,6 +43,8 @@ public actor Uploader {
     private var wakeUp: (at: ContinuousClock.Instant, task: Task<Void, Never>)?
     private var idleWaiters = Waiters<Void>()
     private var isClosed = false
+    private var statisticsStoredAt: ContinuousClock.Instant?
+    private var storedCounts: DeliveryStatistics?
     private let session: URLSession
     private let clock = ContinuousClock()
 
@@ -146,7 +148,7 @@ public actor Uploader {
             drainTask.cancel()
             await drainTask.value
         }
-        storeStatistics()
+        storeStatistics(force: true)
         session.finishTasksAndInvalidate()
         return delivered
     }
@@ -162,7 +164,7 @@ public actor Uploader {
     private func drain() async {
         defer {
             drainTask = nil
-            storeStatistics()
+            storeStatistics(force: outbox.entries.isEmpty)
             if outbox.entries.isEmpty { idleWaiters.resume { true } }
         }
         while !Task.isCancelled {
@@ -310,7 +312,14 @@ public actor Uploader {
         }
     }
 
-    private func storeStatistics() {
+    /// Writes the statistics file when they changed: at most once a second while sending (the file is synced to
+    /// disk, which cost more than storing the envelope), and whenever `force`d: the outbox emptied, or at close.
+    private func storeStatistics(force: Bool = false) {
+        guard counts != storedCounts else { return }
+        let instant = clock.now
+        if !force, let statisticsStoredAt, instant - statisticsStoredAt < .seconds(1) { return }
+        statisticsStoredAt = instant
+        storedCounts = counts
         try? counts.store(in: configuration.outboxDirectory, at: Date())
     }
 
