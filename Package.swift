@@ -28,6 +28,8 @@ let package = Package(
         // Turns classified failures into Sentry-protocol events, stores and delivers them. Foundation and zlib only.
         .target(
             name: "FaultlineReporting", dependencies: ["Faultline", "CFaultlineZlib"], swiftSettings: strictSettings),
+        // Reads the local logs for incident triage: a byte-level scanner of event lines. Foundation-free.
+        .target(name: "FaultlineTriage", swiftSettings: strictSettings),
         // A loopback server that reproduces the seed posts' server contracts, for tests and the demo.
         .target(
             name: "FaultlineTestServer",
@@ -53,6 +55,11 @@ let package = Package(
         .testTarget(
             name: "FaultlineTests",
             dependencies: ["Faultline", "FaultlineTestServer", "SeedScenarios"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FaultlineTriageTests",
+            dependencies: ["FaultlineTriage", "FaultlineReporting"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -7,5 +7,5 @@ struct ReportingPipeline: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reporting-pipeline",
         abstract: "Benchmarks of capture, delivery and outages, each beside a baseline.",
-        subcommands: [CaptureLatency.self, DeliveryThroughput.self])
+        subcommands: [CaptureLatency.self, DeliveryThroughput.self, OutageMemory.self, OutageRun.self])
 }

@@ -1,0 +1,113 @@
+import ArgumentParser
+import BenchmarkSupport
+import FaultlineReporting
+import FaultlineTestServer
+import Foundation
+
+/// What a long outage costs: events captured while the endpoint is down, in a child process each, so that each run
+/// has its own peak memory. A small run is the baseline; memory and disk that stay flat from it to a run 100 times
+/// longer are bounded by the caps, not by the number of events.
+struct OutageMemory: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "outage-memory",
+        abstract: "Peak memory and disk while the endpoint is down, for a baseline run and a long one.")
+
+    @Option(help: "Events in the long run.")
+    var events = 1_000_000
+
+    @Option(help: "Events in the baseline run.")
+    var baselineEvents = 10_000
+
+    func run() async throws {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0])
+        var results: [OutageRun.Result] = []
+        for count in [baselineEvents, events] {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = ["outage-run", "--events", String(count)]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else { throw ExitCode(process.terminationStatus) }
+            results.append(try JSONDecoder().decode(OutageRun.Result.self, from: data))
+        }
+        let baseline = results[0]
+        print(
+            """
+            outage-memory: events captured with the endpoint down (connection refused), default limits: \
+            log 64 MiB, outbox 1000 envelopes / 32 MiB, queue 1000
+            | events | seconds | peak RSS | log on disk | outbox on disk | outbox envelopes | written to the log | \
+            evicted from the outbox | peak RSS ratio to baseline |
+            |---|---|---|---|---|---|---|---|---|
+            """)
+        for result in results {
+            print(
+                "| \(result.events) | \(String(format: "%.0f", result.seconds)) | "
+                    + "\(ProcessMemory.mebibytes(result.peakResidentBytes)) | "
+                    + "\(ProcessMemory.mebibytes(result.logBytes)) | \(ProcessMemory.mebibytes(result.outboxBytes)) | "
+                    + "\(result.outboxEnvelopes) | \(result.written) | \(result.evicted) | "
+                    + String(format: "%.2f", Double(result.peakResidentBytes) / Double(baseline.peakResidentBytes))
+                    + " |")
+        }
+    }
+}
+
+/// One run of ``OutageMemory``, in its own process: prints its ``Result`` as JSON.
+struct OutageRun: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "outage-run", abstract: "One outage run; prints its result as JSON.", shouldDisplay: false)
+
+    struct Result: Codable {
+        let events: Int
+        let seconds: Double
+        let peakResidentBytes: Int
+        let logBytes: Int
+        let outboxBytes: Int
+        let outboxEnvelopes: Int
+        let written: Int
+        let evicted: Int
+    }
+
+    @Option(help: "Events to capture.")
+    var events: Int
+
+    func run() async throws {
+        let logs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-bench-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: logs) }
+        let port = try await RecordingIngest.run { $0.port }
+        let reporter = try await SampleFailure.reporter(
+            logDirectory: logs, dsn: "http://0123456789abcdef0123456789abcdef@127.0.0.1:\(port)/1")
+        let failure = SampleFailure()
+        let clock = ContinuousClock()
+        let start = clock.now
+        for index in 0..<events {
+            await failure.capture(with: reporter)
+            // Captures wait for the writer to catch up, so that the queue never overflows: every event is written.
+            if index % 250 == 249 { try await Self.waitUntilWritten(index + 1 - 250, by: reporter) }
+        }
+        try await Self.waitUntilWritten(events, by: reporter)
+        let seconds = (clock.now - start).seconds
+        let statistics = await reporter.statistics
+        let outbox = reporter.options.outboxDirectory
+        let envelopes = try FileManager.default.contentsOfDirectory(atPath: outbox.path)
+            .filter { $0.hasSuffix(".envelope") }.count
+        let evicted =
+            await reporter.uploader?.statistics.discarded
+            .filter { $0.reason == .cacheOverflow }.map(\.quantity).reduce(0, +) ?? 0
+        let outboxBytes = ProcessMemory.bytes(under: outbox)
+        let result = Result(
+            events: events, seconds: seconds, peakResidentBytes: ProcessMemory.peakResidentBytes,
+            logBytes: ProcessMemory.bytes(under: logs) - outboxBytes, outboxBytes: outboxBytes,
+            outboxEnvelopes: envelopes, written: statistics.captured.values.reduce(0, +), evicted: evicted)
+        await reporter.close(timeout: .zero)
+        print(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
+    }
+
+    static func waitUntilWritten(_ count: Int, by reporter: Reporter) async throws {
+        while await reporter.statistics.captured.values.reduce(0, +) < count {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// What triage needs of one logged event, read from its JSON line by ``EventRecord/init(line:)``: when, how bad,
+/// which group, which user, and the tags the pipeline sets on every event (`error.kind`, `http.route`,
+/// `http.status_code`, `server.code`, …).
+public struct EventRecord: Hashable, Sendable {
+    /// The 32-hex event id.
+    public var eventID: String
+    /// Seconds since 1970, UTC.
+    public var timestamp: Double
+    /// `debug`, `info`, `warning`, `error` or `fatal`.
+    public var level: String?
+    public var release: String?
+    public var environment: String?
+    /// The message of a message event.
+    public var message: String?
+    /// The exception's type and value, such as `ServerFailure` and `POST /boletos: 409 …`.
+    public var exceptionType: String?
+    public var exceptionValue: String?
+    /// The grouping key; empty when the event has none (it is then grouped by its exception or message).
+    public var fingerprint: [String] = []
+    /// Every tag, with numbers as their text.
+    public var tags: [String: String] = [:]
+    /// The user's id, or their email or username when there is no id.
+    public var user: String?
+    /// The user's segment.
+    public var userSegment: String?
+
+    /// Creates a record.
+    public init(eventID: String, timestamp: Double) {
+        self.eventID = eventID
+        self.timestamp = timestamp
+    }
+}

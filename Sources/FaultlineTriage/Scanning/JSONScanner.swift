@@ -1,0 +1,245 @@
+/// A cursor over the bytes of one JSON document that reads the few values triage needs and skips the rest without
+/// building them: the breadcrumbs that make up most of an event are stepped over, never decoded. `JSONDecoder`
+/// reads about 50 MB/s here; skipping runs at memory speed.
+///
+/// It checks what it reads (strings, numbers, the shape of the members it visits) and the nesting of what it skips,
+/// but not every byte inside skipped values: a line is validated as UTF-8 separately.
+struct JSONScanner {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var position = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    /// Whether only whitespace is left.
+    mutating func isAtEnd() -> Bool {
+        skipWhitespace()
+        return position == bytes.count
+    }
+
+    /// Reads an object, calling `member` with each key's raw bytes (escapes left as they are) and the scanner at its
+    /// value, which `member` must read or skip; `false` when `member` does, or the object is malformed.
+    mutating func object(_ member: (UnsafeBufferPointer<UInt8>, inout JSONScanner) -> Bool) -> Bool {
+        guard take(.openBrace) else { return false }
+        if take(.closeBrace) { return true }
+        repeat {
+            skipWhitespace()
+            guard let key = rawString(), take(.colon) else { return false }
+            skipWhitespace()
+            guard member(key, &self) else { return false }
+        } while take(.comma)
+        return take(.closeBrace)
+    }
+
+    /// Reads an array, calling `element` with the scanner at each element.
+    mutating func array(_ element: (inout JSONScanner) -> Bool) -> Bool {
+        guard take(.openBracket) else { return false }
+        if take(.closeBracket) { return true }
+        repeat {
+            skipWhitespace()
+            guard element(&self) else { return false }
+        } while take(.comma)
+        return take(.closeBracket)
+    }
+
+    /// Reads a string, unescaped; `nil` when the value is not a string.
+    mutating func string() -> String? {
+        guard let raw = rawString() else { return nil }
+        guard raw.contains(.backslash) else { return String(decoding: raw, as: UTF8.self) }
+        return Self.unescape(raw)
+    }
+
+    /// Reads a string, or `null` as `nil`; `false` when the value is neither.
+    mutating func optionalString(into value: inout String?) -> Bool {
+        if takeLiteral("null") {
+            value = nil
+            return true
+        }
+        guard let string = string() else { return false }
+        value = string
+        return true
+    }
+
+    /// Reads a number as a `Double`; `nil` when the value is not a number.
+    mutating func number() -> Double? {
+        let start = position
+        while position < bytes.count, Self.isNumberByte(bytes[position]) { position += 1 }
+        guard position > start else { return nil }
+        return Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self))
+    }
+
+    /// Reads a string or a number as text: tags such as `http.status_code` may come either way.
+    mutating func scalarText() -> String? {
+        guard position < bytes.count else { return nil }
+        if bytes[position] == .quote { return string() }
+        let start = position
+        guard number() != nil else { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+    }
+
+    /// Steps over any value, checking that brackets nest and strings end.
+    mutating func skipValue() -> Bool {
+        guard position < bytes.count else { return false }
+        switch bytes[position] {
+        case .quote: return rawString() != nil
+        case .openBrace, .openBracket: return skipContainer()
+        case UInt8(ascii: "t"): return takeLiteral("true")
+        case UInt8(ascii: "f"): return takeLiteral("false")
+        case UInt8(ascii: "n"): return takeLiteral("null")
+        default: return number() != nil
+        }
+    }
+
+    // MARK: Bytes
+
+    private mutating func skipWhitespace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case .space, .tab, .newline, .carriageReturn: position += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func take(_ byte: UInt8) -> Bool {
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == byte else { return false }
+        position += 1
+        return true
+    }
+
+    private mutating func takeLiteral(_ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard position + count <= bytes.count else { return false }
+        for offset in 0..<count where bytes[position + offset] != literal.utf8Start[offset] { return false }
+        position += count
+        return true
+    }
+
+    /// The bytes between the quotes of the string at the cursor, escapes included.
+    private mutating func rawString() -> UnsafeBufferPointer<UInt8>? {
+        guard position < bytes.count, bytes[position] == .quote else { return nil }
+        var index = position + 1
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == .quote {
+                defer { position = index + 1 }
+                return UnsafeBufferPointer(rebasing: bytes[(position + 1)..<index])
+            }
+            if byte < 0x20 { return nil }  // control characters must be escaped
+            index += byte == .backslash ? 2 : 1
+        }
+        return nil
+    }
+
+    private mutating func skipContainer() -> Bool {
+        var closers: [UInt8] = []
+        while position < bytes.count {
+            let byte = bytes[position]
+            switch byte {
+            case .quote:
+                guard rawString() != nil else { return false }
+                continue
+            case .openBrace: closers.append(.closeBrace)
+            case .openBracket: closers.append(.closeBracket)
+            case .closeBrace, .closeBracket:
+                guard closers.popLast() == byte else { return false }
+                if closers.isEmpty {
+                    position += 1
+                    return true
+                }
+            default: break
+            }
+            position += 1
+        }
+        return false
+    }
+
+    private static func isNumberByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
+            UInt8(ascii: "e"), UInt8(ascii: "E"):
+            true
+        default: false
+        }
+    }
+
+    /// Resolves `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t` and `\uXXXX` (with surrogate pairs); `nil` when an
+    /// escape is invalid.
+    private static func unescape(_ raw: UnsafeBufferPointer<UInt8>) -> String? {
+        var scalars = String.UnicodeScalarView()
+        var utf8: [UInt8] = []
+        var index = 0
+        func flush() {
+            scalars.append(contentsOf: String(decoding: utf8, as: UTF8.self).unicodeScalars)
+            utf8.removeAll(keepingCapacity: true)
+        }
+        func hex4(at offset: Int) -> UInt32? {
+            guard offset + 4 <= raw.count else { return nil }
+            var value: UInt32 = 0
+            for byte in raw[offset..<(offset + 4)] {
+                guard let digit = hexDigit(byte) else { return nil }
+                value = value << 4 | digit
+            }
+            return value
+        }
+        while index < raw.count {
+            let byte = raw[index]
+            guard byte == .backslash else {
+                utf8.append(byte)
+                index += 1
+                continue
+            }
+            guard index + 1 < raw.count else { return nil }
+            let escaped = raw[index + 1]
+            index += 2
+            switch escaped {
+            case .quote, .backslash, UInt8(ascii: "/"): utf8.append(escaped)
+            case UInt8(ascii: "b"): utf8.append(0x08)
+            case UInt8(ascii: "f"): utf8.append(0x0C)
+            case UInt8(ascii: "n"): utf8.append(0x0A)
+            case UInt8(ascii: "r"): utf8.append(0x0D)
+            case UInt8(ascii: "t"): utf8.append(0x09)
+            case UInt8(ascii: "u"):
+                guard var code = hex4(at: index) else { return nil }
+                index += 4
+                if (0xD800..<0xDC00).contains(code), index + 6 <= raw.count, raw[index] == .backslash,
+                    raw[index + 1] == UInt8(ascii: "u"), let low = hex4(at: index + 2), (0xDC00..<0xE000).contains(low)
+                {
+                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    index += 6
+                }
+                flush()
+                scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
+            default: return nil
+            }
+        }
+        flush()
+        return String(scalars)
+    }
+
+    private static func hexDigit(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+}
+
+extension UInt8 {
+    fileprivate static let quote = UInt8(ascii: "\"")
+    fileprivate static let backslash = UInt8(ascii: "\\")
+    fileprivate static let openBrace = UInt8(ascii: "{")
+    fileprivate static let closeBrace = UInt8(ascii: "}")
+    fileprivate static let openBracket = UInt8(ascii: "[")
+    fileprivate static let closeBracket = UInt8(ascii: "]")
+    fileprivate static let colon = UInt8(ascii: ":")
+    fileprivate static let comma = UInt8(ascii: ",")
+    fileprivate static let space = UInt8(ascii: " ")
+    fileprivate static let tab = UInt8(ascii: "\t")
+    fileprivate static let newline = UInt8(ascii: "\n")
+    fileprivate static let carriageReturn = UInt8(ascii: "\r")
+}

@@ -1,0 +1,82 @@
+import FaultlineReporting
+import FaultlineTriage
+import Foundation
+import Testing
+
+/// Event lines as the pipeline writes them, and lines it never wrote, read by the byte-level scanner.
+@Suite struct EventRecordScanningTests {
+    @Test func aPipelineEventIsReadFieldByField() throws {
+        // Given an event as the pipeline writes it, with breadcrumbs, request and contexts to skip
+        var event = SentryEvent(level: .error, date: Date(timeIntervalSince1970: 1_795_000_000.25))
+        event.release = "boleto@4.2.0 (310)"
+        event.environment = "production"
+        event.exception = .init([
+            .init(
+                type: "ServerFailure", value: "PATCH /boleto/travels/{id}: 403 \"40304\" — Travel is \\locked\\",
+                mechanism: .init(type: "auto.http.faultline", handled: true))
+        ])
+        event.fingerprint = ["server", "PATCH /boleto/travels/{id}", "403", "40304"]
+        event.tags = ["error.kind": "server", "http.route": "/boleto/travels/{id}", "http.status_code": "403"]
+        event.user = UserContext(id: "KAKAO_kim", email: "kim@example.com", segment: "KAKAO")
+        event.request = .init(method: "PATCH", url: "https://api.example/boleto/travels/1", data: ["a": [1, [2]]])
+        event.contexts = ["response": ["status_code": 403, "headers": ["content-type": "application/json"]]]
+        event.breadcrumbs = .init(
+            (0..<100).map { Breadcrumb(type: "http", message: "GET /a/\($0) \"quoted\" ✓", data: ["i": .int($0)]) })
+
+        // When its line is scanned
+        let record = try Self.record(EventEncoder.encode(event))
+
+        // Then every field triage needs is there
+        #expect(record.eventID == event.eventID)
+        #expect(record.timestamp == 1_795_000_000.25)
+        #expect(record.level == "error")
+        #expect(record.release == "boleto@4.2.0 (310)")
+        #expect(record.environment == "production")
+        #expect(record.exceptionType == "ServerFailure")
+        #expect(record.exceptionValue == event.exception?.values.first?.value)
+        #expect(record.fingerprint == event.fingerprint)
+        #expect(record.tags == event.tags)
+        #expect(record.user == "KAKAO_kim")
+        #expect(record.userSegment == "KAKAO")
+    }
+
+    @Test func escapesNumbersAndOffsetsAreRead() throws {
+        let line = #"""
+              { "timestamp" : "2026-11-23T20:15:13.5+09:00", "event_id":"e1", "message":"tab\there \u00e9\ud83d\ude80 \/",
+              "tags": {"http.status_code": 503, "retry": true}, "user": {"id": 42}, "fingerprint": ["a", 7], "extra": null }
+            """#
+        let record = try Self.record(Data(line.utf8))
+        #expect(record.timestamp == 1_795_432_513.5)  // 2026-11-23T11:15:13.5Z
+        #expect(record.message == "tab\there é🚀 /")
+        #expect(record.tags == ["http.status_code": "503"])
+        #expect(record.user == "42")
+        #expect(record.fingerprint == ["a", "7"])
+    }
+
+    @Test(arguments: [
+        ("", EventRecord.LineFailure.notJSON),
+        ("garbage", .notJSON),
+        (#"{"event_id":"e1","timestamp":"2026-11-23T11:15:13Z""#, .notJSON),  // cut short by a crash
+        (#"{"event_id":"e1","timestamp":"2026-11-23T11:15:13Z"} trailing"#, .notJSON),
+        (#"{"event_id":"e1","breadcrumbs":{"values":[{"a":1]}},"timestamp":"2026-11-23T11:15:13Z"}"#, .notJSON),
+        (#"[1,2,3]"#, .notJSON),
+        (#"{"event_id":"e1"}"#, .notAnEvent),
+        (#"{"event_id":7,"timestamp":"2026-11-23T11:15:13Z"}"#, .notJSON),
+        (#"{"event_id":"e1","timestamp":"yesterday"}"#, .notJSON),
+        (#"{"event_id":"e1","timestamp":"2026-11-23T11:15:13Z","tags":"server"}"#, .notJSON),
+    ])
+    func aLineThatIsNotAnEventSaysWhy(line: String, failure: EventRecord.LineFailure) {
+        #expect(throws: failure) { try Self.record(Data(line.utf8)) }
+    }
+
+    @Test func invalidUTF8IsRefusedEvenInsideSkippedFields() {
+        var line = Data(#"{"event_id":"e1","timestamp":"2026-11-23T11:15:13Z","breadcrumbs":"x"#.utf8)
+        line.append(contentsOf: [0xC3, 0x28])  // a lead byte without its continuation
+        line.append(contentsOf: Data(#""}"#.utf8))
+        #expect(throws: EventRecord.LineFailure.notUTF8) { try Self.record(line) }
+    }
+
+    private static func record(_ line: Data) throws -> EventRecord {
+        try [UInt8](line).withUnsafeBufferPointer { try EventRecord(line: $0) }
+    }
+}
