@@ -28,8 +28,8 @@ let package = Package(
         // Turns classified failures into Sentry-protocol events, stores and delivers them. Foundation and zlib only.
         .target(
             name: "FaultlineReporting", dependencies: ["Faultline", "CFaultlineZlib"], swiftSettings: strictSettings),
-        // Reads the local logs for incident triage: a byte-level scanner of event lines. Foundation-free.
-        .target(name: "FaultlineTriage", swiftSettings: strictSettings),
+        // Reads the local logs and outbox the reporting pipeline writes, for incident triage from a terminal.
+        .target(name: "FaultlineTriage", dependencies: ["FaultlineReporting"], swiftSettings: strictSettings),
         // A loopback server that reproduces the seed posts' server contracts, for tests and the demo.
         .target(
             name: "FaultlineTestServer",

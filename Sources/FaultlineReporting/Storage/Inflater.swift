@@ -68,4 +68,46 @@ struct Inflater: ~Copyable {
             }
         }
     }
+
+    /// Starts reading a new member.
+    func reset() {
+        inflateReset(stream)
+    }
+
+    /// Decompresses all of `input` (which may end anywhere), handing each decompressed piece to `output`.
+    ///
+    /// - Returns: Whether the input ended exactly at the end of a member, or why it is not gzip.
+    func decompress(piece input: UnsafeRawBufferPointer, into output: (UnsafeRawBufferPointer) -> Void) -> Result<
+        Bool, GzipError
+    > {
+        guard let base = input.baseAddress, !input.isEmpty else { return .success(false) }
+        stream.pointee.next_in = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: Bytef.self))
+        stream.pointee.avail_in = UInt32(input.count)  // callers read files in chunks far below 4 GiB
+        var startsMember = false
+        while true {
+            if startsMember {
+                inflateReset(stream)
+                startsMember = false
+            }
+            stream.pointee.next_out = buffer.baseAddress
+            stream.pointee.avail_out = UInt32(buffer.count)
+            let status = inflate(stream, Z_NO_FLUSH)
+            let produced = buffer.count - Int(stream.pointee.avail_out)
+            if produced > 0 { output(UnsafeRawBufferPointer(start: buffer.baseAddress, count: produced)) }
+            switch status {
+            case Z_STREAM_END:
+                if stream.pointee.avail_in == 0 { return .success(true) }
+                startsMember = true
+            case Z_OK, Z_BUF_ERROR:
+                // Output that did not fit waits in zlib; otherwise this piece is used up.
+                if stream.pointee.avail_out > 0, stream.pointee.avail_in == 0 { return .success(false) }
+            case Z_NEED_DICT:
+                return .failure(.corrupt("zlib data that needs a preset dictionary"))
+            case Z_DATA_ERROR:
+                return .failure(.corrupt(stream.pointee.msg.map { String(cString: $0) } ?? "invalid data"))
+            default:
+                preconditionFailure("zlib's inflate failed with status \(status): out of memory or inconsistent.")
+            }
+        }
+    }
 }

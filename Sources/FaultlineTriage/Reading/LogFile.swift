@@ -1,0 +1,56 @@
+import FaultlineReporting
+import Foundation
+
+/// A file that holds events: the active log, a rotated log, or an envelope in the outbox.
+public struct LogFile: Hashable, Sendable {
+    /// How its events are stored.
+    public enum Kind: String, Hashable, Sendable, Codable {
+        /// `events.jsonl`: one event per line.
+        case log
+        /// `events-<UTC time>-<n>.jsonl.gz`: a rotated log, gzip-compressed.
+        case rotatedLog = "rotated_log"
+        /// `outbox/*.envelope`: an event waiting to be sent, in a Sentry envelope.
+        case envelope
+    }
+
+    public let url: URL
+    public let kind: Kind
+
+    /// A file of the given kind.
+    public init(url: URL, kind: Kind) {
+        self.url = url
+        self.kind = kind
+    }
+
+    /// A file named on the command line, its kind told by its name: `.gz`, `.envelope`, anything else a log.
+    public init(url: URL) {
+        switch url.pathExtension {
+        case "gz": self.init(url: url, kind: .rotatedLog)
+        case "envelope": self.init(url: url, kind: .envelope)
+        default: self.init(url: url, kind: .log)
+        }
+    }
+
+    /// The event files of a log directory, oldest first: rotated logs (their names sort by time), the active log,
+    /// then the outbox's envelopes.
+    ///
+    /// - Throws: ``TriageError/missingDirectory(_:)`` when `directory` does not exist or is not a directory.
+    public static func all(in directory: URL) throws(TriageError) -> [LogFile] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else { throw .missingDirectory(directory.path) }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        var files = names.filter { $0.hasSuffix(".jsonl.gz") }.sorted().map {
+            LogFile(url: directory.appendingPathComponent($0), kind: .rotatedLog)
+        }
+        files += names.filter { $0.hasSuffix(".jsonl") }.sorted().map {
+            LogFile(url: directory.appendingPathComponent($0), kind: .log)
+        }
+        let outbox = directory.appendingPathComponent("outbox")
+        let envelopes = (try? FileManager.default.contentsOfDirectory(atPath: outbox.path)) ?? []
+        files += envelopes.filter { $0.hasSuffix(".envelope") && !$0.hasPrefix(".") }.sorted().map {
+            LogFile(url: outbox.appendingPathComponent($0), kind: .envelope)
+        }
+        return files
+    }
+}

@@ -1,0 +1,30 @@
+/// What reading the files found: how much was read, and everything that was skipped, by reason. Every count is
+/// always present, zero or not.
+public struct ReadCounts: Hashable, Sendable, Codable {
+    /// Files read, and bytes read from them (compressed bytes for rotated logs).
+    public var files = 0
+    public var bytes = 0
+    /// Non-empty lines seen, and the events read from them and from envelopes.
+    public var lines = 0
+    public var events = 0
+    /// Lines skipped: not UTF-8, not one JSON object, JSON without an event id and time, longer than 16 MiB.
+    public var notUTF8 = 0
+    public var notJSON = 0
+    public var notAnEvent = 0
+    public var tooLong = 0
+    /// Rotated logs that end inside a gzip member, or hold data that is not gzip; the lines before are read.
+    public var truncatedGzip = 0
+    public var corruptGzip = 0
+    /// Envelopes that could not be parsed, and files that could not be opened or read.
+    public var unreadableEnvelopes = 0
+    public var unreadableFiles = 0
+    /// Outbox envelopes whose event was also in the log (read once).
+    public var duplicates = 0
+
+    public init() {}
+
+    /// Lines and files skipped for any reason.
+    public var skipped: Int {
+        notUTF8 + notJSON + notAnEvent + tooLong + truncatedGzip + corruptGzip + unreadableEnvelopes + unreadableFiles
+    }
+}
