@@ -46,6 +46,7 @@ let package = Package(
             name: "faultline",
             dependencies: [
                 "Faultline",
+                "FaultlineTriage",
                 "FaultlineTestServer",
                 "SeedScenarios",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -6,5 +6,6 @@ struct FaultlineCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "faultline",
         abstract: "Make API-client failures visible and actionable.",
-        subcommands: [DemoCommand.self])
+        subcommands: [SummaryCommand.self, IssuesCommand.self, DemoCommand.self],
+        defaultSubcommand: SummaryCommand.self)
 }

@@ -22,11 +22,6 @@ public struct LogReader {
         }
     }
 
-    /// Counts an outbox event that the log also held.
-    public mutating func countDuplicate() {
-        counts.duplicates += 1
-    }
-
     private mutating func readLines(of url: URL, gzip: Bool, _ event: (EventRecord) -> Void) {
         var splitter = LineSplitter()
         var gzipStream = GzipStream()

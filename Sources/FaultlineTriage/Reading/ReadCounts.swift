@@ -28,3 +28,20 @@ public struct ReadCounts: Hashable, Sendable, Codable {
         notUTF8 + notJSON + notAnEvent + tooLong + truncatedGzip + corruptGzip + unreadableEnvelopes + unreadableFiles
     }
 }
+
+extension ReadCounts {
+    /// The footer every text report ends with: what was read, and what was skipped and why, when anything was.
+    static func text(_ counts: ReadCounts, style: TextStyle) -> String {
+        var line = "read \(counts.files) files, \(counts.lines) lines, \(counts.events) events"
+        if counts.duplicates > 0 { line += " (\(counts.duplicates) outbox events also in the log)" }
+        let skipped = [
+            ("not UTF-8", counts.notUTF8), ("not JSON", counts.notJSON), ("not events", counts.notAnEvent),
+            ("over 16 MiB", counts.tooLong), ("truncated gzip files", counts.truncatedGzip),
+            ("corrupt gzip files", counts.corruptGzip), ("unreadable envelopes", counts.unreadableEnvelopes),
+            ("unreadable files", counts.unreadableFiles),
+        ].filter { $0.1 > 0 }
+        guard !skipped.isEmpty else { return style.dim(line) + "\n" }
+        return style.dim(line) + "\n"
+            + style.red("skipped: " + skipped.map { "\($0.1) \($0.0)" }.joined(separator: ", ")) + "\n"
+    }
+}

@@ -1,0 +1,68 @@
+/// One issue: the events that share a fingerprint, with what triage shows about them. Its memory grows with its
+/// distinct users, routes, codes, releases and active hours, never with its number of events.
+public struct Issue: Hashable, Sendable {
+    /// The short id ``IssueID`` gives its fingerprint.
+    public let id: String
+    public let fingerprint: [String]
+    /// `error.kind` of its latest event.
+    public internal(set) var kind: String
+    /// The latest event's exception value or message.
+    public internal(set) var title: String
+    public internal(set) var events = 0
+    public internal(set) var firstSeen: Double
+    public internal(set) var lastSeen: Double
+    /// Event counts by user (id, else email or username), route, status, business code, release and environment.
+    public internal(set) var users: [String: Int] = [:]
+    public internal(set) var routes: [String: Int] = [:]
+    public internal(set) var statuses: [String: Int] = [:]
+    public internal(set) var serverCodes: [String: Int] = [:]
+    public internal(set) var releases: [String: Int] = [:]
+    public internal(set) var environments: [String: Int] = [:]
+    /// Event counts by hour (seconds since 1970 divided by 3600), for trends.
+    public internal(set) var hours: [Int: Int] = [:]
+    /// The latest event, for `show`.
+    public internal(set) var latest: EventRecord
+
+    init(first record: EventRecord, fingerprint: [String]) {
+        id = IssueID.of(fingerprint)
+        self.fingerprint = fingerprint
+        kind = record.tags["error.kind"] ?? "other"
+        title = Self.title(of: record)
+        firstSeen = record.timestamp
+        lastSeen = record.timestamp
+        latest = record
+    }
+
+    mutating func add(_ record: EventRecord) {
+        events += 1
+        firstSeen = min(firstSeen, record.timestamp)
+        if record.timestamp >= lastSeen {
+            lastSeen = record.timestamp
+            latest = record
+            kind = record.tags["error.kind"] ?? "other"
+            title = Self.title(of: record)
+        }
+        Self.count(record.user, in: &users)
+        Self.count(record.tags["http.route"], in: &routes)
+        Self.count(record.tags["http.status_code"], in: &statuses)
+        Self.count(record.tags["server.code"], in: &serverCodes)
+        Self.count(record.release, in: &releases)
+        Self.count(record.environment, in: &environments)
+        hours[Int((record.timestamp / 3600).rounded(.down)), default: 0] += 1
+    }
+
+    /// The fingerprint an event is grouped by: its own, else its exception type and value, else its message.
+    static func fingerprint(of record: EventRecord) -> [String] {
+        if !record.fingerprint.isEmpty { return record.fingerprint }
+        if let type = record.exceptionType { return [type, record.exceptionValue ?? ""] }
+        return ["message", record.message ?? ""]
+    }
+
+    private static func title(of record: EventRecord) -> String {
+        record.exceptionValue ?? record.message ?? record.exceptionType ?? "(no message)"
+    }
+
+    private static func count(_ value: String?, in counts: inout [String: Int]) {
+        if let value { counts[value, default: 0] += 1 }
+    }
+}

@@ -1,0 +1,53 @@
+/// One row of `faultline issues`, and an issue in every `--json` output: counts are always present.
+public struct IssueRow: Hashable, Sendable, Codable {
+    public let id: String
+    public let kind: String
+    public let title: String
+    /// The route, status and business code of most of its events.
+    public let route: String?
+    public let status: String?
+    public let serverCode: String?
+    public let events: Int
+    public let users: Int
+    /// RFC 3339, UTC.
+    public let firstSeen: String
+    public let lastSeen: String
+    /// Its releases, most events first.
+    public let releases: [String]
+    /// Events per bucket over the range of the whole report, oldest first.
+    public let trend: [Int]
+
+    enum CodingKeys: String, CodingKey {
+        case id, kind, title, route, status, events, users, releases, trend
+        case serverCode = "server_code"
+        case firstSeen = "first_seen"
+        case lastSeen = "last_seen"
+    }
+
+    init(_ issue: Issue, trendFrom start: Double, to end: Double, buckets: Int) {
+        id = issue.id
+        kind = issue.kind
+        title = issue.title
+        route = Self.mostCommon(issue.routes)
+        status = Self.mostCommon(issue.statuses)
+        serverCode = Self.mostCommon(issue.serverCodes)
+        events = issue.events
+        users = issue.users.count
+        firstSeen = UTCTime.string(issue.firstSeen)
+        lastSeen = UTCTime.string(issue.lastSeen)
+        releases = Self.ranked(issue.releases)
+        trend = Sparkline.buckets(issue.hours, count: buckets, from: start, to: end)
+    }
+
+    /// The sparkline of ``trend``.
+    public var sparkline: String { Sparkline.draw(trend) }
+
+    static func mostCommon(_ counts: [String: Int]) -> String? {
+        ranked(counts).first
+    }
+
+    /// Keys by count, highest first, ties by name.
+    static func ranked(_ counts: [String: Int]) -> [String] {
+        counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map(\.key)
+    }
+}

@@ -1,0 +1,65 @@
+/// `faultline issues`: one row per issue.
+public struct IssuesReport: Hashable, Sendable, Codable {
+    /// How rows are ordered.
+    public enum Order: String, Sendable, CaseIterable {
+        /// Most events first.
+        case events
+        /// Most users first.
+        case users
+        /// Most recently seen first.
+        case recent
+    }
+
+    /// Buckets in a trend.
+    static let trendBuckets = 12
+
+    public let issues: [IssueRow]
+    public let events: Int
+    public let read: ReadCounts
+
+    /// The issues of a scan in `order`.
+    public init(_ scan: LogScan, order: Order) {
+        issues = Self.rows(of: scan, sortedBy: order)
+        events = scan.events
+        read = scan.counts
+    }
+
+    /// The issues as the terminal shows them, with a footer that names the drill-down command.
+    public func text(style: TextStyle) -> String {
+        guard !issues.isEmpty else { return "No issues found.\n" + ReadCounts.text(read, style: style) }
+        return Self.table(issues, style: style) + "\n"
+            + style.dim("\(issues.count) issues, \(events) events. Run 'faultline show <id>' for one.") + "\n"
+            + ReadCounts.text(read, style: style)
+    }
+
+    static func rows(of scan: LogScan, sortedBy order: Order) -> [IssueRow] {
+        let start = scan.firstSeen ?? 0
+        let end = scan.lastSeen ?? 0
+        let issues = scan.issues.values.sorted { left, right in
+            switch order {
+            case .events: (left.events, left.lastSeen, right.id) > (right.events, right.lastSeen, left.id)
+            case .users: (left.users.count, left.events, right.id) > (right.users.count, right.events, left.id)
+            case .recent: (left.lastSeen, left.events, right.id) > (right.lastSeen, right.events, left.id)
+            }
+        }
+        return issues.map { IssueRow($0, trendFrom: start, to: end, buckets: trendBuckets) }
+    }
+
+    static func table(_ rows: [IssueRow], style: TextStyle) -> String {
+        var table = TextTable(
+            header: ["ID", "KIND", "ISSUE", "ROUTE", "STATUS", "CODE", "EVENTS", "USERS", "LAST SEEN", "TREND"],
+            rightAligned: [6, 7])
+        for row in rows {
+            table.rows.append([
+                row.id, row.kind, Self.shortened(row.title, to: 48), row.route ?? "-", row.status ?? "-",
+                row.serverCode ?? "-", String(row.events), String(row.users), row.lastSeen, row.sparkline,
+            ])
+        }
+        return table.render(style: style)
+    }
+
+    private static func shortened(_ text: String, to length: Int) -> String {
+        let line = text.split(separator: "\n").first.map(String.init) ?? ""
+        return line.count <= length ? line : String(line.prefix(length - 1)) + "…"
+    }
+}

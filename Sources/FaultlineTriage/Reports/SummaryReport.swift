@@ -1,0 +1,79 @@
+/// `faultline summary`: what broke, since when, how much, for how many users, in which releases, and what could
+/// not be read.
+public struct SummaryReport: Hashable, Sendable, Codable {
+    /// The kinds every summary counts, present even at zero.
+    public static let kinds = ["server", "transport", "decoding", "session_expired", "other", "message"]
+
+    public struct Release: Hashable, Sendable, Codable {
+        public let release: String
+        public let events: Int
+    }
+
+    /// The first and last event that passed the filters, RFC 3339 UTC; `null` when there is none.
+    public let firstSeen: String?
+    public let lastSeen: String?
+    public let events: Int
+    public let issues: Int
+    public let users: Int
+    /// Events by `error.kind`.
+    public let kinds: [String: Int]
+    public let releases: [Release]
+    /// The issues with the most events, at most five.
+    public let topIssues: [IssueRow]
+    public let read: ReadCounts
+
+    enum CodingKeys: String, CodingKey {
+        case events, issues, users, kinds, releases, read
+        case firstSeen = "first_seen"
+        case lastSeen = "last_seen"
+        case topIssues = "top_issues"
+    }
+
+    /// The summary of a scan.
+    public init(_ scan: LogScan) {
+        firstSeen = scan.firstSeen.map(UTCTime.string)
+        lastSeen = scan.lastSeen.map(UTCTime.string)
+        events = scan.events
+        issues = scan.issues.count
+        users = scan.users.count
+        var kinds = Dictionary(uniqueKeysWithValues: Self.kinds.map { ($0, 0) })
+        kinds.merge(scan.kinds) { $1 }
+        self.kinds = kinds
+        releases = IssueRow.ranked(scan.releases).map { Release(release: $0, events: scan.releases[$0] ?? 0) }
+        topIssues = IssuesReport.rows(of: scan, sortedBy: .events).prefix(5).map { $0 }
+        read = scan.counts
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(firstSeen, forKey: .firstSeen)  // null, not absent, when there are no events
+        try container.encode(lastSeen, forKey: .lastSeen)
+        try container.encode(events, forKey: .events)
+        try container.encode(issues, forKey: .issues)
+        try container.encode(users, forKey: .users)
+        try container.encode(kinds, forKey: .kinds)
+        try container.encode(releases, forKey: .releases)
+        try container.encode(topIssues, forKey: .topIssues)
+        try container.encode(read, forKey: .read)
+    }
+
+    /// The summary as the terminal shows it.
+    public func text(style: TextStyle) -> String {
+        guard let firstSeen, let lastSeen else {
+            return "No events found.\n" + ReadCounts.text(read, style: style)
+        }
+        var lines = [
+            style.bold("\(events) events in \(issues) issues, \(users) users affected"),
+            "from \(firstSeen) to \(lastSeen)",
+            "",
+            "by kind:  "
+                + Self.kinds.filter { kinds[$0, default: 0] > 0 }.map { "\($0) \(kinds[$0] ?? 0)" }
+                .joined(separator: "  "),
+            "releases: " + releases.prefix(5).map { "\($0.release) (\($0.events))" }.joined(separator: ", "),
+            "",
+        ]
+        lines.append(IssuesReport.table(topIssues, style: style))
+        lines.append(style.dim("Run 'faultline issues' for all issues, 'faultline show <id>' for one."))
+        return lines.joined(separator: "\n") + "\n" + ReadCounts.text(read, style: style)
+    }
+}

@@ -1,0 +1,21 @@
+/// Reads the times `--since` and `--until` take: relative to now (`90s`, `30m`, `2h`, `7d`, `1w`) or absolute
+/// (`2026-11-23`, `2026-11-23T14:00:00Z`, with an offset or not: UTC is assumed).
+public enum TimeExpression {
+    /// Seconds since 1970 for `text`, or `nil` when it is neither form.
+    public static func seconds(_ text: String, now: Double) -> Double? {
+        if let unit = text.last, let amount = Double(text.dropLast()), amount >= 0 {
+            let scale: Double? =
+                switch unit {
+                case "s": 1
+                case "m": 60
+                case "h": 3600
+                case "d": 86_400
+                case "w": 604_800
+                default: nil
+                }
+            if let scale { return now - amount * scale }
+        }
+        if text.count == 10 { return RFC3339Time.seconds(text + "T00:00:00Z") }
+        return RFC3339Time.seconds(text) ?? RFC3339Time.seconds(text + "Z")
+    }
+}

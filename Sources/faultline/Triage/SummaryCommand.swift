@@ -1,0 +1,16 @@
+import ArgumentParser
+import FaultlineTriage
+
+/// `faultline summary`, the default: totals by kind, the top issues, users, releases, the time range, and what
+/// could not be read.
+struct SummaryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "summary", abstract: "What broke, since when, for how many users, in which releases.")
+
+    @OptionGroup var options: TriageOptions
+
+    func run() throws {
+        let report = SummaryReport(try options.scan())
+        try options.print(report) { report.text(style: $0) }
+    }
+}

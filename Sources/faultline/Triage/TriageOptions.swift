@@ -1,0 +1,102 @@
+import ArgumentParser
+import FaultlineTriage
+import Foundation
+
+/// The options every triage command takes: where the logs are, which events count, and how to print.
+struct TriageOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "The Reporter's log directory (Options.logDirectory).",
+            discussion: "Default: $FAULTLINE_LOG_DIR, else ./faultline-logs."
+        ))
+    var logDir: String?
+
+    @Option(
+        name: .customLong("file"),
+        help: "Read this file instead of a directory (.jsonl, .jsonl.gz, .envelope); repeatable.")
+    var files: [String] = []
+
+    @Option(help: "Only events at or after this time: 30m, 2h, 7d, 2026-11-23 or 2026-11-23T14:00:00Z.")
+    var since: String?
+
+    @Option(help: "Only events before this time, in the same forms as --since.")
+    var until: String?
+
+    @Option(help: "Only this error.kind (server, transport, decoding, session_expired, other, message); repeatable.")
+    var kind: [String] = []
+
+    @Option(help: "Only this route template, such as /users/{id}; repeatable.")
+    var route: [String] = []
+
+    @Option(help: "Only this HTTP status; repeatable.")
+    var status: [String] = []
+
+    @Option(help: "Only this server business code; repeatable.")
+    var code: [String] = []
+
+    @Option(help: "Only this release; repeatable.")
+    var release: [String] = []
+
+    @Option(help: "Only this environment; repeatable.")
+    var environment: [String] = []
+
+    @Option(help: "Only this user (id, else email or username); repeatable.")
+    var user: [String] = []
+
+    @Flag(help: "Print JSON with a stable schema instead of text.")
+    var json = false
+
+    /// Reads the logs once with the filters applied; exits with status 2 when the directory is missing and 64 when
+    /// a time cannot be read.
+    func scan() throws -> LogScan {
+        let files: [LogFile]
+        if !self.files.isEmpty {
+            files = self.files.map { LogFile(url: URL(fileURLWithPath: $0)) }
+        } else {
+            let directory = logDir ?? ProcessInfo.processInfo.environment["FAULTLINE_LOG_DIR"] ?? "faultline-logs"
+            do {
+                files = try LogFile.all(in: URL(fileURLWithPath: directory))
+            } catch {
+                FileHandle.standardError.write(Data("faultline: \(error)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
+        return LogScan(files: files, filter: try filter())
+    }
+
+    /// How text is decorated: colours on a terminal, unless `NO_COLOR` is set.
+    var style: TextStyle {
+        TextStyle(colors: isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
+    }
+
+    /// Prints `report` as JSON with `--json`, else `text`.
+    func print<Report: Encodable>(_ report: Report, text: (TextStyle) -> String) throws {
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            FileHandle.standardOutput.write(try encoder.encode(report) + Data("\n".utf8))
+        } else {
+            FileHandle.standardOutput.write(Data(text(style).utf8))
+        }
+    }
+
+    private func filter() throws -> EventFilter {
+        let now = Date().timeIntervalSince1970
+        var filter = EventFilter()
+        for (text, keyPath) in [(since, \EventFilter.since), (until, \EventFilter.until)] {
+            guard let text else { continue }
+            guard let seconds = TimeExpression.seconds(text, now: now) else {
+                throw ValidationError("'\(text)' is not a time: use 30m, 2h, 7d, 2026-11-23 or 2026-11-23T14:00:00Z.")
+            }
+            filter[keyPath: keyPath] = seconds
+        }
+        filter.kinds = Set(kind)
+        filter.routes = Set(route)
+        filter.statuses = Set(status)
+        filter.serverCodes = Set(code)
+        filter.releases = Set(release)
+        filter.environments = Set(environment)
+        filter.users = Set(user)
+        return filter
+    }
+}

@@ -1,0 +1,97 @@
+import Faultline
+import FaultlineReporting
+import FaultlineTriage
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Logs written by the real pipeline (a Reporter), grouped into issues with counts that respect every filter.
+@Suite struct LogScanTests {
+    @Test func eventsAreGroupedByFingerprintWithUsersRoutesAndCodes() async throws {
+        let logs = try await Self.pipelineLogs()
+        defer { try? FileManager.default.removeItem(at: logs) }
+
+        let scan = LogScan(files: try LogFile.all(in: logs), filter: EventFilter())
+        let report = IssuesReport(scan, order: .events)
+
+        #expect(scan.events == 6)
+        #expect(report.issues.map(\.events) == [3, 2, 1])
+        let conflict = try #require(report.issues.first)
+        #expect(conflict.kind == "server")
+        #expect(conflict.route == "/v1/boletos")
+        #expect(conflict.status == "409")
+        #expect(conflict.serverCode == "40901")
+        #expect(conflict.users == 2)
+        #expect(report.issues[1].kind == "transport")
+        #expect(report.issues[2].kind == "message")
+        #expect(scan.counts.duplicates == 0)
+
+        let summary = SummaryReport(scan)
+        #expect(
+            summary.kinds == [
+                "server": 3, "transport": 2, "message": 1, "decoding": 0, "session_expired": 0, "other": 0,
+            ])
+        #expect(summary.users == 2)
+        #expect(summary.releases.map(\.release) == ["shop@2.0.0"])
+    }
+
+    @Test func everyCountRespectsTheFilters() async throws {
+        let logs = try await Self.pipelineLogs()
+        defer { try? FileManager.default.removeItem(at: logs) }
+        var filter = EventFilter()
+        filter.kinds = ["server"]
+        filter.users = ["ana"]
+
+        let scan = LogScan(files: try LogFile.all(in: logs), filter: filter)
+        let summary = SummaryReport(scan)
+
+        #expect(summary.events == 2)
+        #expect(summary.issues == 1)
+        #expect(summary.users == 1)
+        #expect(summary.kinds["server"] == 2)
+        #expect(summary.topIssues.first?.users == 1)
+        #expect(summary.read.events == 6)  // read, then filtered
+    }
+
+    @Test func noEventsIsAnEmptyReportNotAnError() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-empty-\(UUID())")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+
+        let scan = LogScan(files: try LogFile.all(in: empty), filter: EventFilter())
+
+        #expect(IssuesReport(scan, order: .events).text(style: TextStyle(colors: false)).hasPrefix("No issues found."))
+        #expect(SummaryReport(scan).firstSeen == nil)
+    }
+
+    /// A log directory the pipeline wrote: three 409s with business code 40901 for two users, two timeouts, and a
+    /// message.
+    private static func pipelineLogs() async throws -> URL {
+        let logs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-scan-\(UUID())")
+        var options = Reporter.Options(logDirectory: logs)
+        options.release = "shop@2.0.0"
+        let reporter = try Reporter(options: options)
+        let url = URL(string: "https://api.example/v1/boletos")!
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        let conflict = HTTPURLResponse(
+            url: url, statusCode: 409, httpVersion: nil, headerFields: ["Content-Type": "application/json"])
+        let body = Data(#"{"success": false, "error": {"code": 40901, "message": "Boleto already issued"}}"#.utf8)
+        let classifier = FailureClassifier(contract: .envelope())
+        for user in ["ana", "ana", "bo"] {
+            await reporter.capture(
+                request: request, route: "/v1/boletos", response: conflict, body: body, classifier: classifier,
+                user: UserContext(id: user))
+        }
+        for _ in 0..<2 {
+            await reporter.capture(
+                request: request, route: "/v1/boletos", response: nil, body: nil, error: URLError(.timedOut))
+        }
+        await reporter.capture(message: "checkout opened without a cart")
+        await reporter.close()
+        return logs
+    }
+}
