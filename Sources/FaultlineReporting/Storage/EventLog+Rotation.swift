@@ -24,13 +24,14 @@ extension EventLog {
         try evictOldestRotations()
     }
 
-    /// Deletes rotated files, oldest first, until the active and rotated files fit in the total size.
+    /// Deletes rotated files, oldest first, until they fit in the total size with room for the active file to grow
+    /// to its full size before the next rotation.
     private func evictOldestRotations() throws(EventLogError) {
         let rotated = Self.readable(
             try Self.rotatedFiles(in: configuration.directory, logName: configuration.fileName))
         var sizes: [Int] = []
         for file in rotated { sizes.append(try Self.size(of: file.url)) }
-        var total = activeSize + sizes.reduce(0, +)
+        var total = max(activeSize, configuration.maximumFileSize) + sizes.reduce(0, +)
         for (file, size) in zip(rotated, sizes) where total > configuration.maximumTotalSize {
             try Self.remove(file.url)
             total -= size
