@@ -6,6 +6,6 @@ struct FaultlineCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "faultline",
         abstract: "Make API-client failures visible and actionable.",
-        subcommands: [SummaryCommand.self, IssuesCommand.self, DemoCommand.self],
+        subcommands: [SummaryCommand.self, IssuesCommand.self, ShowCommand.self, StatsCommand.self, DemoCommand.self],
         defaultSubcommand: SummaryCommand.self)
 }

@@ -1,8 +1,11 @@
+import FaultlineReporting
 import Foundation
 
 /// Reads log files once and groups the events that pass a filter into issues: what `summary`, `issues` and `show`
 /// report. Outbox envelopes whose event the log also holds are counted once.
 public struct LogScan: Sendable {
+    /// The files read.
+    public let files: [LogFile]
     /// The issues, by id.
     public private(set) var issues: [String: Issue] = [:]
     /// What was read and skipped.
@@ -20,6 +23,7 @@ public struct LogScan: Sendable {
 
     /// Reads `files` and keeps the events `filter` accepts.
     public init(files: [LogFile], filter: EventFilter) {
+        self.files = files
         var reader = LogReader()
         // Envelopes are read first (there are at most a thousand): those the log also holds are counted there.
         var pending: [String: EventRecord] = [:]
@@ -49,5 +53,46 @@ public struct LogScan: Sendable {
         let fingerprint = Issue.fingerprint(of: record)
         let id = IssueID.of(fingerprint)
         issues[id, default: Issue(first: record, fingerprint: fingerprint)].add(record)
+    }
+
+    /// The issue whose id is or starts with `id`.
+    ///
+    /// - Throws: ``IssueLookupError`` when no issue or more than one matches.
+    public func issue(_ id: String) throws(IssueLookupError) -> Issue {
+        if let issue = issues[id] { return issue }
+        let matches = issues.values.filter { $0.id.hasPrefix(id.lowercased()) }
+        guard matches.count == 1, let issue = matches.first else {
+            throw matches.isEmpty ? .notFound(id) : .ambiguous(id, matches.map(\.id).sorted())
+        }
+        return issue
+    }
+
+    /// The latest event of `issue` decoded in full (breadcrumbs, contexts, request), read again from the files:
+    /// a scan keeps only what it counts.
+    public func latestEvent(of issue: Issue) -> SentryEvent? {
+        var reader = LogReader()
+        var found: SentryEvent?
+        for file in files where found == nil {
+            reader.read(file) { record, line in
+                guard found == nil, record.eventID == issue.latest.eventID else { return }
+                found = try? JSONDecoder().decode(SentryEvent.self, from: Data(buffer: line))
+            }
+        }
+        return found
+    }
+}
+
+/// Why `faultline show` found no single issue.
+public enum IssueLookupError: Error, Hashable, Sendable, CustomStringConvertible {
+    case notFound(String)
+    case ambiguous(String, [String])
+
+    public var description: String {
+        switch self {
+        case .notFound(let id):
+            "No issue \(id) in these logs and filters. Run 'faultline issues' to list the ids."
+        case .ambiguous(let id, let matches):
+            "\(id) matches \(matches.count) issues (\(matches.joined(separator: ", "))): give more of the id."
+        }
     }
 }

@@ -15,6 +15,11 @@ public struct LogReader {
 
     /// Reads every event of `file`, in the order the file holds them.
     public mutating func read(_ file: LogFile, _ event: (EventRecord) -> Void) {
+        read(file) { record, _ in event(record) }
+    }
+
+    /// Reads every event of `file` with the JSON line it was read from, for a caller that decodes some in full.
+    public mutating func read(_ file: LogFile, _ event: (EventRecord, UnsafeBufferPointer<UInt8>) -> Void) {
         switch file.kind {
         case .log: readLines(of: file.url, gzip: false, event)
         case .rotatedLog: readLines(of: file.url, gzip: true, event)
@@ -22,7 +27,9 @@ public struct LogReader {
         }
     }
 
-    private mutating func readLines(of url: URL, gzip: Bool, _ event: (EventRecord) -> Void) {
+    private mutating func readLines(
+        of url: URL, gzip: Bool, _ event: (EventRecord, UnsafeBufferPointer<UInt8>) -> Void
+    ) {
         var splitter = LineSplitter()
         var gzipStream = GzipStream()
         var gzipFailure: GzipError?
@@ -50,7 +57,7 @@ public struct LogReader {
         }
     }
 
-    private mutating func readEnvelope(_ url: URL, _ event: (EventRecord) -> Void) {
+    private mutating func readEnvelope(_ url: URL, _ event: (EventRecord, UnsafeBufferPointer<UInt8>) -> Void) {
         guard let data = try? Data(contentsOf: url) else {
             counts.unreadableFiles += 1
             return
@@ -66,11 +73,13 @@ public struct LogReader {
         }
     }
 
-    private mutating func record(_ line: UnsafeBufferPointer<UInt8>, _ event: (EventRecord) -> Void) {
+    private mutating func record(
+        _ line: UnsafeBufferPointer<UInt8>, _ event: (EventRecord, UnsafeBufferPointer<UInt8>) -> Void
+    ) {
         guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return }
         counts.lines += 1
         do throws(EventRecord.LineFailure) {
-            event(try EventRecord(line: line))
+            event(try EventRecord(line: line), line)
             counts.events += 1
         } catch {
             switch error {

@@ -21,6 +21,18 @@ public struct ReadCounts: Hashable, Sendable, Codable {
     /// Outbox envelopes whose event was also in the log (read once).
     public var duplicates = 0
 
+    enum CodingKeys: String, CodingKey {
+        case files, bytes, lines, events, duplicates
+        case notUTF8 = "not_utf8"
+        case notJSON = "not_json"
+        case notAnEvent = "not_an_event"
+        case tooLong = "too_long"
+        case truncatedGzip = "truncated_gzip"
+        case corruptGzip = "corrupt_gzip"
+        case unreadableEnvelopes = "unreadable_envelopes"
+        case unreadableFiles = "unreadable_files"
+    }
+
     public init() {}
 
     /// Lines and files skipped for any reason.
@@ -32,7 +44,8 @@ public struct ReadCounts: Hashable, Sendable, Codable {
 extension ReadCounts {
     /// The footer every text report ends with: what was read, and what was skipped and why, when anything was.
     static func text(_ counts: ReadCounts, style: TextStyle) -> String {
-        var line = "read \(counts.files) files, \(counts.lines) lines, \(counts.events) events"
+        var line =
+            "read \(counted(counts.files, "file")), \(counted(counts.lines, "line")), \(counted(counts.events, "event"))"
         if counts.duplicates > 0 { line += " (\(counts.duplicates) outbox events also in the log)" }
         let skipped = [
             ("not UTF-8", counts.notUTF8), ("not JSON", counts.notJSON), ("not events", counts.notAnEvent),

@@ -28,7 +28,9 @@ public struct IssuesReport: Hashable, Sendable, Codable {
     public func text(style: TextStyle) -> String {
         guard !issues.isEmpty else { return "No issues found.\n" + ReadCounts.text(read, style: style) }
         return Self.table(issues, style: style) + "\n"
-            + style.dim("\(issues.count) issues, \(events) events. Run 'faultline show <id>' for one.") + "\n"
+            + style.dim(
+                "\(counted(issues.count, "issue")), \(counted(events, "event")). Run 'faultline show <id>' for one.")
+            + "\n"
             + ReadCounts.text(read, style: style)
     }
 

@@ -63,7 +63,8 @@ public struct SummaryReport: Hashable, Sendable, Codable {
             return "No events found.\n" + ReadCounts.text(read, style: style)
         }
         var lines = [
-            style.bold("\(events) events in \(issues) issues, \(users) users affected"),
+            style.bold(
+                "\(counted(events, "event")) in \(counted(issues, "issue")), \(counted(users, "user")) affected"),
             "from \(firstSeen) to \(lastSeen)",
             "",
             "by kind:  "

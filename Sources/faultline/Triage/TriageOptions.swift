@@ -49,19 +49,22 @@ struct TriageOptions: ParsableArguments {
     /// Reads the logs once with the filters applied; exits with status 2 when the directory is missing and 64 when
     /// a time cannot be read.
     func scan() throws -> LogScan {
-        let files: [LogFile]
-        if !self.files.isEmpty {
-            files = self.files.map { LogFile(url: URL(fileURLWithPath: $0)) }
-        } else {
-            let directory = logDir ?? ProcessInfo.processInfo.environment["FAULTLINE_LOG_DIR"] ?? "faultline-logs"
-            do {
-                files = try LogFile.all(in: URL(fileURLWithPath: directory))
-            } catch {
-                FileHandle.standardError.write(Data("faultline: \(error)\n".utf8))
-                throw ExitCode(2)
-            }
+        guard let logDirectory else {
+            return LogScan(files: files.map { LogFile(url: URL(fileURLWithPath: $0)) }, filter: try filter())
         }
-        return LogScan(files: files, filter: try filter())
+        do {
+            return LogScan(files: try LogFile.all(in: logDirectory), filter: try filter())
+        } catch let error as TriageError {
+            FileHandle.standardError.write(Data("faultline: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+
+    /// The log directory read: `nil` when files were named instead.
+    var logDirectory: URL? {
+        guard files.isEmpty else { return nil }
+        return URL(
+            fileURLWithPath: logDir ?? ProcessInfo.processInfo.environment["FAULTLINE_LOG_DIR"] ?? "faultline-logs")
     }
 
     /// How text is decorated: colours on a terminal, unless `NO_COLOR` is set.

@@ -95,3 +95,37 @@ import Testing
         return logs
     }
 }
+
+/// `show` and `stats` over logs the pipeline wrote.
+@Suite struct IssueDetailTests {
+    @Test func anIssueIsFoundByThePrefixOfItsIDWithItsLatestEventInFull() async throws {
+        let logs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-show-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: logs) }
+        let reporter = try Reporter(options: .init(logDirectory: logs))
+        await reporter.addBreadcrumb(Breadcrumb(category: "ui", message: "tapped pay"))
+        let url = URL(string: "https://api.example/v1/boletos")!
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        let response = HTTPURLResponse(url: url, statusCode: 409, httpVersion: nil, headerFields: nil)
+        let body = Data(#"{"success": false, "error": {"code": 40901, "message": "Boleto already issued"}}"#.utf8)
+        await reporter.capture(
+            request: request, route: "/v1/boletos", response: response, body: body,
+            classifier: FailureClassifier(contract: .envelope()), user: UserContext(id: "ana"))
+        await reporter.close()
+
+        let scan = LogScan(files: try LogFile.all(in: logs), filter: EventFilter())
+        let id = try #require(scan.issues.keys.first)
+        let issue = try scan.issue(String(id.prefix(3)))
+        let report = IssueReport(issue, in: scan, latestEvent: scan.latestEvent(of: issue))
+
+        #expect(report.users.map { "\($0.value) \($0.events)" } == ["ana 1"])
+        #expect(report.serverCodes.map { "\($0.value) \($0.events)" } == ["40901 1"])
+        #expect(report.latest?.serverMessage == "Boleto already issued")
+        #expect(report.latest?.breadcrumbs.map(\.message).contains("tapped pay") == true)
+        #expect(throws: IssueLookupError.notFound("zzzz")) { try scan.issue("zzzz") }
+        let stats = StatsReport(scan, logDirectory: logs)
+        #expect(stats.outbox?.envelopes == 0)
+        #expect(stats.delivery == DeliveryStatistics())
+        #expect(stats.read.events == 1)
+    }
+}

@@ -1,0 +1,61 @@
+import FaultlineReporting
+import Foundation
+
+/// `faultline stats`: the state of the pipeline on this device: what waits in the outbox, what was delivered,
+/// retried and dropped (by reason), and what the logs held that could not be read.
+public struct StatsReport: Hashable, Sendable, Codable {
+    /// The envelopes waiting in the outbox.
+    public struct Outbox: Hashable, Sendable, Codable {
+        public let envelopes: Int
+        public let bytes: Int
+    }
+
+    /// `null` when files were named instead of a log directory.
+    public let outbox: Outbox?
+    /// The uploader's cumulative counts (`outbox/delivery-stats.json`); zeros when it never ran.
+    public let delivery: DeliveryStatistics?
+    public let read: ReadCounts
+
+    /// The stats of `scan`, with the outbox of `logDirectory` when the logs came from one.
+    public init(_ scan: LogScan, logDirectory: URL?) {
+        read = scan.counts
+        guard let logDirectory else {
+            outbox = nil
+            delivery = nil
+            return
+        }
+        let directory = logDirectory.appendingPathComponent("outbox")
+        let envelopes = scan.files.filter { $0.kind == .envelope }
+        let bytes = envelopes.compactMap { try? $0.url.resourceValues(forKeys: [.fileSizeKey]).fileSize }
+        outbox = Outbox(envelopes: envelopes.count, bytes: bytes.reduce(0, +))
+        delivery = DeliveryStatistics.stored(in: directory)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(outbox, forKey: .outbox)
+        try container.encode(delivery, forKey: .delivery)
+        try container.encode(read, forKey: .read)
+    }
+
+    /// The stats as the terminal shows them.
+    public func text(style: TextStyle) -> String {
+        var lines: [String] = []
+        if let outbox, let delivery {
+            lines.append(style.bold("outbox: \(counted(outbox.envelopes, "envelope")) waiting, \(outbox.bytes) bytes"))
+            let updated = delivery.updated.map { UTCTime.string($0.timeIntervalSince1970) } ?? "never"
+            lines.append("delivered \(delivery.delivered), retried \(delivery.retried) (updated \(updated))")
+            if delivery.discarded.isEmpty {
+                lines.append("dropped: none")
+            } else {
+                lines.append("dropped:")
+                for drop in delivery.discarded {
+                    lines.append("  \(drop.reason.rawValue) (\(drop.category.rawValue)): \(drop.quantity)")
+                }
+            }
+        } else {
+            lines.append("outbox: not read (files were named instead of a log directory)")
+        }
+        return lines.joined(separator: "\n") + "\n" + ReadCounts.text(read, style: style)
+    }
+}

@@ -1,0 +1,28 @@
+import ArgumentParser
+import FaultlineTriage
+import Foundation
+
+/// `faultline show <id>`: one issue in depth, with the breadcrumbs of its latest event.
+struct ShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "One issue: its users, routes, codes, releases, server message or decoding path, breadcrumbs.")
+
+    @Argument(help: "The issue's id from 'faultline issues', or enough of its start to be unique.")
+    var id: String
+
+    @OptionGroup var options: TriageOptions
+
+    func run() throws {
+        let scan = try options.scan()
+        let issue: Issue
+        do {
+            issue = try scan.issue(id)
+        } catch {
+            FileHandle.standardError.write(Data("faultline: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        let report = IssueReport(issue, in: scan, latestEvent: scan.latestEvent(of: issue))
+        try options.print(report) { report.text(style: $0) }
+    }
+}
