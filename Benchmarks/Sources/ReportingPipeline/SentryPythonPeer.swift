@@ -1,3 +1,4 @@
+import FaultlineTestServer
 import Foundation
 
 /// The official Sentry Python SDK, driven by `Benchmarks/peers/sentry_python_peer.py` in `.venv`: the baseline the
@@ -31,7 +32,7 @@ final class SentryPythonPeer {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.standardError
-        lines = Self.lines(of: output.fileHandleForReading).makeAsyncIterator()
+        lines = ProcessLines.of(output.fileHandleForReading).makeAsyncIterator()
         try process.run()
         let ready = try await nextLine()
         try? FileManager.default.removeItem(at: eventFile)
@@ -69,35 +70,5 @@ final class SentryPythonPeer {
             throw Failure(description: "sentry_python_peer.py ended; see its output above")
         }
         return line
-    }
-
-    private static func lines(of handle: FileHandle) -> AsyncStream<String> {
-        AsyncStream { continuation in
-            let buffer = LineBuffer()
-            handle.readabilityHandler = { handle in
-                let chunk = handle.availableData
-                for line in buffer.append(chunk) { continuation.yield(line) }
-                if chunk.isEmpty {
-                    handle.readabilityHandler = nil
-                    continuation.finish()
-                }
-            }
-        }
-    }
-}
-
-/// Splits a pipe's chunks into lines.
-private final class LineBuffer: @unchecked Sendable {
-    // Only the pipe's readability handler, which runs serially, touches `pending`.
-    private var pending = Data()
-
-    func append(_ chunk: Data) -> [String] {
-        pending.append(chunk)
-        var lines: [String] = []
-        while let newline = pending.firstIndex(of: 0x0A) {
-            lines.append(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
-            pending.removeSubrange(pending.startIndex...newline)
-        }
-        return lines
     }
 }

@@ -49,17 +49,7 @@ enum BugsinkPeer {
 
     /// The rest of the first line `handle` prints that starts with `prefix`; migrations take up to a minute.
     private static func firstLine(startingWith prefix: String, of handle: FileHandle) async throws -> String {
-        let lines = AsyncStream<String> { continuation in
-            let buffer = LineBuffer()
-            handle.readabilityHandler = { handle in
-                let chunk = handle.availableData
-                if chunk.isEmpty {
-                    continuation.finish()
-                    handle.readabilityHandler = nil
-                }
-                for line in buffer.append(chunk) { continuation.yield(line) }
-            }
-        }
+        let lines = ProcessLines.of(handle)
         let found = try await withThrowingTaskGroup(of: String?.self) { group in
             group.addTask {
                 for await line in lines where line.hasPrefix(prefix) { return String(line.dropFirst(prefix.count)) }
@@ -94,21 +84,5 @@ enum BugsinkPeer {
             }
         }
         throw PythonPeer.Failure(description: "Bugsink did not answer on 127.0.0.1:\(port) within 30 s")
-    }
-}
-
-/// Splits chunks of output into lines.
-private final class LineBuffer: @unchecked Sendable {
-    // Only the pipe's readability handler, which runs serially, touches `pending`.
-    private var pending = Data()
-
-    func append(_ chunk: Data) -> [String] {
-        pending.append(chunk)
-        var lines: [String] = []
-        while let newline = pending.firstIndex(of: 0x0A) {
-            lines.append(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
-            pending.removeSubrange(pending.startIndex...newline)
-        }
-        return lines
     }
 }
