@@ -137,9 +137,11 @@ public actor Uploader {
     /// Flushes for at most `timeout`, then stops sending: requests still in flight are cancelled, and nothing is
     /// sent once this returns. What was not delivered stays in the outbox for the next run.
     ///
-    /// - Returns: Whether everything stored was delivered in time.
+    /// - Returns: Whether everything stored was delivered in time. Closing again only says whether the outbox is
+    ///   empty.
     @discardableResult
     public func close(timeout: Duration) async -> Bool {
+        guard !isClosed else { return outbox.entries.isEmpty }
         let delivered = await flush(timeout: timeout)
         isClosed = true
         wakeUp?.task.cancel()

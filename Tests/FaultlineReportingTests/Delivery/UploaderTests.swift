@@ -219,6 +219,7 @@ import Testing
             #expect(ContinuousClock.now - started < .seconds(10))
             #expect(await uploader.statistics.retried == 0)
             #expect(try outbox.names().filter { $0.hasSuffix(".envelope") }.count == 1)
+            #expect(await uploader.close(timeout: .seconds(1)) == false)  // closing again is harmless
         }
     }
 
