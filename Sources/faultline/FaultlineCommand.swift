@@ -6,6 +6,9 @@ struct FaultlineCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "faultline",
         abstract: "Make API-client failures visible and actionable.",
-        subcommands: [SummaryCommand.self, IssuesCommand.self, ShowCommand.self, StatsCommand.self, DemoCommand.self],
+        subcommands: [
+            SummaryCommand.self, IssuesCommand.self, ShowCommand.self, TimelineCommand.self, StatsCommand.self,
+            DemoCommand.self,
+        ],
         defaultSubcommand: SummaryCommand.self)
 }

@@ -17,6 +17,8 @@ public struct LogScan: Sendable {
     /// Distinct users, releases and environments of the events that passed.
     public private(set) var users: Set<String> = []
     public private(set) var releases: [String: Int] = [:]
+    /// Events that passed by minute (seconds since 1970 divided by 60), for timelines.
+    public private(set) var minutes: [Int: Int] = [:]
     /// The first and last event time that passed, seconds since 1970.
     public private(set) var firstSeen: Double?
     public private(set) var lastSeen: Double?
@@ -50,6 +52,7 @@ public struct LogScan: Sendable {
         if let release = record.release { releases[release, default: 0] += 1 }
         firstSeen = min(firstSeen ?? record.timestamp, record.timestamp)
         lastSeen = max(lastSeen ?? record.timestamp, record.timestamp)
+        minutes[Int((record.timestamp / 60).rounded(.down)), default: 0] += 1
         let fingerprint = Issue.fingerprint(of: record)
         let id = IssueID.of(fingerprint)
         issues[id, default: Issue(first: record, fingerprint: fingerprint)].add(record)

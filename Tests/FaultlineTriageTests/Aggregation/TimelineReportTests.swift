@@ -1,0 +1,39 @@
+import FaultlineReporting
+import FaultlineTriage
+import Foundation
+import Testing
+
+/// Timelines show every bucket between the first and the last event, empty ones included.
+@Suite struct TimelineReportTests {
+    @Test func emptyBucketsAreShownAndTheSizeFollowsTheRange() throws {
+        // Given events at minutes 0, 0, 1 and 7 of an hour, and one five hours later
+        let start = 1_795_000_020.0  // 2026-11-18T11:07:00Z
+        let log = try Self.log(at: [0, 10, 60, 420].map { start + $0 })
+        defer { try? FileManager.default.removeItem(at: log) }
+        let first = LogScan(files: [LogFile(url: log)], filter: EventFilter())
+
+        let minutes = TimelineReport(first)
+        #expect(minutes.bucketMinutes == 1)
+        #expect(minutes.buckets.map(\.events) == [2, 1, 0, 0, 0, 0, 0, 1])
+        #expect(minutes.buckets.first?.start == "2026-11-18T11:07:00Z")
+
+        let longer = try Self.log(at: [0, 10, 60, 420, 5 * 3600].map { start + $0 })
+        defer { try? FileManager.default.removeItem(at: longer) }
+        let hours = TimelineReport(LogScan(files: [LogFile(url: longer)], filter: EventFilter()))
+        #expect(hours.bucketMinutes == 15)
+        #expect(hours.buckets.count == 21)
+        #expect(hours.buckets.map(\.events).reduce(0, +) == 5)
+        #expect(TimelineReport(first, bucketMinutes: 60).buckets.map(\.events) == [4])
+    }
+
+    private static func log(at times: [Double]) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-timeline-\(UUID()).jsonl")
+        var data = Data()
+        for time in times {
+            data += EventEncoder.encode(SentryEvent(level: .error, date: Date(timeIntervalSince1970: time)))
+            data.append(0x0A)
+        }
+        try data.write(to: url)
+        return url
+    }
+}
