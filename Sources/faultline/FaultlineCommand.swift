@@ -7,7 +7,8 @@ struct FaultlineCommand: AsyncParsableCommand {
         commandName: "faultline",
         abstract: "Make API-client failures visible and actionable.",
         subcommands: [
-            SummaryCommand.self, IssuesCommand.self, ShowCommand.self, TimelineCommand.self, StatsCommand.self,
+            SummaryCommand.self, IssuesCommand.self, ShowCommand.self, TimelineCommand.self, TailCommand.self,
+            StatsCommand.self,
             DemoCommand.self,
         ],
         defaultSubcommand: SummaryCommand.self)

@@ -73,7 +73,8 @@ public struct LogReader {
         }
     }
 
-    private mutating func record(
+    /// Reads one line: an event, a blank line (ignored) or a line counted as skipped.
+    mutating func record(
         _ line: UnsafeBufferPointer<UInt8>, _ event: (EventRecord, UnsafeBufferPointer<UInt8>) -> Void
     ) {
         guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return }

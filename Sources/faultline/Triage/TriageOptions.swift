@@ -49,12 +49,15 @@ struct TriageOptions: ParsableArguments {
     /// Reads the logs once with the filters applied; exits with status 2 when the directory is missing and 64 when
     /// a time cannot be read.
     func scan() throws -> LogScan {
-        guard let logDirectory else {
-            return LogScan(files: files.map { LogFile(url: URL(fileURLWithPath: $0)) }, filter: try filter())
-        }
+        LogScan(files: try logFiles(), filter: try filter())
+    }
+
+    /// The files to read: those named, else the log directory's; exits with status 2 when the directory is missing.
+    func logFiles() throws -> [LogFile] {
+        guard let logDirectory else { return files.map { LogFile(url: URL(fileURLWithPath: $0)) } }
         do {
-            return LogScan(files: try LogFile.all(in: logDirectory), filter: try filter())
-        } catch let error as TriageError {
+            return try LogFile.all(in: logDirectory)
+        } catch {
             FileHandle.standardError.write(Data("faultline: \(error)\n".utf8))
             throw ExitCode(2)
         }
@@ -83,7 +86,8 @@ struct TriageOptions: ParsableArguments {
         }
     }
 
-    private func filter() throws -> EventFilter {
+    /// The filters of the options; a time that cannot be read is a usage error.
+    func filter() throws -> EventFilter {
         let now = Date().timeIntervalSince1970
         var filter = EventFilter()
         for (text, keyPath) in [(since, \EventFilter.since), (until, \EventFilter.until)] {

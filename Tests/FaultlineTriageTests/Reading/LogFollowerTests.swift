@@ -1,0 +1,44 @@
+import FaultlineReporting
+import FaultlineTriage
+import Foundation
+import Testing
+
+/// `tail -f` reads what the app appends: a line still being written waits for its end, and a rotation starts over.
+@Suite struct LogFollowerTests {
+    @Test func appendedEventsAreReadOnceAndARotationStartsOver() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-follow-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = directory.appendingPathComponent("events.jsonl")
+        let events = (0..<4).map { _ in SentryEvent(level: .error) }
+        let lines = events.map { EventEncoder.encode($0) + Data("\n".utf8) }
+        try lines[0].write(to: log)
+
+        // Given a follower started after the first event
+        var follower = LogFollower(url: log)
+        var read: [String] = []
+
+        // When half a line is appended, then the rest of it
+        try Self.append(lines[1].prefix(40), to: log)
+        follower.readNew { read.append($0.eventID) }
+        #expect(read.isEmpty)
+        try Self.append(lines[1].dropFirst(40), to: log)
+        follower.readNew { read.append($0.eventID) }
+        #expect(read == [events[1].eventID])
+
+        // And when the log rotates and a new file starts
+        try FileManager.default.moveItem(at: log, to: directory.appendingPathComponent("events-1.jsonl"))
+        try (lines[2] + lines[3]).write(to: log)
+        follower.readNew { read.append($0.eventID) }
+
+        // Then every new event was read once, in order
+        #expect(read == events[1...].map(\.eventID))
+    }
+
+    private static func append(_ data: Data, to url: URL) throws {
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: data)
+    }
+}
