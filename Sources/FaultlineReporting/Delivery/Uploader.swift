@@ -146,10 +146,13 @@ public actor Uploader {
         isClosed = true
         wakeUp?.task.cancel()
         wakeUp = nil
-        if let drainTask {
-            drainTask.cancel()
-            await drainTask.value
+        // Cancelling the drain task instead would cancel `data(for:)` from inside the task's cancellation handler,
+        // which deadlocks in FoundationNetworking when the request completes at the same moment (seen in CI).
+        let inFlight = await withCheckedContinuation { continuation in
+            session.getAllTasks { continuation.resume(returning: $0) }
         }
+        for task in inFlight { task.cancel() }
+        await drainTask?.value
         storeStatistics(force: true)
         session.finishTasksAndInvalidate()
         return delivered
@@ -169,7 +172,7 @@ public actor Uploader {
             storeStatistics(force: outbox.entries.isEmpty)
             if outbox.entries.isEmpty { idleWaiters.resume { true } }
         }
-        while !Task.isCancelled {
+        while !isClosed {
             let now = clock.now
             if let retryAt, retryAt > now {
                 scheduleWakeUp(at: retryAt)
@@ -214,8 +217,7 @@ public actor Uploader {
         }
         if reportCarrier == nil { pendingReport.merge(report) }
 
-        let responses = await Self.perform(
-            requests.map(\.request), session: session, concurrency: configuration.maximumConcurrentRequests)
+        let responses = await perform(requests.map(\.request))
 
         let now = clock.now
         var retries = 0
@@ -232,7 +234,7 @@ public actor Uploader {
             case .delivered:
                 outbox.remove(sent.entry)
                 counts.delivered += 1
-            case .retry where response == nil && Task.isCancelled:
+            case .retry where response == nil && isClosed:
                 break  // stopped by close(timeout:): not a failed attempt
             case .retry:
                 retries += 1
@@ -266,11 +268,12 @@ public actor Uploader {
         return request
     }
 
-    /// Sends `requests`, at most `concurrency` at a time; each response in order, `nil` for a network error.
-    private static func perform(
-        _ requests: [URLRequest], session: URLSession, concurrency: Int
-    ) async -> [HTTPURLResponse?] {
-        await withTaskGroup(of: (Int, HTTPURLResponse?).self) { group in
+    /// Sends `requests`, at most ``Configuration/maximumConcurrentRequests`` at a time, and none once the uploader
+    /// is closed; each response in order, `nil` for a network error or a request not sent.
+    private func perform(_ requests: [URLRequest]) async -> [HTTPURLResponse?] {
+        let session = session
+        let concurrency = configuration.maximumConcurrentRequests
+        return await withTaskGroup(of: (Int, HTTPURLResponse?).self) { group in
             var responses = [HTTPURLResponse?](repeating: nil, count: requests.count)
             var next = 0
             func addNext() {
@@ -285,7 +288,7 @@ public actor Uploader {
             while next < min(max(concurrency, 1), requests.count) { addNext() }
             for await (index, response) in group {
                 responses[index] = response
-                if next < requests.count { addNext() }
+                if next < requests.count, !isClosed { addNext() }
             }
             return responses
         }
