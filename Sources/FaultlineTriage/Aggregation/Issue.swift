@@ -11,8 +11,10 @@ public struct Issue: Hashable, Sendable {
     public internal(set) var events = 0
     public internal(set) var firstSeen: Double
     public internal(set) var lastSeen: Double
-    /// Event counts by user (id, else email or username), route, status, business code, release and environment.
+    /// Event counts by user (id, else email or username), user segment, route, status, business code, release and
+    /// environment.
     public internal(set) var users: [String: Int] = [:]
+    public internal(set) var segments: [String: Int] = [:]
     public internal(set) var routes: [String: Int] = [:]
     public internal(set) var statuses: [String: Int] = [:]
     public internal(set) var serverCodes: [String: Int] = [:]
@@ -43,6 +45,7 @@ public struct Issue: Hashable, Sendable {
             title = Self.title(of: record)
         }
         Self.count(record.user, in: &users)
+        Self.count(record.userSegment, in: &segments)
         Self.count(record.tags["http.route"], in: &routes)
         Self.count(record.tags["http.status_code"], in: &statuses)
         Self.count(record.tags["server.code"], in: &serverCodes)

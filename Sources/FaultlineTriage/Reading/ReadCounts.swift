@@ -34,11 +34,6 @@ public struct ReadCounts: Hashable, Sendable, Codable {
     }
 
     public init() {}
-
-    /// Lines and files skipped for any reason.
-    public var skipped: Int {
-        notUTF8 + notJSON + notAnEvent + tooLong + truncatedGzip + corruptGzip + unreadableEnvelopes + unreadableFiles
-    }
 }
 
 extension ReadCounts {

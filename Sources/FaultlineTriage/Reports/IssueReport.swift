@@ -56,6 +56,7 @@ public struct IssueReport: Hashable, Sendable, Codable {
     public let issue: IssueRow
     public let fingerprint: [String]
     public let users: [Count]
+    public let segments: [Count]
     public let routes: [Count]
     public let statuses: [Count]
     public let serverCodes: [Count]
@@ -65,7 +66,7 @@ public struct IssueReport: Hashable, Sendable, Codable {
     public let read: ReadCounts
 
     enum CodingKeys: String, CodingKey {
-        case issue, fingerprint, users, routes, statuses, releases, environments, latest, read
+        case issue, fingerprint, users, segments, routes, statuses, releases, environments, latest, read
         case serverCodes = "server_codes"
     }
 
@@ -76,6 +77,7 @@ public struct IssueReport: Hashable, Sendable, Codable {
             buckets: IssuesReport.trendBuckets)
         fingerprint = issue.fingerprint
         users = Self.counts(issue.users)
+        segments = Self.counts(issue.segments)
         routes = Self.counts(issue.routes)
         statuses = Self.counts(issue.statuses)
         serverCodes = Self.counts(issue.serverCodes)
@@ -101,6 +103,7 @@ public struct IssueReport: Hashable, Sendable, Codable {
         try container.encode(issue, forKey: .issue)
         try container.encode(fingerprint, forKey: .fingerprint)
         try container.encode(users, forKey: .users)
+        try container.encode(segments, forKey: .segments)
         try container.encode(routes, forKey: .routes)
         try container.encode(statuses, forKey: .statuses)
         try container.encode(serverCodes, forKey: .serverCodes)
@@ -114,13 +117,14 @@ public struct IssueReport: Hashable, Sendable, Codable {
     public func text(style: TextStyle) -> String {
         var lines = [
             style.bold("\(issue.id)  \(issue.kind)  \(issue.title)"),
-            "\(counted(issue.events, "event")), \(counted(issue.users, "user")), first seen \(issue.firstSeen), last seen \(issue.lastSeen)",
+            "\(counted(issue.events, "event")), \(counted(issue.users, "user")), "
+                + "first seen \(issue.firstSeen), last seen \(issue.lastSeen)",
             "fingerprint: \(fingerprint.joined(separator: " · "))",
             "",
         ]
         for (name, counts) in [
-            ("users", users), ("routes", routes), ("statuses", statuses), ("server codes", serverCodes),
-            ("releases", releases), ("environments", environments),
+            ("users", users), ("segments", segments), ("routes", routes), ("statuses", statuses),
+            ("server codes", serverCodes), ("releases", releases), ("environments", environments),
         ] where !counts.isEmpty {
             lines.append("\(name): " + counts.map { "\($0.value) (\($0.events))" }.joined(separator: ", "))
         }

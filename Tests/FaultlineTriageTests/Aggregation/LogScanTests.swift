@@ -110,7 +110,7 @@ import Testing
         let body = Data(#"{"success": false, "error": {"code": 40901, "message": "Boleto already issued"}}"#.utf8)
         await reporter.capture(
             request: request, route: "/v1/boletos", response: response, body: body,
-            classifier: FailureClassifier(contract: .envelope()), user: UserContext(id: "ana"))
+            classifier: FailureClassifier(contract: .envelope()), user: UserContext(id: "ana", segment: "KAKAO"))
         await reporter.close()
 
         let scan = LogScan(files: try LogFile.all(in: logs), filter: EventFilter())
@@ -119,6 +119,7 @@ import Testing
         let report = IssueReport(issue, in: scan, latestEvent: scan.latestEvent(of: issue))
 
         #expect(report.users.map { "\($0.value) \($0.events)" } == ["ana 1"])
+        #expect(report.segments.map { "\($0.value) \($0.events)" } == ["KAKAO 1"])
         #expect(report.serverCodes.map { "\($0.value) \($0.events)" } == ["40901 1"])
         #expect(report.latest?.serverMessage == "Boleto already issued")
         #expect(report.latest?.breadcrumbs.map(\.message).contains("tapped pay") == true)
