@@ -46,11 +46,7 @@ public struct ScrubRules: Sendable {
     /// Whether `term` occurs in `name`, compared byte by byte: Foundation's `contains` goes through `NSString`, which
     /// cost more than the rest of scrubbing a request.
     private static func bytes(_ name: [UInt8], contain term: String.UTF8View) -> Bool {
-        let term = Array(term)
-        guard !term.isEmpty else { return true }
         guard name.count >= term.count else { return false }
-        return (0...(name.count - term.count)).contains { start in
-            name[start..<(start + term.count)].elementsEqual(term)
-        }
+        return (0...(name.count - term.count)).contains { name[$0...].starts(with: term) }
     }
 }

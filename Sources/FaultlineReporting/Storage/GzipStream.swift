@@ -21,7 +21,11 @@ package struct GzipStream: ~Copyable {
         if let failure { return failure }
         if !input.isEmpty {
             if memberEnded { inflater.reset() }
-            switch inflater.decompress(piece: input, into: output) {
+            let decompressed = inflater.decompress(piece: input) { piece in
+                output(piece)
+                return true
+            }
+            switch decompressed {
             case .failure(let error):
                 failure = error
                 return error

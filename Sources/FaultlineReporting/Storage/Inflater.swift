@@ -32,41 +32,17 @@ struct Inflater: ~Copyable {
     /// `maximumSize` bytes are ever kept.
     func decompress(_ input: UnsafeRawBufferPointer, maximumSize: Int) -> Result<Data, GzipError> {
         var output = Data()
-        var handedToZlib = 0
-        var member = 1
-        while true {
-            if stream.pointee.avail_in == 0, handedToZlib < input.count, let base = input.baseAddress {
-                let count = min(input.count - handedToZlib, Int(UInt32.max))
-                stream.pointee.next_in = UnsafeMutablePointer(
-                    mutating: (base + handedToZlib).assumingMemoryBound(to: Bytef.self))
-                stream.pointee.avail_in = UInt32(count)
-                handedToZlib += count
+        var isTooLarge = false
+        let result = decompress(piece: input) { piece in
+            guard piece.count <= maximumSize - output.count else {
+                isTooLarge = true
+                return false
             }
-            stream.pointee.next_out = buffer.baseAddress
-            stream.pointee.avail_out = UInt32(buffer.count)
-            let status = inflate(stream, Z_NO_FLUSH)
-            let produced = buffer.count - Int(stream.pointee.avail_out)
-            guard produced <= maximumSize - output.count else { return .failure(.tooLarge(limit: maximumSize)) }
-            output.append(buffer.baseAddress!, count: produced)
-            let consumed = handedToZlib - Int(stream.pointee.avail_in)
-            switch status {
-            case Z_STREAM_END where consumed == input.count:
-                return .success(output)
-            case Z_STREAM_END:
-                inflateReset(stream)
-                member += 1
-            case Z_OK, Z_BUF_ERROR:
-                let needsMoreInput = stream.pointee.avail_out > 0 && consumed == input.count
-                if needsMoreInput { return .failure(.truncated) }
-            case Z_NEED_DICT:
-                return .failure(.corrupt("member \(member) is zlib data that needs a preset dictionary"))
-            case Z_DATA_ERROR:
-                let reason = stream.pointee.msg.map { String(cString: $0) } ?? "invalid data"
-                return .failure(.corrupt("\(reason) in member \(member), near byte \(consumed)"))
-            default:
-                preconditionFailure("zlib's inflate failed with status \(status): out of memory or inconsistent.")
-            }
+            output.append(contentsOf: piece)
+            return true
         }
+        if isTooLarge { return .failure(.tooLarge(limit: maximumSize)) }
+        return result.flatMap { endedAtMember in endedAtMember ? .success(output) : .failure(.truncated) }
     }
 
     /// Starts reading a new member.
@@ -74,10 +50,11 @@ struct Inflater: ~Copyable {
         inflateReset(stream)
     }
 
-    /// Decompresses all of `input` (which may end anywhere), handing each decompressed piece to `output`.
+    /// Decompresses all of `input` (which may end anywhere), handing each decompressed piece to `output`, which
+    /// returns `false` to stop there.
     ///
     /// - Returns: Whether the input ended exactly at the end of a member, or why it is not gzip.
-    func decompress(piece input: UnsafeRawBufferPointer, into output: (UnsafeRawBufferPointer) -> Void) -> Result<
+    func decompress(piece input: UnsafeRawBufferPointer, into output: (UnsafeRawBufferPointer) -> Bool) -> Result<
         Bool, GzipError
     > {
         guard let base = input.baseAddress, !input.isEmpty else { return .success(false) }
@@ -93,7 +70,9 @@ struct Inflater: ~Copyable {
             stream.pointee.avail_out = UInt32(buffer.count)
             let status = inflate(stream, Z_NO_FLUSH)
             let produced = buffer.count - Int(stream.pointee.avail_out)
-            if produced > 0 { output(UnsafeRawBufferPointer(start: buffer.baseAddress, count: produced)) }
+            if produced > 0, !output(UnsafeRawBufferPointer(start: buffer.baseAddress, count: produced)) {
+                return .success(false)
+            }
             switch status {
             case Z_STREAM_END:
                 if stream.pointee.avail_in == 0 { return .success(true) }
