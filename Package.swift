@@ -39,9 +39,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // Clients for the seed servers (models, authenticators, code catalogue) and the demo that drives them.
+        // Clients for the seed servers (models, authenticators, code catalogue), the demo that drives them, and their
+        // failures captured by a reporter.
         .target(
-            name: "SeedScenarios", dependencies: ["Faultline", "FaultlineTestServer"], swiftSettings: strictSettings),
+            name: "SeedScenarios", dependencies: ["Faultline", "FaultlineReporting", "FaultlineTestServer"],
+            swiftSettings: strictSettings),
         .executableTarget(
             name: "faultline",
             dependencies: [
@@ -60,7 +62,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FaultlineTriageTests",
-            dependencies: ["FaultlineTriage", "FaultlineReporting"],
+            dependencies: ["FaultlineTriage", "FaultlineReporting", "FaultlineTestServer", "SeedScenarios"],
             swiftSettings: strictSettings
         ),
         .testTarget(

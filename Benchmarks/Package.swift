@@ -40,5 +40,15 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "TriageSummary",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Faultline", package: faultline),
+                .product(name: "FaultlineReporting", package: faultline),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
     ]
 )

@@ -29,6 +29,9 @@ extension Reporter {
         public var scrubRules = ScrubRules()
         /// Rewrites an event, or drops it by returning `nil`, after the scope is applied and before it is stored.
         public var beforeSend: (@Sendable (SentryEvent) -> SentryEvent?)?
+        /// The clock that dates events, breadcrumbs and log rotations; the system clock by default. Tests and demos
+        /// set one they control, so that the logs they make are the same on every run.
+        public var clock: @Sendable () -> Date = { Date() }
 
         /// Where envelopes wait to be sent: `<logDirectory>/outbox`.
         public var outboxDirectory: URL { logDirectory.appendingPathComponent("outbox") }

@@ -61,7 +61,8 @@ public actor Reporter {
     ///     ``Options/outboxDirectory``, or none when the DSN is `nil`. Pass one to tune batching, backoff or the
     ///     outbox's limits.
     public init(options: Options, uploader: Uploader? = nil) throws {
-        let log = try EventLog(configuration: EventLog.Configuration(directory: options.logDirectory))
+        let log = try EventLog(
+            configuration: EventLog.Configuration(directory: options.logDirectory), now: options.clock)
         let uploader =
             try uploader
             ?? options.dsn.map { try Uploader(configuration: .init(dsn: $0, outboxDirectory: options.outboxDirectory)) }
@@ -248,7 +249,9 @@ public actor Reporter {
             level = (failure.context.statusCode ?? 500) >= 500 ? .error : .warning
         }
         scope.addBreadcrumb(
-            Breadcrumb(type: "http", category: "http", level: level, message: context.endpoint, data: data))
+            Breadcrumb(
+                type: "http", category: "http", level: level, message: context.endpoint, data: data,
+                date: options.clock()))
     }
 
     private func record(_ event: SessionEvent) {
@@ -257,10 +260,13 @@ public actor Reporter {
             scope.addBreadcrumb(
                 Breadcrumb(
                     category: "auth.refresh", level: .info,
-                    message: "Credential refreshed (version \(version)) after \(trigger.endpoint) was rejected"))
+                    message: "Credential refreshed (version \(version)) after \(trigger.endpoint) was rejected",
+                    date: options.clock()))
         case .expired(let expiry, let trigger):
             scope.addBreadcrumb(
-                Breadcrumb(category: "auth.expired", level: .error, message: "\(trigger.endpoint): \(expiry)"))
+                Breadcrumb(
+                    category: "auth.expired", level: .error, message: "\(trigger.endpoint): \(expiry)",
+                    date: options.clock()))
         }
     }
 
@@ -268,7 +274,8 @@ public actor Reporter {
     /// the queue is full.
     private func submit(_ source: PendingCapture.Source, user: UserContext?) async -> String? {
         guard !isClosed else { return nil }
-        let capture = PendingCapture(source: source, eventID: RandomID.make(), date: Date(), scope: scope, user: user)
+        let capture = PendingCapture(
+            source: source, eventID: RandomID.make(), date: options.clock(), scope: scope, user: user)
         guard case .enqueued = queue.yield(capture) else {
             droppedByQueueOverflow += 1
             await uploader?.recordDiscarded(.queueOverflow)

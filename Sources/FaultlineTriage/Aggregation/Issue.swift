@@ -22,10 +22,16 @@ public struct Issue: Hashable, Sendable {
     public internal(set) var environments: [String: Int] = [:]
     /// Event counts by hour (seconds since 1970 divided by 3600), for trends.
     public internal(set) var hours: [Int: Int] = [:]
+    /// Event counts by minute, for the trends of logs that span at most ``minuteTrendSpan``; `nil` for longer ones,
+    /// whose trends are drawn from ``hours``, so that memory stays bounded however long the logs are.
+    public internal(set) var minutes: [Int: Int]?
+
+    /// The longest span of logs whose trends are drawn by minute: 12 hours, 720 minutes at most per issue.
+    static let minuteTrendSpan: Double = 12 * 3600
     /// The latest event, for `show`.
     public internal(set) var latest: EventRecord
 
-    init(first record: EventRecord, fingerprint: [String]) {
+    init(first record: EventRecord, fingerprint: [String], countsMinutes: Bool) {
         id = IssueID.of(fingerprint)
         self.fingerprint = fingerprint
         kind = record.tags["error.kind"] ?? "other"
@@ -33,6 +39,7 @@ public struct Issue: Hashable, Sendable {
         firstSeen = record.timestamp
         lastSeen = record.timestamp
         latest = record
+        minutes = countsMinutes ? [:] : nil
     }
 
     mutating func add(_ record: EventRecord) {
@@ -52,6 +59,39 @@ public struct Issue: Hashable, Sendable {
         Self.count(record.release, in: &releases)
         Self.count(record.environment, in: &environments)
         hours[Int((record.timestamp / 3600).rounded(.down)), default: 0] += 1
+        minutes?[Int((record.timestamp / 60).rounded(.down)), default: 0] += 1
+    }
+
+    /// Stops counting by minute: the logs span more than ``minuteTrendSpan``.
+    mutating func dropMinutes() {
+        minutes = nil
+    }
+
+    /// This issue with the events of the same issue in a later piece of the logs added, as if read in order.
+    func merged(with later: Issue) -> Issue {
+        var issue = self
+        issue.events += later.events
+        issue.firstSeen = min(firstSeen, later.firstSeen)
+        if later.lastSeen >= lastSeen {
+            issue.lastSeen = later.lastSeen
+            issue.latest = later.latest
+            issue.kind = later.kind
+            issue.title = later.title
+        }
+        issue.users.merge(later.users, uniquingKeysWith: +)
+        issue.segments.merge(later.segments, uniquingKeysWith: +)
+        issue.routes.merge(later.routes, uniquingKeysWith: +)
+        issue.statuses.merge(later.statuses, uniquingKeysWith: +)
+        issue.serverCodes.merge(later.serverCodes, uniquingKeysWith: +)
+        issue.releases.merge(later.releases, uniquingKeysWith: +)
+        issue.environments.merge(later.environments, uniquingKeysWith: +)
+        issue.hours.merge(later.hours, uniquingKeysWith: +)
+        if let laterMinutes = later.minutes {
+            issue.minutes?.merge(laterMinutes, uniquingKeysWith: +)
+        } else {
+            issue.minutes = nil
+        }
+        return issue
     }
 
     /// The fingerprint an event is grouped by: its own, else its exception type and value, else its message.

@@ -3,7 +3,19 @@ import Foundation
 
 /// Reads log files once and groups the events that pass a filter into issues: what `summary`, `issues` and `show`
 /// report. Outbox envelopes whose event the log also holds are counted once.
+///
+/// Large logs are read on every core: files, and plain logs cut at line boundaries, are scanned in parallel and
+/// their findings merged in file order, so the result is the one a sequential read gives.
 public struct LogScan: Sendable {
+    /// The size of the pieces a plain log is cut into for reading on several cores.
+    static let pieceSize = 32 << 20
+
+    /// How far a scan has read: bytes of the files (compressed bytes for rotated logs).
+    public struct Progress: Hashable, Sendable {
+        public let bytesRead: Int
+        public let totalBytes: Int
+    }
+
     /// The files read.
     public let files: [LogFile]
     /// The issues, by id.
@@ -22,26 +34,66 @@ public struct LogScan: Sendable {
     /// The first and last event time that passed, seconds since 1970.
     public private(set) var firstSeen: Double?
     public private(set) var lastSeen: Double?
+    /// Ids of outbox events that were found in the log too.
+    private var eventsAlsoInOutbox: Set<String> = []
+    /// Whether issues still count their events by minute: only while the events span at most
+    /// ``Issue/minuteTrendSpan``.
+    private var countsMinutes = true
 
-    /// Reads `files` and keeps the events `filter` accepts.
-    public init(files: [LogFile], filter: EventFilter) {
+    /// Reads `files` and keeps the events `filter` accepts, telling `progress` after each piece it has read.
+    public init(files: [LogFile], filter: EventFilter, progress: (Progress) -> Void = { _ in }) async {
+        await self.init(files: files, filter: filter, pieceSize: Self.pieceSize, progress: progress)
+    }
+
+    /// Reads `files` in pieces of about `pieceSize` bytes.
+    init(files: [LogFile], filter: EventFilter, pieceSize: Int, progress: (Progress) -> Void = { _ in }) async {
         self.files = files
-        var reader = LogReader()
         // Envelopes are read first (there are at most a thousand): those the log also holds are counted there.
-        var pending: [String: EventRecord] = [:]
+        var reader = LogReader()
+        var outbox: [String: EventRecord] = [:]
         for file in files where file.kind == .envelope {
-            reader.read(file) { pending[$0.eventID] = $0 }
+            reader.read(file) { outbox[$0.eventID] = $0 }
         }
-        var duplicates = 0
-        for file in files where file.kind != .envelope {
-            reader.read(file) { record in
-                if pending.removeValue(forKey: record.eventID) != nil { duplicates += 1 }
-                add(record, filter: filter)
+        counts = reader.counts
+        let pieces = LogPiece.plan(files.filter { $0.kind != .envelope }, size: pieceSize)
+        let outboxIDs = Set(outbox.keys)
+        let totalBytes = pieces.reduce(0) { $0 + $1.byteCount }
+        var bytesRead = 0
+        await withTaskGroup(of: (Int, LogScan).self) { group in
+            var started = 0
+            var finished: [Int: LogScan] = [:]
+            var merged = 0
+            func startNext() {
+                let index = started
+                group.addTask { (index, LogScan(piece: pieces[index], filter: filter, outboxIDs: outboxIDs)) }
+                started += 1
+            }
+            while started < min(pieces.count, ProcessInfo.processInfo.activeProcessorCount) { startNext() }
+            for await (index, part) in group {
+                if started < pieces.count { startNext() }
+                finished[index] = part
+                while let next = finished.removeValue(forKey: merged) {
+                    merge(next)
+                    merged += 1
+                }
+                bytesRead += pieces[index].byteCount
+                progress(Progress(bytesRead: bytesRead, totalBytes: totalBytes))
             }
         }
-        for record in pending.values.sorted(by: { $0.timestamp < $1.timestamp }) { add(record, filter: filter) }
+        let unsent = outbox.values.filter { !eventsAlsoInOutbox.contains($0.eventID) }
+        for record in unsent.sorted(by: { $0.timestamp < $1.timestamp }) { add(record, filter: filter) }
+        counts.duplicates = eventsAlsoInOutbox.count
+    }
+
+    /// The scan of one piece, which ``init(files:filter:pieceSize:progress:)`` merges into the whole.
+    private init(piece: LogPiece, filter: EventFilter, outboxIDs: Set<String>) {
+        files = [piece.file]
+        var reader = LogReader()
+        reader.read(piece) { record, _ in
+            if outboxIDs.contains(record.eventID) { eventsAlsoInOutbox.insert(record.eventID) }
+            add(record, filter: filter)
+        }
         counts = reader.counts
-        counts.duplicates = duplicates
     }
 
     private mutating func add(_ record: EventRecord, filter: EventFilter) {
@@ -55,7 +107,34 @@ public struct LogScan: Sendable {
         minutes[Int((record.timestamp / 60).rounded(.down)), default: 0] += 1
         let fingerprint = Issue.fingerprint(of: record)
         let id = IssueID.of(fingerprint)
-        issues[id, default: Issue(first: record, fingerprint: fingerprint)].add(record)
+        issues[id, default: Issue(first: record, fingerprint: fingerprint, countsMinutes: countsMinutes)].add(record)
+        dropMinutesPastTheirSpan()
+    }
+
+    private mutating func dropMinutesPastTheirSpan() {
+        guard countsMinutes, let firstSeen, let lastSeen, lastSeen - firstSeen > Issue.minuteTrendSpan else { return }
+        countsMinutes = false
+        for id in issues.keys { issues[id]?.dropMinutes() }
+    }
+
+    /// Adds what the scan of a later piece found.
+    private mutating func merge(_ later: LogScan) {
+        counts.add(later.counts)
+        events += later.events
+        kinds.merge(later.kinds, uniquingKeysWith: +)
+        users.formUnion(later.users)
+        releases.merge(later.releases, uniquingKeysWith: +)
+        minutes.merge(later.minutes, uniquingKeysWith: +)
+        firstSeen = [firstSeen, later.firstSeen].compactMap { $0 }.min()
+        lastSeen = [lastSeen, later.lastSeen].compactMap { $0 }.max()
+        issues.merge(later.issues) { earlier, later in earlier.merged(with: later) }
+        eventsAlsoInOutbox.formUnion(later.eventsAlsoInOutbox)
+        if !later.countsMinutes { countsMinutes = false }
+        if countsMinutes {
+            dropMinutesPastTheirSpan()
+        } else {
+            for id in issues.keys { issues[id]?.dropMinutes() }
+        }
     }
 
     /// The issue whose id is or starts with `id`.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Cuts a stream of bytes into lines, however the stream is chunked: a line split across chunks is joined, and a
 /// line longer than ``maximumLength`` is dropped and counted instead of held in memory.
 struct LineSplitter {
@@ -12,12 +14,14 @@ struct LineSplitter {
     /// Hands each complete line in `chunk` (without its `\n`) to `line`, keeping what follows the last `\n`.
     mutating func split(_ chunk: UnsafeRawBufferPointer, _ line: (UnsafeBufferPointer<UInt8>) -> Void) {
         let bytes = chunk.bindMemory(to: UInt8.self)
+        guard let base = bytes.baseAddress else { return }
         var start = 0
         while start < bytes.count {
-            guard let newline = bytes[start...].firstIndex(of: 0x0A) else {
+            guard let found = memchr(base + start, 0x0A, bytes.count - start) else {
                 keep(UnsafeBufferPointer(rebasing: bytes[start...]))
                 return
             }
+            let newline = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
             let piece = UnsafeBufferPointer(rebasing: bytes[start..<newline])
             if isSkippingLongLine {
                 isSkippingLongLine = false  // the end of a line already dropped

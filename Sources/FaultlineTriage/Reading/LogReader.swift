@@ -2,12 +2,9 @@ import FaultlineReporting
 import Foundation
 
 /// Reads events from log files, streaming: a file is read a megabyte at a time, so memory stays bounded by the
-/// longest line, whatever the size of the logs. Nothing in a file is fatal: what cannot be read is counted in
-/// ``counts`` and skipped.
+/// longest line, whatever the size of the logs. Nothing in a file
+/// is fatal: what cannot be read is counted in ``counts`` and skipped.
 public struct LogReader {
-    /// The size of the pieces files are read in.
-    static let chunkSize = 1 << 20
-
     /// What was read and skipped so far.
     public private(set) var counts = ReadCounts()
 
@@ -20,41 +17,56 @@ public struct LogReader {
 
     /// Reads every event of `file` with the JSON line it was read from, for a caller that decodes some in full.
     public mutating func read(_ file: LogFile, _ event: (EventRecord, UnsafeBufferPointer<UInt8>) -> Void) {
-        switch file.kind {
-        case .log: readLines(of: file.url, gzip: false, event)
-        case .rotatedLog: readLines(of: file.url, gzip: true, event)
-        case .envelope: readEnvelope(file.url, event)
+        read(LogPiece(file), event)
+    }
+
+    /// Reads every event of `piece`, in order.
+    mutating func read(_ piece: LogPiece, _ event: (EventRecord, UnsafeBufferPointer<UInt8>) -> Void) {
+        switch piece.file.kind {
+        case .log: readLines(of: piece, event)
+        case .rotatedLog: readCompressedLines(of: piece.file.url, event)
+        case .envelope: readEnvelope(piece.file.url, event)
         }
     }
 
-    private mutating func readLines(
-        of url: URL, gzip: Bool, _ event: (EventRecord, UnsafeBufferPointer<UInt8>) -> Void
-    ) {
+    private mutating func readLines(of piece: LogPiece, _ event: (EventRecord, UnsafeBufferPointer<UInt8>) -> Void) {
+        var splitter = LineSplitter()
+        let readable = FileBytes.read(piece.file.url, range: piece.range) { chunk, _ in
+            counts.bytes += chunk.count
+            splitter.split(chunk) { record($0, event) }
+        }
+        finish(readable: readable, isFirstOfFile: piece.isFirstOfFile, splitter: &splitter, event)
+    }
+
+    private mutating func readCompressedLines(of url: URL, _ event: (EventRecord, UnsafeBufferPointer<UInt8>) -> Void) {
         var splitter = LineSplitter()
         var gzipStream = GzipStream()
         var gzipFailure: GzipError?
-        let readable = Self.chunks(of: url) { chunk, isEnd in
+        let readable = FileBytes.read(url) { chunk, isEnd in
             counts.bytes += chunk.count
-            if gzip {
-                gzipFailure = gzipStream.decompress(chunk, isEnd: isEnd) { piece in
-                    splitter.split(piece) { record($0, event) }
-                }
-            } else {
-                splitter.split(chunk) { record($0, event) }
+            gzipFailure = gzipStream.decompress(chunk, isEnd: isEnd) { piece in
+                splitter.split(piece) { record($0, event) }
             }
         }
-        guard readable else {
-            counts.unreadableFiles += 1
-            return
-        }
-        counts.files += 1
-        splitter.finish { record($0, event) }
-        counts.tooLong += splitter.longLines
+        finish(readable: readable, isFirstOfFile: true, splitter: &splitter, event)
         switch gzipFailure {
         case .truncated?: counts.truncatedGzip += 1
         case .corrupt?, .tooLarge?: counts.corruptGzip += 1
         case nil: break
         }
+    }
+
+    private mutating func finish(
+        readable: Bool, isFirstOfFile: Bool, splitter: inout LineSplitter,
+        _ event: (EventRecord, UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        guard readable else {
+            if isFirstOfFile { counts.unreadableFiles += 1 }
+            return
+        }
+        if isFirstOfFile { counts.files += 1 }
+        splitter.finish { record($0, event) }
+        counts.tooLong += splitter.longLines
     }
 
     private mutating func readEnvelope(_ url: URL, _ event: (EventRecord, UnsafeBufferPointer<UInt8>) -> Void) {
@@ -88,23 +100,6 @@ public struct LogReader {
             case .notJSON: counts.notJSON += 1
             case .notAnEvent: counts.notAnEvent += 1
             }
-        }
-    }
-
-    /// Reads the file at `url` a chunk at a time into one reused buffer; `false` when it cannot be opened or read.
-    private static func chunks(
-        of url: URL, _ body: (UnsafeRawBufferPointer, _ isEnd: Bool) -> Void
-    ) -> Bool {
-        let descriptor = open(url.path, O_RDONLY)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let count = Foundation.read(descriptor, buffer.baseAddress, chunkSize)
-            guard count >= 0 else { return false }
-            body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), count == 0)
-            if count == 0 { return true }
         }
     }
 }

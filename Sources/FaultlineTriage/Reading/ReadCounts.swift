@@ -34,6 +34,23 @@ public struct ReadCounts: Hashable, Sendable, Codable {
     }
 
     public init() {}
+
+    /// Adds the counts of another read.
+    mutating func add(_ other: ReadCounts) {
+        files += other.files
+        bytes += other.bytes
+        lines += other.lines
+        events += other.events
+        notUTF8 += other.notUTF8
+        notJSON += other.notJSON
+        notAnEvent += other.notAnEvent
+        tooLong += other.tooLong
+        truncatedGzip += other.truncatedGzip
+        corruptGzip += other.corruptGzip
+        unreadableEnvelopes += other.unreadableEnvelopes
+        unreadableFiles += other.unreadableFiles
+        duplicates += other.duplicates
+    }
 }
 
 extension ReadCounts {

@@ -1,6 +1,8 @@
 /// One row of `faultline issues`, and an issue in every `--json` output: counts are always present.
 public struct IssueRow: Hashable, Sendable, Codable {
     public let id: String
+    /// The grouping key the id is made from.
+    public let fingerprint: [String]
     public let kind: String
     public let title: String
     /// The route, status and business code of most of its events.
@@ -14,11 +16,12 @@ public struct IssueRow: Hashable, Sendable, Codable {
     public let lastSeen: String
     /// Its releases, most events first.
     public let releases: [String]
-    /// Events per bucket over the range of the whole report, oldest first.
+    /// Events per bucket over the range of the whole report, oldest first: buckets of whole minutes for logs that span
+    /// up to 12 hours, of whole hours beyond.
     public let trend: [Int]
 
     enum CodingKeys: String, CodingKey {
-        case id, kind, title, route, status, events, users, releases, trend
+        case id, fingerprint, kind, title, route, status, events, users, releases, trend
         case serverCode = "server_code"
         case firstSeen = "first_seen"
         case lastSeen = "last_seen"
@@ -26,6 +29,7 @@ public struct IssueRow: Hashable, Sendable, Codable {
 
     init(_ issue: Issue, trendFrom start: Double, to end: Double, buckets: Int) {
         id = issue.id
+        fingerprint = issue.fingerprint
         kind = issue.kind
         title = issue.title
         route = Self.mostCommon(issue.routes)
@@ -36,7 +40,12 @@ public struct IssueRow: Hashable, Sendable, Codable {
         firstSeen = UTCTime.string(issue.firstSeen)
         lastSeen = UTCTime.string(issue.lastSeen)
         releases = Self.ranked(issue.releases)
-        trend = Sparkline.buckets(issue.hours, count: buckets, from: start, to: end)
+        trend =
+            if let minutes = issue.minutes {
+                Sparkline.buckets(minutes, period: 60, count: buckets, from: start, to: end)
+            } else {
+                Sparkline.buckets(issue.hours, period: 3600, count: buckets, from: start, to: end)
+            }
     }
 
     /// The sparkline of ``trend``.

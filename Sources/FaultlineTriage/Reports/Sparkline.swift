@@ -12,14 +12,17 @@ enum Sparkline {
             })
     }
 
-    /// `hours` (event counts by hour) spread over `buckets` equal buckets from `start` to `end` (seconds).
-    static func buckets(_ hours: [Int: Int], count buckets: Int, from start: Double, to end: Double) -> [Int] {
+    /// Event counts by period (seconds since 1970 divided by `period` seconds, such as 60 for minutes) spread over
+    /// `buckets` equal buckets from `start` to `end` (seconds).
+    static func buckets(
+        _ periods: [Int: Int], period: Double, count buckets: Int, from start: Double, to end: Double
+    ) -> [Int] {
         var counts = [Int](repeating: 0, count: buckets)
-        let firstHour = Int((start / 3600).rounded(.down))
-        let span = max(1, Int((end / 3600).rounded(.down)) - firstHour + 1)
-        for (hour, count) in hours {
-            let index = (hour - firstHour) * buckets / span
-            counts[min(buckets - 1, max(0, index))] += count
+        let first = Int((start / period).rounded(.down))
+        let span = max(1, Int((end / period).rounded(.down)) - first + 1)
+        for (index, count) in periods {
+            let bucket = (index - first) * buckets / span
+            counts[min(buckets - 1, max(0, bucket))] += count
         }
         return counts
     }

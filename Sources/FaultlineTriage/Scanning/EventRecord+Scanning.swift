@@ -1,3 +1,5 @@
+import Foundation
+
 extension EventRecord {
     /// Why a line is not an event.
     public enum LineFailure: Error, Hashable, Sendable {
@@ -101,14 +103,17 @@ extension EventRecord {
         case eventID, timestamp, level, release, environment, message, fingerprint, tags, user, exception
 
         init?(_ raw: UnsafeBufferPointer<UInt8>) {
-            for (name, key) in Self.names where raw.elementsEqual(name.utf8) {
-                self = key
-                return
+            guard let base = raw.baseAddress else { return nil }
+            for (name, key) in Self.names where name.utf8CodeUnitCount == raw.count {
+                if memcmp(name.utf8Start, base, raw.count) == 0 {
+                    self = key
+                    return
+                }
             }
             return nil
         }
 
-        private static let names: [(String, Key)] = [
+        private static let names: [(StaticString, Key)] = [
             ("event_id", .eventID), ("timestamp", .timestamp), ("level", .level), ("release", .release),
             ("environment", .environment), ("message", .message), ("fingerprint", .fingerprint), ("tags", .tags),
             ("user", .user), ("exception", .exception),

@@ -1,11 +1,15 @@
-/// Whether bytes are well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF), checked eight
-/// ASCII bytes at a time, since log lines are almost all ASCII.
+/// Whether bytes are well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF), checked 32 and
+/// then eight ASCII bytes at a time, since log lines are almost all ASCII.
 enum UTF8Validation {
     static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
         let count = bytes.count
         guard let base = bytes.baseAddress else { return true }
         while index < count {
+            if index + 32 <= count, Self.isASCII32(UnsafeRawPointer(base + index)) {
+                index += 32
+                continue
+            }
             if index + 8 <= count,
                 UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
             {
@@ -34,5 +38,13 @@ enum UTF8Validation {
             index += length
         }
         return true
+    }
+
+    private static func isASCII32(_ bytes: UnsafeRawPointer) -> Bool {
+        let words =
+            bytes.loadUnaligned(as: UInt64.self) | bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            | bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+            | bytes.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+        return words & 0x8080_8080_8080_8080 == 0
     }
 }

@@ -4,7 +4,7 @@ import FaultlineTriage
 extension IssuesReport.Order: ExpressibleByArgument {}
 
 /// `faultline issues`: one row per issue (events grouped by fingerprint).
-struct IssuesCommand: ParsableCommand {
+struct IssuesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "issues", abstract: "One row per issue: kind, route, codes, events, users, last seen, trend.")
 
@@ -13,8 +13,8 @@ struct IssuesCommand: ParsableCommand {
     @Option(help: "Order rows by events, users or recent.")
     var sort: IssuesReport.Order = .events
 
-    func run() throws {
-        let report = IssuesReport(try options.scan(), order: sort)
+    func run() async throws {
+        let report = IssuesReport(try await options.scan(), order: sort)
         try options.print(report) { report.text(style: $0) }
     }
 }

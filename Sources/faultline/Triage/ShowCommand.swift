@@ -3,7 +3,7 @@ import FaultlineTriage
 import Foundation
 
 /// `faultline show <id>`: one issue in depth, with the breadcrumbs of its latest event.
-struct ShowCommand: ParsableCommand {
+struct ShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "One issue: its users, routes, codes, releases, server message or decoding path, breadcrumbs.")
@@ -13,8 +13,8 @@ struct ShowCommand: ParsableCommand {
 
     @OptionGroup var options: TriageOptions
 
-    func run() throws {
-        let scan = try options.scan()
+    func run() async throws {
+        let scan = try await options.scan()
         let issue: Issue
         do {
             issue = try scan.issue(id)

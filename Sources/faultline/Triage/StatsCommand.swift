@@ -3,14 +3,14 @@ import FaultlineTriage
 import Foundation
 
 /// `faultline stats`: outbox depth, deliveries and drops by reason, and what could not be read.
-struct StatsCommand: ParsableCommand {
+struct StatsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats", abstract: "Outbox depth, deliveries, drops by reason, unreadable lines and files.")
 
     @OptionGroup var options: TriageOptions
 
-    func run() throws {
-        let report = StatsReport(try options.scan(), logDirectory: options.logDirectory)
+    func run() async throws {
+        let report = StatsReport(try await options.scan(), logDirectory: options.logDirectory)
         try options.print(report) { report.text(style: $0) }
     }
 }

@@ -3,14 +3,14 @@ import FaultlineTriage
 
 /// `faultline summary`, the default: totals by kind, the top issues, users, releases, the time range, and what
 /// could not be read.
-struct SummaryCommand: ParsableCommand {
+struct SummaryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "summary", abstract: "What broke, since when, for how many users, in which releases.")
 
     @OptionGroup var options: TriageOptions
 
-    func run() throws {
-        let report = SummaryReport(try options.scan())
+    func run() async throws {
+        let report = SummaryReport(try await options.scan())
         try options.print(report) { report.text(style: $0) }
     }
 }

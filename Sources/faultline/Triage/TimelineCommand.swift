@@ -2,7 +2,7 @@ import ArgumentParser
 import FaultlineTriage
 
 /// `faultline timeline`: a histogram of events over time, empty buckets shown.
-struct TimelineCommand: ParsableCommand {
+struct TimelineCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "timeline", abstract: "Events over time in equal buckets, with empty buckets shown.")
 
@@ -15,8 +15,8 @@ struct TimelineCommand: ParsableCommand {
         if let bucket, bucket < 1 { throw ValidationError("--bucket is a number of minutes, 1 or more.") }
     }
 
-    func run() throws {
-        let report = TimelineReport(try options.scan(), bucketMinutes: bucket)
+    func run() async throws {
+        let report = TimelineReport(try await options.scan(), bucketMinutes: bucket)
         try options.print(report) { report.text(style: $0) }
     }
 }

@@ -46,10 +46,14 @@ struct TriageOptions: ParsableArguments {
     @Flag(help: "Print JSON with a stable schema instead of text.")
     var json = false
 
-    /// Reads the logs once with the filters applied; exits with status 2 when the directory is missing and 64 when
-    /// a time cannot be read.
-    func scan() throws -> LogScan {
-        LogScan(files: try logFiles(), filter: try filter())
+    /// Reads the logs once with the filters applied, with a progress line on a terminal when that takes a while;
+    /// exits with status 2 when the directory is missing and 64 when a time cannot be read.
+    func scan() async throws -> LogScan {
+        let (files, filter) = (try logFiles(), try filter())
+        var progressLine = ProgressLine()
+        let scan = await LogScan(files: files, filter: filter) { progressLine.show($0) }
+        progressLine.erase()
+        return scan
     }
 
     /// The files to read: those named, else the log directory's; exits with status 2 when the directory is missing.

@@ -14,28 +14,15 @@ import Testing
         let (stored, delivered) = try await BugsinkPeer.run { dsn in
             try await SeedServer.run { server in
                 // Given a Boleto client whose reporter sends to Bugsink
-                let setup = try await CaptureMiddlewareTests.setup(server, log: log) { $0.dsn = dsn }
-                await setup.reporter.setUser(UserContext(id: "KAKAO_kim", segment: "KAKAO"))
+                var options = Reporter.Options(logDirectory: log.url)
+                options.release = "boleto@2.4.1"
+                options.dsn = dsn
+                let reporter = try Reporter(options: options)
 
                 // When the seed scenarios fail: two users hit 40013, one 40304, two profiles without an image,
                 // a proxy's HTML 502, a timeout, then an expired session
-                _ = try? await setup.client.send(APIRequest<EmptyResponse>(.post, "/boleto/travels"))
-                await RequestUser.$current.withValue(UserContext(id: "APPLE_lee", segment: "APPLE")) {
-                    _ = try? await setup.client.send(APIRequest<EmptyResponse>(.post, "/boleto/travels"))
-                }
-                _ = try? await setup.client.send(
-                    APIRequest<EmptyResponse>(.patch, "/boleto/travels/{id}", pathParameters: ["id": "7"]))
-                _ = try? await setup.client.send(CaptureMiddlewareTests.user(20))
-                _ = try? await setup.client.send(CaptureMiddlewareTests.user(40))
-                _ = try? await setup.client.send(
-                    APIRequest<EmptyResponse>(.get, "/proxy/users/{id}", pathParameters: ["id": "1"]))
-                _ = try? await setup.client.send(
-                    APIRequest<EmptyResponse>(
-                        .get, "/slow", query: [.init(name: "ms", value: "2000")], timeout: .milliseconds(200)))
-                await server.state.expireAccessTokens(of: .boleto)
-                await server.state.expireRefreshTokens(of: .boleto)
-                _ = try? await setup.client.send(CaptureMiddlewareTests.user(3))
-                return await setup.reporter.close(timeout: .seconds(30))
+                await CapturedSeedScenarios(server: server, reporter: reporter).run()
+                return await reporter.close(timeout: .seconds(30))
             }
         }
 

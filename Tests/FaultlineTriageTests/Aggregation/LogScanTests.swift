@@ -1,8 +1,9 @@
 import Faultline
 import FaultlineReporting
-import FaultlineTriage
 import Foundation
 import Testing
+
+@testable import FaultlineTriage
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -14,7 +15,7 @@ import Testing
         let logs = try await Self.pipelineLogs()
         defer { try? FileManager.default.removeItem(at: logs) }
 
-        let scan = LogScan(files: try LogFile.all(in: logs), filter: EventFilter())
+        let scan = await LogScan(files: try LogFile.all(in: logs), filter: EventFilter())
         let report = IssuesReport(scan, order: .events)
 
         #expect(scan.events == 6)
@@ -45,7 +46,7 @@ import Testing
         filter.kinds = ["server"]
         filter.users = ["ana"]
 
-        let scan = LogScan(files: try LogFile.all(in: logs), filter: filter)
+        let scan = await LogScan(files: try LogFile.all(in: logs), filter: filter)
         let summary = SummaryReport(scan)
 
         #expect(summary.events == 2)
@@ -56,15 +57,48 @@ import Testing
         #expect(summary.read.events == 6)  // read, then filtered
     }
 
-    @Test func noEventsIsAnEmptyReportNotAnError() throws {
+    @Test func noEventsIsAnEmptyReportNotAnError() async throws {
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-empty-\(UUID())")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: empty) }
 
-        let scan = LogScan(files: try LogFile.all(in: empty), filter: EventFilter())
+        let scan = await LogScan(files: try LogFile.all(in: empty), filter: EventFilter())
 
         #expect(IssuesReport(scan, order: .events).text(style: TextStyle(colors: false)).hasPrefix("No issues found."))
         #expect(SummaryReport(scan).firstSeen == nil)
+    }
+
+    @Test func aLogReadInPiecesOnSeveralCoresCountsWhatASingleReadCounts() async throws {
+        // Given a log the pipeline wrote, with a corrupt line in the middle and a last line cut short
+        let logs = try await Self.pipelineLogs()
+        defer { try? FileManager.default.removeItem(at: logs) }
+        let log = logs.appendingPathComponent("events.jsonl")
+        var lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        lines.insert("{not json", at: 3)
+        let cut = lines.removeLast()
+        try (lines.joined(separator: "\n") + "\n" + cut.prefix(cut.count / 2)).write(
+            to: log, atomically: true, encoding: .utf8)
+        let files = try LogFile.all(in: logs)
+
+        // When it is read whole, and in pieces of a few hundred bytes
+        let whole = await LogScan(files: files, filter: EventFilter(), pieceSize: 1 << 30)
+        var progress: [LogScan.Progress] = []
+        let pieces = await LogScan(files: files, filter: EventFilter(), pieceSize: 700) { progress.append($0) }
+
+        // Then every piece starts a line, and both reads count the same
+        let plan = LogPiece.plan(files, size: 700)
+        let bytes = try Data(contentsOf: log)
+        #expect(plan.count > 5)
+        #expect(
+            plan.compactMap(\.range).map(\.lowerBound) == [0] + plan.compactMap(\.range).dropLast().map(\.upperBound))
+        #expect(plan.compactMap(\.range).dropFirst().allSatisfy { bytes[$0.lowerBound - 1] == UInt8(ascii: "\n") })
+        #expect(plan.last?.range?.upperBound == bytes.count)
+        #expect(pieces.counts == whole.counts)
+        #expect(pieces.counts.files == 1 && pieces.counts.notJSON == 2 && pieces.counts.events == 5)
+        #expect(pieces.issues == whole.issues)
+        #expect(SummaryReport(pieces) == SummaryReport(whole))
+        #expect(TimelineReport(pieces) == TimelineReport(whole))
+        #expect(progress.count == plan.count && progress.last?.bytesRead == bytes.count)
     }
 
     /// A log directory the pipeline wrote: three 409s with business code 40901 for two users, two timeouts, and a
@@ -113,7 +147,7 @@ import Testing
             classifier: FailureClassifier(contract: .envelope()), user: UserContext(id: "ana", segment: "KAKAO"))
         await reporter.close()
 
-        let scan = LogScan(files: try LogFile.all(in: logs), filter: EventFilter())
+        let scan = await LogScan(files: try LogFile.all(in: logs), filter: EventFilter())
         let id = try #require(scan.issues.keys.first)
         let issue = try scan.issue(String(id.prefix(3)))
         let report = IssueReport(issue, in: scan, latestEvent: scan.latestEvent(of: issue))

@@ -5,12 +5,12 @@ import Testing
 
 /// Timelines show every bucket between the first and the last event, empty ones included.
 @Suite struct TimelineReportTests {
-    @Test func emptyBucketsAreShownAndTheSizeFollowsTheRange() throws {
+    @Test func emptyBucketsAreShownAndTheSizeFollowsTheRange() async throws {
         // Given events at minutes 0, 0, 1 and 7 of an hour, and one five hours later
         let start = 1_795_000_020.0  // 2026-11-18T11:07:00Z
         let log = try Self.log(at: [0, 10, 60, 420].map { start + $0 })
         defer { try? FileManager.default.removeItem(at: log) }
-        let first = LogScan(files: [LogFile(url: log)], filter: EventFilter())
+        let first = await LogScan(files: [LogFile(url: log)], filter: EventFilter())
 
         let minutes = TimelineReport(first)
         #expect(minutes.bucketMinutes == 1)
@@ -19,7 +19,7 @@ import Testing
 
         let longer = try Self.log(at: [0, 10, 60, 420, 5 * 3600].map { start + $0 })
         defer { try? FileManager.default.removeItem(at: longer) }
-        let hours = TimelineReport(LogScan(files: [LogFile(url: longer)], filter: EventFilter()))
+        let hours = TimelineReport(await LogScan(files: [LogFile(url: longer)], filter: EventFilter()))
         #expect(hours.bucketMinutes == 15)
         #expect(hours.buckets.count == 21)
         #expect(hours.buckets.map(\.events).reduce(0, +) == 5)

@@ -1,0 +1,126 @@
+import ArgumentParser
+import BenchmarkSupport
+import Foundation
+
+/// `faultline summary` over a large JSON Lines log, side by side in the same run with `jq` computing the same
+/// per-fingerprint counts, interleaved round by round. Both read the file from the page cache (a first, untimed run
+/// of each warms it). A second, smaller log shows whether memory grows with the input or only with the issues.
+@main
+struct TriageSummary: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "triage-summary",
+        abstract: "faultline summary over a large log, beside jq computing the same per-fingerprint counts.")
+
+    @Option(help: "Size of the generated log, in MiB.")
+    var megabytes = 1024
+
+    @Option(help: "Size of the smaller log that checks memory against input size, in MiB.")
+    var smallMegabytes = 128
+
+    @Option(help: "Timed rounds per side.")
+    var rounds = 3
+
+    @Option(help: "The faultline executable; by default the one built beside this benchmark.")
+    var faultline: String?
+
+    @Option(help: "Where the generated logs go; removed afterwards unless --keep-logs.")
+    var directory = FileManager.default.temporaryDirectory.path
+
+    @Flag(help: "Keep the generated logs, to profile faultline on them.")
+    var keepLogs = false
+
+    /// jq's program: events counted by fingerprint, its parts joined by U+001F.
+    static let jqProgram = #"reduce inputs as $e ({}; .[$e.fingerprint | join("\u001f")] += 1)"#
+
+    func run() throws {
+        let faultline =
+            faultline
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("faultline").path
+        let folder = URL(fileURLWithPath: directory).appendingPathComponent("faultline-triage-bench-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer {
+            if keepLogs {
+                FileHandle.standardError.write(Data("logs kept in \(folder.path)\n".utf8))
+            } else {
+                try? FileManager.default.removeItem(at: folder)
+            }
+        }
+
+        let large = folder.appendingPathComponent("events.jsonl")
+        let small = folder.appendingPathComponent("small.jsonl")
+        let generation = ContinuousClock.now
+        var corpus = LogCorpus(seed: 2026)
+        let written = try corpus.write(to: large, bytes: megabytes << 20)
+        var smallCorpus = LogCorpus(seed: 2026)
+        _ = try smallCorpus.write(to: small, bytes: smallMegabytes << 20)
+        FileHandle.standardError.write(
+            Data(
+                "generated \(written.events) events, \(written.bytes >> 20) MiB, in \((ContinuousClock.now - generation).seconds.rounded()) s\n"
+                    .utf8))
+
+        let summary = [faultline, "summary", "--json", "--file", large.path]
+        let jq = ["jq", "-n", "-c", Self.jqProgram, large.path]
+        let agreed = try Self.countsAgree(faultline: faultline, jq: jq, log: large)
+        var faultlineRuns: [ChildRun] = []
+        var jqRuns: [ChildRun] = []
+        for round in 0...rounds {
+            for command in round % 2 == 0 ? [summary, jq] : [jq, summary] {
+                let run = try ChildRun.run(command)
+                guard round > 0 else { continue }  // the first round warms the page cache
+                if command == summary { faultlineRuns.append(run) } else { jqRuns.append(run) }
+            }
+        }
+        let smallRun = try ChildRun.run([faultline, "summary", "--json", "--file", small.path])
+        report(written: written, faultline: faultlineRuns, jq: jqRuns, small: smallRun, agreed: agreed)
+    }
+
+    /// Whether `faultline issues --json` counts the same events per fingerprint as jq; the benchmark stops if not.
+    private static func countsAgree(faultline: String, jq: [String], log: URL) throws -> Int {
+        let issues = try ChildRun.run([faultline, "issues", "--json", "--file", log.path]).output
+        let rows = try JSONDecoder().decode(IssueList.self, from: issues).issues
+        let faultlineCounts = Dictionary(
+            uniqueKeysWithValues: rows.map { ($0.fingerprint.joined(separator: "\u{1F}"), $0.events) })
+        let jqCounts = try JSONDecoder().decode([String: Int].self, from: try ChildRun.run(jq).output)
+        guard faultlineCounts == jqCounts else {
+            throw ChildRun.Failure(description: "faultline and jq disagree: \(faultlineCounts) against \(jqCounts)")
+        }
+        return jqCounts.count
+    }
+
+    /// What the check reads of `faultline issues --json`.
+    private struct IssueList: Decodable {
+        struct Row: Decodable {
+            let fingerprint: [String]
+            let events: Int
+        }
+
+        let issues: [Row]
+    }
+
+    private func report(written: LogCorpus.Written, faultline: [ChildRun], jq: [ChildRun], small: ChildRun, agreed: Int)
+    {
+        let megabytes = Double(written.bytes) / 1e6
+        let faultlineSeconds = Samples(faultline.map(\.seconds))
+        let jqSeconds = Samples(jq.map(\.seconds))
+        let faultlinePeak = faultline.map(\.peakResidentBytes).max() ?? 0
+        print(
+            """
+            triage-summary: `faultline summary --json` and `jq` counting events per fingerprint over one JSON Lines \
+            log of \(written.events) events, \(String(format: "%.0f", megabytes)) MB (\(agreed) fingerprints, \
+            counts identical on both sides); \(rounds) interleaved rounds after a warm-up, page cache warm
+            | side | median s | MB/s | peak RSS | ratio of jq's time |
+            |---|---|---|---|---|
+            | jq 1.6 | \(String(format: "%.2f", jqSeconds.median)) | \(String(format: "%.0f", megabytes / jqSeconds.median)) \
+            | \(ProcessMemory.mebibytes(jq.map(\.peakResidentBytes).max() ?? 0)) | 1 |
+            | faultline summary | \(String(format: "%.2f", faultlineSeconds.median)) \
+            | \(String(format: "%.0f", megabytes / faultlineSeconds.median)) | \(ProcessMemory.mebibytes(faultlinePeak)) \
+            | \(String(format: "%.1f", jqSeconds.median / faultlineSeconds.median))× faster |
+
+            memory against input size: faultline summary over a log of \(smallMegabytes) MiB made the same way \
+            peaks at \(ProcessMemory.mebibytes(small.peakResidentBytes)); over \(self.megabytes) MiB at \
+            \(ProcessMemory.mebibytes(faultlinePeak)) \
+            (\(String(format: "%.2f", Double(faultlinePeak) / Double(small.peakResidentBytes)))×)
+            """)
+    }
+}
