@@ -23,6 +23,8 @@ public struct EventRecord: Hashable, Sendable {
     public var user: String?
     /// The user's segment.
     public var userSegment: String?
+    /// Fields triage reads that had an unexpected type and were left out, such as a numeric `release`.
+    public var ignoredFields = 0
 
     /// Creates a record.
     public init(eventID: String, timestamp: Double) {

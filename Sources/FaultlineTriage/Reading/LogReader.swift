@@ -92,8 +92,10 @@ public struct LogReader {
         guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return }
         counts.lines += 1
         do throws(EventRecord.LineFailure) {
-            event(try EventRecord(line: line), line)
+            let record = try EventRecord(line: line)
+            event(record, line)
             counts.events += 1
+            counts.ignoredFields += record.ignoredFields
         } catch {
             switch error {
             case .notUTF8: counts.notUTF8 += 1

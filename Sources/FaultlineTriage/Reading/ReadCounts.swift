@@ -7,6 +7,8 @@ public struct ReadCounts: Hashable, Sendable, Codable {
     /// Non-empty lines seen, and the events read from them and from envelopes.
     public var lines = 0
     public var events = 0
+    /// Fields of events that had an unexpected type and were left out; their events were read without them.
+    public var ignoredFields = 0
     /// Lines skipped: not UTF-8, not one JSON object, JSON without an event id and time, longer than 16 MiB.
     public var notUTF8 = 0
     public var notJSON = 0
@@ -23,6 +25,7 @@ public struct ReadCounts: Hashable, Sendable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case files, bytes, lines, events, duplicates
+        case ignoredFields = "ignored_fields"
         case notUTF8 = "not_utf8"
         case notJSON = "not_json"
         case notAnEvent = "not_an_event"
@@ -41,6 +44,7 @@ public struct ReadCounts: Hashable, Sendable, Codable {
         bytes += other.bytes
         lines += other.lines
         events += other.events
+        ignoredFields += other.ignoredFields
         notUTF8 += other.notUTF8
         notJSON += other.notJSON
         notAnEvent += other.notAnEvent
@@ -59,6 +63,9 @@ extension ReadCounts {
         var line =
             "read \(counted(counts.files, "file")), \(counted(counts.lines, "line")), \(counted(counts.events, "event"))"
         if counts.duplicates > 0 { line += " (\(counts.duplicates) outbox events also in the log)" }
+        if counts.ignoredFields > 0 {
+            line += "; \(counted(counts.ignoredFields, "field")) of an unexpected type left out"
+        }
         let skipped = [
             ("not UTF-8", counts.notUTF8), ("not JSON", counts.notJSON), ("not events", counts.notAnEvent),
             ("over 16 MiB", counts.tooLong), ("truncated gzip files", counts.truncatedGzip),

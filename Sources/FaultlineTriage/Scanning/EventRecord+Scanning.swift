@@ -7,12 +7,15 @@ extension EventRecord {
         case notUTF8
         /// The line is not one JSON object.
         case notJSON
-        /// It is JSON, but without a string `event_id` and an RFC 3339 (or numeric) `timestamp`.
+        /// It is a JSON object, but without a string `event_id` and an RFC 3339 (or numeric) `timestamp`.
         case notAnEvent
     }
 
     /// Reads an event from one line of the log: the fields triage needs, skipping everything else (breadcrumbs,
-    /// contexts, the request) without decoding it. Unknown fields are ignored.
+    /// contexts, the request) without decoding it. Unknown fields are ignored. A field triage reads that has an
+    /// unexpected type (a numeric release, tags that are a string) is left out and counted in ``ignoredFields``; the
+    /// forms the Sentry protocol also allows are read: tags as `[key, value]` pairs, a `message` object, an
+    /// `exception` list.
     public init(line: UnsafeBufferPointer<UInt8>) throws(LineFailure) {
         guard UTF8Validation.isValid(line) else { throw .notUTF8 }
         var scanner = JSONScanner(line)
@@ -22,31 +25,26 @@ extension EventRecord {
         let isObject = scanner.object { key, scanner in
             switch Key(key) {
             case .eventID:
+                guard scanner.nextValueKind() == .string else { return scanner.skipValue() }
                 eventID = scanner.string()
                 return eventID != nil
             case .timestamp:
-                if let text = scanner.string() {
+                switch scanner.nextValueKind() {
+                case .string:
+                    guard let text = scanner.string() else { return false }
                     timestamp = RFC3339Time.seconds(text)
-                } else {
+                    return true
+                case .number:
                     timestamp = scanner.number()
+                    return timestamp != nil
+                default: return scanner.skipValue()
                 }
-                return timestamp != nil
-            case .level: return scanner.optionalString(into: &fields.level)
-            case .release: return scanner.optionalString(into: &fields.release)
-            case .environment: return scanner.optionalString(into: &fields.environment)
-            case .message: return scanner.optionalString(into: &fields.message)
-            case .fingerprint:
-                return scanner.array { scanner in
-                    guard let part = scanner.scalarText() else { return false }
-                    fields.fingerprint.append(part)
-                    return true
-                }
-            case .tags:
-                return scanner.object { key, scanner in
-                    guard let value = scanner.scalarText() else { return scanner.skipValue() }
-                    fields.tags[String(decoding: key, as: UTF8.self)] = value
-                    return true
-                }
+            case .level: return fields.readString(&scanner, into: \.level)
+            case .release: return fields.readString(&scanner, into: \.release)
+            case .environment: return fields.readString(&scanner, into: \.environment)
+            case .message: return fields.readMessage(&scanner)
+            case .fingerprint: return fields.readFingerprint(&scanner)
+            case .tags: return fields.readTags(&scanner)
             case .user: return fields.readUser(&scanner)
             case .exception: return fields.readException(&scanner)
             case nil: return scanner.skipValue()
@@ -59,8 +57,85 @@ extension EventRecord {
         self = fields
     }
 
+    /// Skips a value of an unexpected type, counting it.
+    private mutating func ignore(_ scanner: inout JSONScanner) -> Bool {
+        ignoredFields += 1
+        return scanner.skipValue()
+    }
+
+    /// A string or `null`.
+    private mutating func readString(_ scanner: inout JSONScanner, into field: WritableKeyPath<EventRecord, String?>)
+        -> Bool
+    {
+        var value: String?
+        guard scanner.optionalString(into: &value) else { return ignore(&scanner) }
+        self[keyPath: field] = value
+        return true
+    }
+
+    /// A string, or Sentry's `{"formatted": …, "message": …}`: the formatted text, else the template.
+    private mutating func readMessage(_ scanner: inout JSONScanner) -> Bool {
+        guard scanner.nextValueKind() == .object else { return readString(&scanner, into: \.message) }
+        var formatted: String?
+        var template: String?
+        let read = scanner.object { key, scanner in
+            switch String(decoding: key, as: UTF8.self) {
+            case "formatted": return scanner.optionalString(into: &formatted) || ignore(&scanner)
+            case "message": return scanner.optionalString(into: &template) || ignore(&scanner)
+            default: return scanner.skipValue()
+            }
+        }
+        message = formatted ?? template
+        return read
+    }
+
+    /// An array of strings or numbers; one with any other part is left out whole, since grouping by part of a
+    /// fingerprint would be wrong.
+    private mutating func readFingerprint(_ scanner: inout JSONScanner) -> Bool {
+        guard scanner.nextValueKind() == .array else { return ignore(&scanner) }
+        var parts: [String] = []
+        var isWellTyped = true
+        let read = scanner.array { scanner in
+            guard let part = scanner.scalarText() else {
+                isWellTyped = false
+                return scanner.skipValue()
+            }
+            parts.append(part)
+            return true
+        }
+        if isWellTyped { fingerprint = parts } else { ignoredFields += 1 }
+        return read
+    }
+
+    /// `{"key": value, …}` or `[["key", value], …]`, values as text; values that are not strings or numbers are
+    /// left out.
+    private mutating func readTags(_ scanner: inout JSONScanner) -> Bool {
+        switch scanner.nextValueKind() {
+        case .object:
+            return scanner.object { key, scanner in
+                guard let value = scanner.scalarText() else { return ignore(&scanner) }
+                tags[String(decoding: key, as: UTF8.self)] = value
+                return true
+            }
+        case .array:
+            return scanner.array { scanner in
+                guard scanner.nextValueKind() == .array else { return ignore(&scanner) }
+                var pair: [String] = []
+                let read = scanner.array { scanner in
+                    guard let text = scanner.scalarText() else { return ignore(&scanner) }
+                    pair.append(text)
+                    return true
+                }
+                if pair.count == 2 { tags[pair[0]] = pair[1] } else { ignoredFields += 1 }
+                return read
+            }
+        default: return ignore(&scanner)
+        }
+    }
+
     /// `{"id": …, "email": …, "username": …, "segment": …}`: the id, else the email, else the username.
     private mutating func readUser(_ scanner: inout JSONScanner) -> Bool {
+        guard scanner.nextValueKind() == .object else { return ignore(&scanner) }
         var id: String?
         var email: String?
         var username: String?
@@ -68,12 +143,12 @@ extension EventRecord {
         let read = scanner.object { key, scanner in
             switch String(decoding: key, as: UTF8.self) {
             case "id":
-                guard let value = scanner.scalarText() else { return scanner.skipValue() }
+                guard let value = scanner.scalarText() else { return ignore(&scanner) }
                 id = value
                 return true
-            case "email": return scanner.optionalString(into: &email)
-            case "username": return scanner.optionalString(into: &username)
-            case "segment": return scanner.optionalString(into: &segment)
+            case "email": return scanner.optionalString(into: &email) || ignore(&scanner)
+            case "username": return scanner.optionalString(into: &username) || ignore(&scanner)
+            case "segment": return scanner.optionalString(into: &segment) || ignore(&scanner)
             default: return scanner.skipValue()
             }
         }
@@ -82,17 +157,28 @@ extension EventRecord {
         return read
     }
 
-    /// `{"values": [{"type": …, "value": …}, …]}`: the last exception, the one that was raised.
+    /// `{"values": [{"type": …, "value": …}, …]}`, or the list alone: the last exception, the one that was raised.
     private mutating func readException(_ scanner: inout JSONScanner) -> Bool {
-        scanner.object { key, scanner in
-            guard String(decoding: key, as: UTF8.self) == "values" else { return scanner.skipValue() }
-            return scanner.array { scanner in
-                scanner.object { key, scanner in
-                    switch String(decoding: key, as: UTF8.self) {
-                    case "type": return scanner.optionalString(into: &exceptionType)
-                    case "value": return scanner.optionalString(into: &exceptionValue)
-                    default: return scanner.skipValue()
-                    }
+        switch scanner.nextValueKind() {
+        case .object:
+            return scanner.object { key, scanner in
+                guard String(decoding: key, as: UTF8.self) == "values" else { return scanner.skipValue() }
+                return readExceptionValues(&scanner)
+            }
+        case .array: return readExceptionValues(&scanner)
+        default: return ignore(&scanner)
+        }
+    }
+
+    private mutating func readExceptionValues(_ scanner: inout JSONScanner) -> Bool {
+        guard scanner.nextValueKind() == .array else { return ignore(&scanner) }
+        return scanner.array { scanner in
+            guard scanner.nextValueKind() == .object else { return ignore(&scanner) }
+            return scanner.object { key, scanner in
+                switch String(decoding: key, as: UTF8.self) {
+                case "type": return readString(&scanner, into: \.exceptionType)
+                case "value": return readString(&scanner, into: \.exceptionValue)
+                default: return scanner.skipValue()
                 }
             }
         }

@@ -13,6 +13,27 @@ struct JSONScanner {
         self.bytes = bytes
     }
 
+    /// The kinds of JSON values.
+    enum ValueKind {
+        case object, array, string, number, boolean, null
+    }
+
+    /// The kind of the value at the cursor, told by its first byte (whitespace before it is skipped); `nil` when no
+    /// value starts there.
+    mutating func nextValueKind() -> ValueKind? {
+        skipWhitespace()
+        guard position < bytes.count else { return nil }
+        switch bytes[position] {
+        case .openBrace: return .object
+        case .openBracket: return .array
+        case .quote: return .string
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return .boolean
+        case UInt8(ascii: "n"): return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number
+        default: return nil
+        }
+    }
+
     /// Whether only whitespace is left.
     mutating func isAtEnd() -> Bool {
         skipWhitespace()

@@ -19,25 +19,19 @@ struct TailCommand: AsyncParsableCommand {
 
     func run() async throws {
         let filter = try options.filter()
-        var latest: [EventRecord] = []
-        var reader = LogReader()
-        for file in try options.logFiles() where file.kind != .envelope {
-            reader.read(file) { record in
-                guard filter.accepts(record) else { return }
-                latest.append(record)
-                if latest.count > lines { latest.removeFirst(latest.count - lines) }
-            }
-        }
-        for record in latest.sorted(by: { $0.timestamp < $1.timestamp }) { try print(record) }
-        guard follow else { return }
-        guard let directory = options.logDirectory else {
+        if follow, options.logDirectory == nil {
             throw ValidationError("-f follows a log directory's events.jsonl; leave out --file.")
         }
-        var follower = LogFollower(url: directory.appendingPathComponent("events.jsonl"))
+        // Following starts before the latest are read, so that nothing appended in between is missed.
+        let follower = options.logDirectory.map { LogFollower(url: $0.appendingPathComponent("events.jsonl")) }
+        let latest = LatestEvents.read(lines, from: try options.logFiles(), filter: filter)
+        for record in latest { try print(record) }
+        guard follow, var follower else { return }
+        let printed = Set(latest.map(\.eventID))
         while !Task.isCancelled {
             try await Task.sleep(for: .milliseconds(500))
             var new: [EventRecord] = []
-            follower.readNew { if filter.accepts($0) { new.append($0) } }
+            follower.readNew { if filter.accepts($0) && !printed.contains($0.eventID) { new.append($0) } }
             for record in new { try print(record) }
         }
     }

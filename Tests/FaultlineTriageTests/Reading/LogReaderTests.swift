@@ -26,6 +26,8 @@ import Testing
         active += Data("garbage\n\n   \n".utf8)
         active += Data(#"{"event_id":"no time"}"#.utf8 + [0x0A])
         active += Data(#"{"event_id":7,"timestamp":"2026-11-01T00:00:00Z"}"#.utf8 + [0x0A])
+        // Fields of the wrong type: the event is read without them
+        active += Data(#"{"event_id":"typed","timestamp":"2026-11-01T00:00:00Z","release":5,"tags":"x"}"#.utf8 + [0x0A])
         active += Data(
             #"{"event_id":"e","timestamp":"2026-11-01T00:00:00Z","message":""#.utf8 + [0xFF, 0x22, 0x7D, 0x0A])
         active += Data(#"{"event_id":"e","timestamp":"2026-11-01T00:00:00Z","extra":""#.utf8)
@@ -45,14 +47,15 @@ import Testing
             reader.read(file) { read.append($0.eventID) }
         }
 
-        #expect(read == [0, 1, 2, 3, 5, 6, 7, 7].map { events[$0].eventID })
+        #expect(read == [0, 1, 2, 3, 5, 6].map { events[$0].eventID } + ["typed"] + [7, 7].map { events[$0].eventID })
         var expected = ReadCounts()
         expected.files = 7
-        expected.lines = 13  // tooLong lines never reach the parser
-        expected.events = 8
+        expected.lines = 14  // tooLong lines never reach the parser
+        expected.events = 9
+        expected.ignoredFields = 2
         expected.notUTF8 = 1
-        expected.notJSON = 3
-        expected.notAnEvent = 1
+        expected.notJSON = 2
+        expected.notAnEvent = 2
         expected.tooLong = 1
         expected.truncatedGzip = 1
         expected.corruptGzip = 1

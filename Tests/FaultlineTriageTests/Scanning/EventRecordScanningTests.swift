@@ -51,6 +51,26 @@ import Testing
         #expect(record.tags == ["http.status_code": "503"])
         #expect(record.user == "42")
         #expect(record.fingerprint == ["a", "7"])
+        #expect(record.ignoredFields == 1)  // the tag whose value is a boolean
+    }
+
+    @Test func fieldsOfAnUnexpectedTypeAreLeftOutAndCountedAndSentrysOtherFormsAreRead() throws {
+        let line = #"""
+            {"event_id":"e1","timestamp":1795000000,"level":3,"release":["r"],"environment":null,
+             "message":{"formatted":"checkout failed for 42","message":"checkout failed for %s"},
+             "fingerprint":["a",{"b":1}],"tags":[["error.kind","server"],["http.status_code",502],["alone"]],
+             "user":"kim","exception":[{"type":"ServerFailure","value":7}]}
+            """#
+        let record = try Self.record(Data(line.utf8))
+        #expect(record.eventID == "e1" && record.timestamp == 1_795_000_000)
+        #expect(record.level == nil && record.release == nil && record.environment == nil)
+        #expect(record.message == "checkout failed for 42")
+        #expect(record.fingerprint.isEmpty)  // a fingerprint with a bad part is left out whole
+        #expect(record.tags == ["error.kind": "server", "http.status_code": "502"])
+        #expect(record.user == nil)
+        #expect(record.exceptionType == "ServerFailure" && record.exceptionValue == nil)
+        // level, release, fingerprint, the lone tag, user, exception value
+        #expect(record.ignoredFields == 6)
     }
 
     @Test(arguments: [
@@ -61,9 +81,10 @@ import Testing
         (#"{"event_id":"e1","breadcrumbs":{"values":[{"a":1]}},"timestamp":"2026-11-23T11:15:13Z"}"#, .notJSON),
         (#"[1,2,3]"#, .notJSON),
         (#"{"event_id":"e1"}"#, .notAnEvent),
-        (#"{"event_id":7,"timestamp":"2026-11-23T11:15:13Z"}"#, .notJSON),
-        (#"{"event_id":"e1","timestamp":"yesterday"}"#, .notJSON),
-        (#"{"event_id":"e1","timestamp":"2026-11-23T11:15:13Z","tags":"server"}"#, .notJSON),
+        (#"{"event_id":7,"timestamp":"2026-11-23T11:15:13Z"}"#, .notAnEvent),
+        (#"{"event_id":"e1","timestamp":"yesterday"}"#, .notAnEvent),
+        (#"{"event_id":"e1","timestamp":true}"#, .notAnEvent),
+        (#"{"event_id":"e1","timestamp":"2026-11-23T11:15:13Z","tags":{"a":}}"#, .notJSON),
     ])
     func aLineThatIsNotAnEventSaysWhy(line: String, failure: EventRecord.LineFailure) {
         #expect(throws: failure) { try Self.record(Data(line.utf8)) }
