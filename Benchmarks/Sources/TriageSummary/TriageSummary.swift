@@ -15,7 +15,7 @@ struct TriageSummary: ParsableCommand {
     var megabytes = 1024
 
     @Option(help: "Size of the smaller log that checks memory against input size, in MiB.")
-    var smallMegabytes = 128
+    var smallMegabytes = 512
 
     @Option(help: "Timed rounds per side.")
     var rounds = 3
