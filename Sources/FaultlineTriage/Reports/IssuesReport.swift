@@ -49,15 +49,25 @@ public struct IssuesReport: Hashable, Sendable, Codable {
 
     static func table(_ rows: [IssueRow], style: TextStyle) -> String {
         var table = TextTable(
-            header: ["ID", "KIND", "ISSUE", "ROUTE", "STATUS", "CODE", "EVENTS", "USERS", "LAST SEEN", "TREND"],
+            header: [
+                "ID", "KIND", "ISSUE", "ROUTE", "STATUS", "CODE", "EVENTS", "USERS", "FIRST SEEN (UTC)",
+                "LAST SEEN (UTC)", "RELEASES", "TREND",
+            ],
             rightAligned: [6, 7])
         for row in rows {
+            let releases = row.releases.first.map { row.releases.count > 1 ? "\($0) +\(row.releases.count - 1)" : $0 }
             table.rows.append([
-                row.id, row.kind, Self.shortened(row.title, to: 48), row.route ?? "-", row.status ?? "-",
-                row.serverCode ?? "-", String(row.events), String(row.users), row.lastSeen, row.sparkline,
+                row.id, row.kind, Self.shortened(row.title, to: 44), row.route ?? "-", row.status ?? "-",
+                row.serverCode ?? "-", String(row.events), String(row.users), Self.minute(row.firstSeen),
+                Self.minute(row.lastSeen), releases ?? "-", row.sparkline,
             ])
         }
         return table.render(style: style)
+    }
+
+    /// `2026-11-23T09:05:00Z` as `2026-11-23 09:05`.
+    private static func minute(_ time: String) -> String {
+        String(time.prefix(16)).replacingOccurrences(of: "T", with: " ")
     }
 
     private static func shortened(_ text: String, to length: Int) -> String {
