@@ -25,11 +25,26 @@ let package = Package(
         // The system zlib, for gzip in the local log and on the wire.
         .systemLibrary(
             name: "CFaultlineZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        // The system brotli decoder, for the bodies sentry-python sends to `faultline serve`.
+        .systemLibrary(
+            name: "CFaultlineBrotli", pkgConfig: "libbrotlidec",
+            providers: [.apt(["libbrotli-dev"]), .brew(["brotli"])]
+        ),
         // Turns classified failures into Sentry-protocol events, stores and delivers them. Foundation and zlib only.
         .target(
             name: "FaultlineReporting", dependencies: ["Faultline", "CFaultlineZlib"], swiftSettings: strictSettings),
         // Reads the local logs and outbox the reporting pipeline writes, for incident triage from a terminal.
         .target(name: "FaultlineTriage", dependencies: ["FaultlineReporting"], swiftSettings: strictSettings),
+        // `faultline serve`: a Sentry-compatible ingest that writes what it accepts to the local log format.
+        .target(
+            name: "FaultlineServe",
+            dependencies: [
+                "FaultlineReporting", "FaultlineTriage", "CFaultlineBrotli",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // A loopback server that reproduces the seed posts' server contracts, for tests and the demo.
         .target(
             name: "FaultlineTestServer",
@@ -49,6 +64,7 @@ let package = Package(
             dependencies: [
                 "Faultline",
                 "FaultlineTriage",
+                "FaultlineServe",
                 "FaultlineTestServer",
                 "SeedScenarios",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -63,6 +79,13 @@ let package = Package(
         .testTarget(
             name: "FaultlineTriageTests",
             dependencies: ["FaultlineTriage", "FaultlineReporting", "FaultlineTestServer", "SeedScenarios"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FaultlineServeTests",
+            dependencies: [
+                "FaultlineServe", "FaultlineTriage", "FaultlineReporting", "FaultlineTestServer", "SeedScenarios",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -9,7 +9,7 @@ struct FaultlineCommand: AsyncParsableCommand {
         subcommands: [
             SummaryCommand.self, IssuesCommand.self, ShowCommand.self, TimelineCommand.self, TailCommand.self,
             StatsCommand.self,
-            DemoCommand.self,
+            ServeCommand.self, DemoCommand.self,
         ],
         defaultSubcommand: SummaryCommand.self)
 }

@@ -1,0 +1,30 @@
+import Foundation
+
+/// How `faultline serve` listens, whom it accepts, and how much.
+public struct IngestConfiguration: Hashable, Sendable {
+    /// The address to listen on; 127.0.0.1 by default, so nothing outside the machine reaches it.
+    public var host = "127.0.0.1"
+    /// The port; 0 lets the system choose one.
+    public var port = 8000
+    /// Where accepted events are written, in the local log format.
+    public var logDirectory: URL
+    /// The project id in the DSN and the request path.
+    public var projectID = "1"
+    /// The public key clients must send.
+    public var publicKey: String
+    /// The most bytes a request body may have, compressed and decompressed: 20 MiB.
+    public var maximumRequestSize = 20 * 1024 * 1024
+    /// The most bytes one item (an event) may have: 1 MiB, Sentry's limit for an event.
+    public var maximumItemSize = 1024 * 1024
+
+    /// A configuration that writes to `logDirectory` and accepts `publicKey`.
+    public init(logDirectory: URL, publicKey: String) {
+        self.logDirectory = logDirectory
+        self.publicKey = publicKey
+    }
+
+    /// The DSN clients use to send here.
+    public func dsn(port: Int) -> String {
+        "http://\(publicKey)@\(host):\(port)/\(projectID)"
+    }
+}

@@ -1,0 +1,93 @@
+import FaultlineReporting
+import Foundation
+
+/// What one request to the ingest carries, checked: its events ready for the log and its client reports, or the
+/// status and reason it is refused with. Nothing of a refused request is stored.
+struct IngestRequest {
+    /// Why a request is refused: the HTTP status, and the reason sent in `X-Sentry-Error`.
+    struct Refusal: Error, Hashable {
+        let status: Int
+        let reason: String
+    }
+
+    /// Events as log lines (one compact JSON object each), with their ids.
+    private(set) var events: [(id: String, line: Data)] = []
+    /// Drops that client reports in the request announced, keyed `reason:category`.
+    private(set) var discards: [String: Int] = [:]
+    /// The id answered to the client: the envelope's or its first event's.
+    private(set) var responseID: String?
+
+    /// An envelope, authenticated by `key` or by its own `dsn` header.
+    init(envelope body: Data, key: String?, configuration: IngestConfiguration) throws(Refusal) {
+        let envelope: Envelope
+        do {
+            envelope = try Envelope(parsing: body)
+        } catch {
+            throw Refusal(status: 400, reason: "malformed envelope: \(error.reason)")
+        }
+        try Self.authenticate(key ?? SentryAuth.key(inEnvelope: envelope), configuration)
+        if case .string(let id)? = envelope.header["event_id"] { responseID = id }
+        for item in envelope.items {
+            guard item.payload.count <= configuration.maximumItemSize else {
+                throw Refusal(
+                    status: 413,
+                    reason: "a \(item.type) item of \(item.payload.count) bytes is over the limit of "
+                        + "\(configuration.maximumItemSize)")
+            }
+            switch item.type {
+            case "event": try add(event: item.payload, fallbackID: responseID)
+            case "client_report": readClientReport(item.payload)
+            default: break  // sessions, attachments, transactions: accepted, not stored
+            }
+        }
+    }
+
+    /// A legacy `store` request: one event as the body.
+    init(storeBody body: Data, key: String?, configuration: IngestConfiguration) throws(Refusal) {
+        try Self.authenticate(key, configuration)
+        guard body.count <= configuration.maximumItemSize else {
+            throw Refusal(status: 413, reason: "an event of \(body.count) bytes is over the limit")
+        }
+        try add(event: body, fallbackID: nil)
+    }
+
+    private static func authenticate(_ key: String?, _ configuration: IngestConfiguration) throws(Refusal) {
+        guard let key else {
+            throw Refusal(status: 401, reason: "missing authentication: send X-Sentry-Auth with sentry_key")
+        }
+        guard key == configuration.publicKey else { throw Refusal(status: 403, reason: "unknown sentry_key") }
+    }
+
+    private mutating func add(event payload: Data, fallbackID: String?) throws(Refusal) {
+        guard var object = (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any] else {
+            throw Refusal(status: 400, reason: "an event item is not a JSON object")
+        }
+        let id = (object["event_id"] as? String) ?? fallbackID ?? Self.newEventID()
+        var line = payload
+        if object["event_id"] == nil || payload.contains(UInt8(ascii: "\n")) || payload.contains(UInt8(ascii: "\r")) {
+            object["event_id"] = id
+            guard let compact = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
+                throw Refusal(status: 400, reason: "an event item could not be stored as one JSON line")
+            }
+            line = compact
+        }
+        events.append((id, line))
+        if responseID == nil { responseID = id }
+    }
+
+    private mutating func readClientReport(_ payload: Data) {
+        guard let report = (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any],
+            let discarded = report["discarded_events"] as? [[String: Any]]
+        else { return }
+        for entry in discarded {
+            guard let reason = entry["reason"] as? String, let category = entry["category"] as? String,
+                let quantity = entry["quantity"] as? Int
+            else { continue }
+            discards["\(reason):\(category)", default: 0] += quantity
+        }
+    }
+
+    private static func newEventID() -> String {
+        UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+    }
+}

@@ -1,0 +1,34 @@
+import FaultlineReporting
+import Foundation
+
+/// Who a request says it is: the `sentry_key` of the `X-Sentry-Auth` header (or `Authorization: Sentry …`), else of
+/// the `sentry_key` query item, else of the envelope header's `dsn`, the three places SDKs put it.
+enum SentryAuth {
+    /// The key in an auth header value such as `Sentry sentry_key=abc, sentry_version=7, sentry_client=x/1.0`.
+    static func key(inHeader value: String?) -> String? {
+        guard let value, value.lowercased().hasPrefix("sentry ") else { return nil }
+        for pair in value.dropFirst("sentry ".count).split(separator: ",") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2, parts[0] == "sentry_key", !parts[1].isEmpty { return parts[1] }
+        }
+        return nil
+    }
+
+    /// The key in a query string such as `sentry_key=abc&sentry_version=7`.
+    static func key(inQuery query: String?) -> String? {
+        guard let query else { return nil }
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            if parts.count == 2, parts[0] == "sentry_key", !parts[1].isEmpty {
+                return String(parts[1]).removingPercentEncoding
+            }
+        }
+        return nil
+    }
+
+    /// The public key of the envelope header's `dsn`.
+    static func key(inEnvelope envelope: Envelope) -> String? {
+        guard case .string(let dsn)? = envelope.header["dsn"] else { return nil }
+        return (try? DSN(dsn))?.publicKey
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import FaultlineServe
+import Foundation
+
+/// `faultline serve`: a Sentry-compatible ingest on this machine, writing what it accepts to a log directory that
+/// every triage command reads.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run a Sentry-compatible ingest that writes events to a local log directory.",
+        discussion: """
+            For development, CI and small teams on one machine. Point any Sentry SDK at the DSN it prints. When a \
+            team outgrows it, the same DSN setting points the SDK at Sentry (SaaS or self-hosted) or GlitchTip.
+            """)
+
+    @Option(help: "The address to listen on; 0.0.0.0 accepts other machines.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on; 0 lets the system choose.")
+    var port = 8000
+
+    @Option(
+        help: ArgumentHelp(
+            "Where events are written.", discussion: "Default: $FAULTLINE_LOG_DIR, else ./faultline-logs."))
+    var logDir: String?
+
+    @Option(help: "The project id of the DSN.")
+    var project = "1"
+
+    @Option(help: "The public key clients must send; by default one made on first start and kept in the log directory.")
+    var key: String?
+
+    func run() async throws {
+        let logs = URL(
+            fileURLWithPath: logDir ?? ProcessInfo.processInfo.environment["FAULTLINE_LOG_DIR"] ?? "faultline-logs")
+        try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+        var configuration = IngestConfiguration(logDirectory: logs, publicKey: try key ?? Self.storedKey(in: logs))
+        configuration.host = host
+        configuration.port = port
+        configuration.projectID = project
+        let settings = configuration
+        try await IngestServer.run(settings, handlesSignals: true) { port in
+            let started = """
+                faultline serve: listening on http://\(settings.host):\(port)
+                DSN: \(settings.dsn(port: port))
+                Events are written to \(logs.path); read them with: faultline --log-dir \(logs.path)
+
+                """
+            FileHandle.standardOutput.write(Data(started.utf8))  // unbuffered, for whoever waits for the DSN
+        }
+    }
+
+    /// The key kept in `<logs>/serve.key`, made on first use, so that the DSN stays the same across restarts.
+    private static func storedKey(in logs: URL) throws -> String {
+        let file = logs.appendingPathComponent("serve.key")
+        if let stored = try? String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
+            !stored.isEmpty
+        {
+            return stored
+        }
+        let key = (0..<4).map { _ in String(format: "%08x", UInt32.random(in: 0...UInt32.max)) }.joined()
+        try key.write(to: file, atomically: true, encoding: .utf8)
+        return key
+    }
+}

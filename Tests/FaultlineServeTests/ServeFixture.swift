@@ -1,0 +1,64 @@
+import FaultlineServe
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A `faultline serve` running in the test process on a port the system chooses, writing to a fresh log directory.
+struct ServeFixture {
+    static let publicKey = "0123456789abcdef0123456789abcdef"
+
+    let logs: URL
+    let port: Int
+
+    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    var dsn: String { "http://\(Self.publicKey)@127.0.0.1:\(port)/1" }
+
+    /// A fresh log directory for a test to pass to ``run(logs:_:)`` and remove.
+    static func logDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("faultline-serve-\(UUID())")
+    }
+
+    /// Starts the ingest writing to `logs`, runs `body` with it, and stops it, closing its log.
+    static func run<T: Sendable>(logs: URL, _ body: @Sendable (ServeFixture) async throws -> T) async throws -> T {
+        var settings = IngestConfiguration(logDirectory: logs, publicKey: publicKey)
+        settings.port = 0
+        let configuration = settings
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                defer { portContinuation.finish() }
+                try await IngestServer.run(configuration) { portContinuation.yield($0) }
+            }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else {
+                try await group.next()
+                throw URLError(.cannotConnectToHost)
+            }
+            do {
+                let result = try await body(ServeFixture(logs: logs, port: port))
+                group.cancelAll()
+                try await group.waitForAll()
+                return result
+            } catch {
+                group.cancelAll()
+                throw error
+            }
+        }
+    }
+
+    /// Sends `body` to `path` with `headers`; returns the status and the `X-Sentry-Error` reason.
+    func post(_ path: String, body: Data, headers: [String: String] = [:]) async throws -> (Int, String?) {
+        var request = URLRequest(url: URL(string: baseURL.absoluteString + path)!)
+        request.httpMethod = "POST"
+        request.httpBody = body
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (_, response) = try await URLSession.shared.data(for: request)
+        let http = response as! HTTPURLResponse
+        return (http.statusCode, http.value(forHTTPHeaderField: "X-Sentry-Error"))
+    }
+
+    /// `X-Sentry-Auth` with the right key.
+    static var auth: [String: String] { ["X-Sentry-Auth": "Sentry sentry_key=\(publicKey), sentry_version=7"] }
+}

@@ -1,0 +1,131 @@
+import FaultlineReporting
+import FaultlineServe
+import FaultlineTestServer
+import FaultlineTriage
+import Foundation
+import SeedScenarios
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `faultline serve` takes what real clients send (Faultline's pipeline, the official Python SDK) into the local log
+/// format that triage reads, and refuses malformed, oversized or unauthenticated requests without going down.
+@Suite struct ServeIngestTests {
+    @Test func thePipelinesSeedScenarioEventsArriveGroupedForTriage() async throws {
+        let appLogs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-app-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: appLogs) }
+        let logs = ServeFixture.logDirectory()
+        defer { try? FileManager.default.removeItem(at: logs) }
+        let delivered = try await ServeFixture.run(logs: logs) { serve in
+            // Given an app whose reporter sends to serve, and the seed scenarios failing
+            var options = Reporter.Options(logDirectory: appLogs)
+            options.release = "boleto@2.4.1"
+            options.dsn = try DSN(serve.dsn)
+            let reporter = try Reporter(options: options)
+            let delivered = try await SeedServer.run { server in
+                await CapturedSeedScenarios(server: server, reporter: reporter).run()
+                return await reporter.close(timeout: .seconds(30))
+            }
+            return delivered
+        }
+
+        // Then serve's log holds the 8 events of the app's own log, in their 6 issues
+        let received = await LogScan(files: try LogFile.all(in: logs), filter: EventFilter())
+        let local = await LogScan(files: try LogFile.all(in: appLogs), filter: EventFilter())
+        #expect(delivered)
+        #expect(received.events == 8)
+        #expect(received.issues.count == 6)
+        #expect(Set(received.issues.keys) == Set(local.issues.keys))
+        #expect(received.issues.values.map(\.events).sorted() == [1, 1, 1, 1, 2, 2])
+        #expect(received.counts.notJSON == 0 && received.counts.notAnEvent == 0)
+    }
+
+    @Test func theOfficialPythonSDKsErrorsArriveWithUsersTagsAndBreadcrumbs() async throws {
+        let logs = ServeFixture.logDirectory()
+        defer { try? FileManager.default.removeItem(at: logs) }
+        try await ServeFixture.run(logs: logs) { serve in
+            // When sentry-sdk captures three ValueErrors for two users and a message, then flushes
+            try await SentryPythonClient.run(dsn: serve.dsn)
+        }
+
+        // Then triage groups them into two issues, with users, route tag, release and breadcrumbs
+        let scan = await LogScan(files: try LogFile.all(in: logs), filter: EventFilter())
+        let report = IssuesReport(scan, order: .events)
+        #expect(scan.events == 4)
+        #expect(report.issues.map(\.events) == [3, 1])
+        let cart = try #require(report.issues.first)
+        #expect(cart.title == "cart is empty")
+        #expect(cart.users == 2)
+        #expect(cart.route == "/checkout")
+        #expect(cart.releases == ["shop-py@1.0"])
+        // and `show` reads the SDK's event in full: its breadcrumbs have neither type nor level
+        let latest = try #require(scan.latestEvent(of: try scan.issue(cart.id)))
+        #expect(latest.breadcrumbs?.values.last?.message == "tapped pay")
+        #expect(latest.breadcrumbs?.values.last?.level == .info)
+        #expect(scan.counts.ignoredFields == 0)
+    }
+
+    @Test func malformedOversizedAndUnauthenticatedRequestsAreRefusedAndNothingIsStored() async throws {
+        let event = Data(#"{"event_id":"0123456789abcdef0123456789abcdef","timestamp":"2026-11-23T09:00:00Z"}"#.utf8)
+        let envelope = Envelope(eventID: "0123456789abcdef0123456789abcdef", eventJSON: event, dsn: nil).serialized()
+        let bomb = Gzip.compress(Data(count: 64 * 1024 * 1024))
+        let huge = Envelope(
+            eventID: "e", eventJSON: Data(#"{"x":""#.utf8) + Data(repeating: 0x61, count: 2 << 20) + Data(#""}"#.utf8),
+            dsn: nil
+        ).serialized()
+        let auth = ServeFixture.auth
+        let gzip = auth.merging(["Content-Encoding": "gzip"]) { $1 }
+        let cases: [(String, String, Data, [String: String], Int)] = [
+            ("no key", "/api/1/envelope/", envelope, [:], 401),
+            ("a wrong key", "/api/1/envelope/", envelope, ["X-Sentry-Auth": "Sentry sentry_key=wrong"], 403),
+            ("another project", "/api/2/envelope/", envelope, auth, 404),
+            ("garbage", "/api/1/envelope/", Data("garbage".utf8), auth, 400),
+            ("an event that is not JSON", "/api/1/envelope/", Data("{}\n{\"type\":\"event\"}\nnope\n".utf8), auth, 400),
+            ("corrupt gzip", "/api/1/envelope/", Data("not gzip".utf8), gzip, 400),
+            ("truncated gzip", "/api/1/envelope/", Gzip.compress(envelope).dropLast(9), gzip, 400),
+            ("a gzip bomb", "/api/1/envelope/", bomb, gzip, 413),
+            (
+                "an unknown encoding", "/api/1/envelope/", envelope, auth.merging(["Content-Encoding": "zstd"]) { $1 },
+                400
+            ),
+            ("an event over 1 MiB", "/api/1/envelope/", huge, auth, 413),
+            ("an HTML page", "/api/1/store/", Data("<html>502</html>".utf8), auth, 400),
+        ]
+        let logs = ServeFixture.logDirectory()
+        defer { try? FileManager.default.removeItem(at: logs) }
+        try await ServeFixture.run(logs: logs) { serve in
+            for (name, path, body, headers, status) in cases {
+                let (answered, reason) = try await serve.post(path, body: body, headers: headers)
+                #expect(answered == status, "\(name)")
+                #expect(reason?.isEmpty == false, "\(name) says why")
+            }
+            // The same event three ways, gzip, in the envelope's dsn, on the legacy store endpoint: stored once
+            #expect(try await serve.post("/api/1/envelope/", body: Gzip.compress(envelope), headers: gzip).0 == 200)
+            let withDSN = Envelope(
+                eventID: "0123456789abcdef0123456789abcdef", eventJSON: event, dsn: try DSN(serve.dsn))
+            #expect(try await serve.post("/api/1/envelope/", body: withDSN.serialized()).0 == 200)
+            #expect(try await serve.post("/api/1/store/?sentry_key=\(ServeFixture.publicKey)", body: event).0 == 200)
+            let (health, _) = try await URLSession.shared.data(from: serve.baseURL.appendingPathComponent("health"))
+            #expect(String(decoding: health, as: UTF8.self) == "ok\n")
+        }
+        let scan = await LogScan(files: try LogFile.all(in: logs), filter: EventFilter())
+        #expect(scan.events == 1)
+    }
+}
+
+/// `Tests/peers/sentry_sdk_client.py`, the official Python SDK sending to a DSN, run to completion.
+enum SentryPythonClient {
+    static func run(dsn: String) async throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let process = Process()
+        process.executableURL = repository.appendingPathComponent(".venv/bin/python")
+        process.arguments = [repository.appendingPathComponent("Tests/peers/sentry_sdk_client.py").path, dsn]
+        try process.run()
+        // Waited for without blocking a thread: serve answers the SDK from this process.
+        while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        try #require(process.terminationStatus == 0, "sentry_sdk_client.py exited with \(process.terminationStatus)")
+    }
+}

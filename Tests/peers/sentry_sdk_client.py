@@ -1,0 +1,35 @@
+"""The official Sentry Python SDK as a client of `faultline serve`: errors with users, tags and breadcrumbs.
+
+Usage: sentry_sdk_client.py DSN
+Captures ValueError("cart is empty") for users ana, bo and ana, and the message "slow checkout", then flushes.
+"""
+import signal
+import sys
+
+import sentry_sdk
+
+# Swift starts child processes with most signals blocked; the SDK's worker thread needs them as usual.
+signal.pthread_sigmask(signal.SIG_SETMASK, [])
+
+
+def checkout():
+    raise ValueError("cart is empty")
+
+
+def main():
+    sentry_sdk.init(dsn=sys.argv[1], release="shop-py@1.0", environment="staging")
+    for user in ["ana", "bo", "ana"]:
+        with sentry_sdk.new_scope() as scope:
+            scope.set_user({"id": user, "segment": "pro"})
+            scope.set_tag("http.route", "/checkout")
+            sentry_sdk.add_breadcrumb(category="ui", message="tapped pay")
+            try:
+                checkout()
+            except ValueError:
+                sentry_sdk.capture_exception()
+    sentry_sdk.capture_message("slow checkout")
+    sentry_sdk.flush(timeout=20)  # returns nothing: the test reads what arrived
+
+
+if __name__ == "__main__":
+    main()
