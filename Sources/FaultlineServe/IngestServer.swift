@@ -6,10 +6,12 @@ import Logging
 /// `faultline serve`: a Sentry-compatible ingest for one machine (development, CI, a small team). It takes
 /// `POST /api/<project>/envelope/` and the legacy `POST /api/<project>/store/`, authenticated by `sentry_key`,
 /// with `gzip`, `deflate` or `br` bodies decompressed up to a limit, and writes accepted events to the local log
-/// format, so that every `faultline` command reads them. `GET /health` answers `ok`.
+/// format, so that every `faultline` command reads them. `GET /health` answers `ok`; `GET /metrics` gives
+/// ``IngestMetrics`` in the Prometheus text format.
 ///
 /// Refusals say why in `X-Sentry-Error`: 400 for a malformed body, 401 without a key, 403 for a wrong key, 404 for
-/// another project, 413 past a size limit. Nothing of a refused request is stored.
+/// another project, 413 past a size limit, 429 past the optional rate limit (with `Retry-After` and
+/// `X-Sentry-Rate-Limits`). Nothing of a refused request is stored.
 public enum IngestServer {
     /// Runs the ingest until the task is cancelled or, with `handlesSignals`, until SIGTERM or SIGINT, then closes
     /// the log, so that nothing accepted is lost.
@@ -19,7 +21,8 @@ public enum IngestServer {
         _ configuration: IngestConfiguration, handlesSignals: Bool = false,
         onStart: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws {
-        let store = try IngestStore(logDirectory: configuration.logDirectory)
+        let store = try IngestStore(
+            logDirectory: configuration.logDirectory, eventsPerMinute: configuration.eventsPerMinute)
         var logger = Logger(label: "faultline-serve")
         logger.logLevel = .warning
         let application = Application(
@@ -41,6 +44,11 @@ public enum IngestServer {
     {
         let router = Router()
         router.get("health") { _, _ in "ok\n" }
+        router.get("metrics") { _, _ -> Response in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: await store.exposition())))
+        }
         for kind in ["envelope", "store"] {
             router.post("api/{project}/\(kind)") { request, context -> Response in
                 await handle(request, context: context, isEnvelope: kind == "envelope", configuration, store)
@@ -69,21 +77,36 @@ public enum IngestServer {
                 isEnvelope
                 ? try IngestRequest(envelope: body, key: key, configuration: configuration)
                 : try IngestRequest(storeBody: body, key: key, configuration: configuration)
+            if let wait = await store.admit(ingest.events.count) {
+                let seconds = Int(wait.components.seconds) + 1
+                throw IngestRequest.Refusal(
+                    status: 429, reason: "over \(configuration.eventsPerMinute ?? 0) events a minute",
+                    retryAfter: seconds)
+            }
             do {
                 _ = try await store.store(ingest.events)
             } catch {
                 throw IngestRequest.Refusal(status: 503, reason: "the log could not be written: \(error)")
             }
             if !ingest.discards.isEmpty { await store.countDiscards(ingest.discards) }
+            await store.countAnswer(status: 200)
             let answer = ingest.responseID.map { #"{"id":"\#($0)"}"# } ?? "{}"
             return Response(
                 status: .ok, headers: [.contentType: "application/json"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: answer)))
         } catch {
+            await store.countAnswer(status: error.status)
+            var headers: HTTPFields = [.contentType: "application/json", .sentryError: error.reason]
+            if let retryAfter = error.retryAfter {
+                headers[.retryAfter] = String(retryAfter)
+                headers[.sentryRateLimits] = "\(retryAfter):error:key"
+            }
+            let detail = (try? JSONEncoder().encode(["detail": error.reason])).map {
+                String(decoding: $0, as: UTF8.self)
+            }
             return Response(
-                status: HTTPResponse.Status(code: error.status),
-                headers: [.contentType: "application/json", .sentryError: error.reason],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"detail":"\#(error.reason)"}"#)))
+                status: HTTPResponse.Status(code: error.status), headers: headers,
+                body: ResponseBody(byteBuffer: ByteBuffer(string: detail ?? "{}")))
         }
     }
 
@@ -111,4 +134,5 @@ public enum IngestServer {
 extension HTTPFields.Element.Name {
     fileprivate static let sentryAuth = Self("X-Sentry-Auth")!
     fileprivate static let sentryError = Self("X-Sentry-Error")!
+    fileprivate static let sentryRateLimits = Self("X-Sentry-Rate-Limits")!
 }

@@ -30,6 +30,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The public key clients must send; by default one made on first start and kept in the log directory.")
     var key: String?
 
+    @Option(help: "The most events the key may send a minute; past it, requests get 429 and Retry-After.")
+    var rateLimit: Int?
+
     func run() async throws {
         let logs = URL(
             fileURLWithPath: logDir ?? ProcessInfo.processInfo.environment["FAULTLINE_LOG_DIR"] ?? "faultline-logs")
@@ -38,6 +41,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.host = host
         configuration.port = port
         configuration.projectID = project
+        configuration.eventsPerMinute = rateLimit
         let settings = configuration
         try await IngestServer.run(settings, handlesSignals: true) { port in
             let started = """

@@ -1,5 +1,6 @@
 import FaultlineServe
 import Foundation
+import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -20,10 +21,14 @@ struct ServeFixture {
         FileManager.default.temporaryDirectory.appendingPathComponent("faultline-serve-\(UUID())")
     }
 
-    /// Starts the ingest writing to `logs`, runs `body` with it, and stops it, closing its log.
-    static func run<T: Sendable>(logs: URL, _ body: @Sendable (ServeFixture) async throws -> T) async throws -> T {
+    /// Starts the ingest writing to `logs` (with a rate limit of `eventsPerMinute`), runs `body` with it, and stops it, closing its log.
+    static func run<T: Sendable>(
+        logs: URL, eventsPerMinute: Int? = nil,
+        _ body: @Sendable (ServeFixture) async throws -> T
+    ) async throws -> T {
         var settings = IngestConfiguration(logDirectory: logs, publicKey: publicKey)
         settings.port = 0
+        settings.eventsPerMinute = eventsPerMinute
         let configuration = settings
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         return try await withThrowingTaskGroup(of: Void.self) { group in
@@ -50,13 +55,32 @@ struct ServeFixture {
 
     /// Sends `body` to `path` with `headers`; returns the status and the `X-Sentry-Error` reason.
     func post(_ path: String, body: Data, headers: [String: String] = [:]) async throws -> (Int, String?) {
+        let (status, response) = try await send(path, body: body, headers: headers)
+        return (status, response.value(forHTTPHeaderField: "X-Sentry-Error"))
+    }
+
+    /// Sends `body` to `path` with `headers`; returns the status and the response.
+    func send(_ path: String, body: Data, headers: [String: String] = [:]) async throws -> (Int, HTTPURLResponse) {
         var request = URLRequest(url: URL(string: baseURL.absoluteString + path)!)
         request.httpMethod = "POST"
         request.httpBody = body
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (_, response) = try await URLSession.shared.data(for: request)
-        let http = response as! HTTPURLResponse
-        return (http.statusCode, http.value(forHTTPHeaderField: "X-Sentry-Error"))
+        let http = try #require(response as? HTTPURLResponse)
+        return (http.statusCode, http)
+    }
+
+    /// What `/metrics` says: each sample line's value by its name and labels, as the text format writes them.
+    func metrics() async throws -> [String: Int] {
+        let (data, _) = try await URLSession.shared.data(from: baseURL.appendingPathComponent("metrics"))
+        var samples: [String: Int] = [:]
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
+            guard let space = line.lastIndex(of: " "), let value = Int(line[line.index(after: space)...]) else {
+                continue
+            }
+            samples[String(line[..<space])] = value
+        }
+        return samples
     }
 
     /// `X-Sentry-Auth` with the right key.

@@ -18,7 +18,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: appLogs) }
         let logs = ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
-        let delivered = try await ServeFixture.run(logs: logs) { serve in
+        let (delivered, metrics) = try await ServeFixture.run(logs: logs) { serve in
             // Given an app whose reporter sends to serve, and the seed scenarios failing
             var options = Reporter.Options(logDirectory: appLogs)
             options.release = "boleto@2.4.1"
@@ -28,7 +28,7 @@ import Testing
                 await CapturedSeedScenarios(server: server, reporter: reporter).run()
                 return await reporter.close(timeout: .seconds(30))
             }
-            return delivered
+            return (delivered, try await serve.metrics())
         }
 
         // Then serve's log holds the 8 events of the app's own log, in their 6 issues
@@ -40,6 +40,40 @@ import Testing
         #expect(Set(received.issues.keys) == Set(local.issues.keys))
         #expect(received.issues.values.map(\.events).sorted() == [1, 1, 1, 1, 2, 2])
         #expect(received.counts.notJSON == 0 && received.counts.notAnEvent == 0)
+
+        // And /metrics counts them by kind, route, status, code and release, and decoding failures by path
+        let travels =
+            #"faultline_events_received_total{kind="server",route="/boleto/travels",status="400",server_code="40013","#
+            + #"release="boleto@2.4.1"}"#
+        #expect(metrics[travels] == 2)
+        #expect(
+            metrics[#"faultline_decoding_failures_total{path="data.profileImage",route="/boleto/users/{id}"}"#] == 2)
+        #expect(metrics[#"faultline_ingest_requests_total{status="200"}"#] == 8)
+    }
+
+    @Test func pastTheRateLimitRequestsGet429WithRetryAfterAndRateLimits() async throws {
+        let logs = ServeFixture.logDirectory()
+        defer { try? FileManager.default.removeItem(at: logs) }
+        try await ServeFixture.run(logs: logs, eventsPerMinute: 2) { serve in
+            var statuses: [Int] = []
+            var limited: HTTPURLResponse?
+            for index in 0..<3 {
+                let id = String(repeating: String(index), count: 32)
+                let event = Data(#"{"event_id":"\#(id)","timestamp":"2026-11-23T09:00:00Z"}"#.utf8)
+                let envelope = Envelope(eventID: id, eventJSON: event, dsn: nil).serialized()
+                let (status, response) = try await serve.send(
+                    "/api/1/envelope/", body: envelope, headers: ServeFixture.auth)
+                statuses.append(status)
+                if status == 429 { limited = response }
+            }
+            #expect(statuses == [200, 200, 429])
+            let retryAfter = try #require(Int(limited?.value(forHTTPHeaderField: "Retry-After") ?? ""))
+            #expect((1...60).contains(retryAfter))
+            #expect(limited?.value(forHTTPHeaderField: "X-Sentry-Rate-Limits") == "\(retryAfter):error:key")
+            #expect(try await serve.metrics()[#"faultline_events_dropped_total{reason="ratelimited"}"#] == 1)
+        }
+        let scan = await LogScan(files: try LogFile.all(in: logs), filter: EventFilter())
+        #expect(scan.events == 2)
     }
 
     @Test func theOfficialPythonSDKsErrorsArriveWithUsersTagsAndBreadcrumbs() async throws {
@@ -109,6 +143,11 @@ import Testing
             #expect(try await serve.post("/api/1/store/?sentry_key=\(ServeFixture.publicKey)", body: event).0 == 200)
             let (health, _) = try await URLSession.shared.data(from: serve.baseURL.appendingPathComponent("health"))
             #expect(String(decoding: health, as: UTF8.self) == "ok\n")
+            let metrics = try await serve.metrics()
+            #expect(metrics[#"faultline_events_dropped_total{reason="duplicate"}"#] == 2)
+            #expect(metrics[#"faultline_events_dropped_total{reason="malformed"}"#] == 6)
+            #expect(metrics[#"faultline_events_dropped_total{reason="too_large"}"#] == 2)
+            #expect(metrics[#"faultline_events_dropped_total{reason="unauthorized"}"#] == 3)
         }
         let scan = await LogScan(files: try LogFile.all(in: logs), filter: EventFilter())
         #expect(scan.events == 1)

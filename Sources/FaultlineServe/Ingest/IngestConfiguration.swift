@@ -16,6 +16,9 @@ public struct IngestConfiguration: Hashable, Sendable {
     public var maximumRequestSize = 20 * 1024 * 1024
     /// The most bytes one item (an event) may have: 1 MiB, Sentry's limit for an event.
     public var maximumItemSize = 1024 * 1024
+    /// The most events the key may send per minute; `nil` (the default) for no limit. Past it, requests are
+    /// answered 429 with `Retry-After` and `X-Sentry-Rate-Limits`.
+    public var eventsPerMinute: Int?
 
     /// A configuration that writes to `logDirectory` and accepts `publicKey`.
     public init(logDirectory: URL, publicKey: String) {

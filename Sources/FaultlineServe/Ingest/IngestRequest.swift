@@ -8,12 +8,20 @@ struct IngestRequest {
     struct Refusal: Error, Hashable {
         let status: Int
         let reason: String
+        /// For a 429: the seconds to wait.
+        var retryAfter: Int?
     }
 
     /// Events as log lines (one compact JSON object each), with their ids.
     private(set) var events: [(id: String, line: Data)] = []
-    /// Drops that client reports in the request announced, keyed `reason:category`.
-    private(set) var discards: [String: Int] = [:]
+    /// A reason and data category a client report counts drops under.
+    struct Discard: Hashable, Sendable {
+        let reason: String
+        let category: String
+    }
+
+    /// Drops that client reports in the request announced.
+    private(set) var discards: [Discard: Int] = [:]
     /// The id answered to the client: the envelope's or its first event's.
     private(set) var responseID: String?
 
@@ -83,7 +91,7 @@ struct IngestRequest {
             guard let reason = entry["reason"] as? String, let category = entry["category"] as? String,
                 let quantity = entry["quantity"] as? Int
             else { continue }
-            discards["\(reason):\(category)", default: 0] += quantity
+            discards[Discard(reason: reason, category: category), default: 0] += quantity
         }
     }
 

@@ -1,0 +1,90 @@
+import FaultlineTriage
+
+/// What `faultline serve` counts, in the Prometheus text format at `/metrics`. Label sets are bounded: past
+/// ``maximumSeries`` distinct sets in one metric, new ones are counted under `other`, so that a client sending many
+/// routes or releases cannot grow the server's memory or the scraper's.
+struct IngestMetrics: Sendable {
+    /// The most label sets one metric keeps.
+    static let maximumSeries = 500
+
+    private var received = CounterFamily(
+        name: "faultline_events_received_total",
+        help: "Events accepted, by error.kind, route template, HTTP status, server business code and release.",
+        labels: ["kind", "route", "status", "server_code", "release"])
+    private var decoding = CounterFamily(
+        name: "faultline_decoding_failures_total", help: "Decoding failures accepted, by coding path and route.",
+        labels: ["path", "route"])
+    private var dropped = CounterFamily(
+        name: "faultline_events_dropped_total",
+        help: "Events refused or not stored, by reason: duplicate, malformed, unauthorized, too_large, ratelimited.",
+        labels: ["reason"])
+    private var clientDiscards = CounterFamily(
+        name: "faultline_client_discarded_events_total",
+        help: "Events clients reported they dropped (client reports), by reason and category.",
+        labels: ["reason", "category"])
+    private var requests = CounterFamily(
+        name: "faultline_ingest_requests_total", help: "Ingest requests answered, by HTTP status.", labels: ["status"])
+
+    /// Counts an accepted event by the tags the pipeline sets.
+    mutating func countReceived(_ record: EventRecord) {
+        let tags = record.tags
+        received.add([
+            tags["error.kind"] ?? "other", tags["http.route"] ?? "", tags["http.status_code"] ?? "",
+            tags["server.code"] ?? "", record.release ?? "",
+        ])
+        if let path = tags["decoding.path"] { decoding.add([path, tags["http.route"] ?? ""]) }
+    }
+
+    mutating func countDropped(_ reason: String, count: Int = 1) {
+        dropped.add([reason], count)
+    }
+
+    mutating func countClientDiscards(reason: String, category: String, count: Int) {
+        clientDiscards.add([reason, category], count)
+    }
+
+    mutating func countRequest(status: Int) {
+        requests.add([String(status)])
+    }
+
+    /// Every metric in the Prometheus text exposition format.
+    func exposition() -> String {
+        [received, decoding, dropped, clientDiscards, requests].map { $0.exposition() }.joined()
+    }
+}
+
+/// One counter metric with its series, by label values.
+private struct CounterFamily: Sendable {
+    let name: String
+    let help: String
+    let labels: [String]
+    private var series: [[String]: Int] = [:]
+
+    init(name: String, help: String, labels: [String]) {
+        self.name = name
+        self.help = help
+        self.labels = labels
+    }
+
+    mutating func add(_ values: [String], _ count: Int = 1) {
+        let key =
+            series[values] != nil || series.count < IngestMetrics.maximumSeries
+            ? values : Array(repeating: "other", count: labels.count)
+        series[key, default: 0] += count
+    }
+
+    func exposition() -> String {
+        var text = "# HELP \(name) \(help)\n# TYPE \(name) counter\n"
+        for (values, count) in series.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            let pairs = zip(labels, values).map { "\($0)=\"\(Self.escaped($1))\"" }.joined(separator: ",")
+            text += "\(name){\(pairs)} \(count)\n"
+        }
+        return text
+    }
+
+    /// A label value as the text format wants it: backslash, double quote and line feed escaped.
+    private static func escaped(_ value: String) -> String {
+        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
+    }
+}
