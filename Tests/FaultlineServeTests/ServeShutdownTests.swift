@@ -1,0 +1,68 @@
+import FaultlineReporting
+import FaultlineTestServer
+import FaultlineTriage
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `faultline serve` as a user runs it: SIGTERM while clients are sending stops it without losing an event it
+/// accepted.
+@Suite struct ServeShutdownTests {
+    @Test func aSIGTERMWhileClientsSendLosesNoAcceptedEvent() async throws {
+        let logs = ServeFixture.logDirectory()
+        defer { try? FileManager.default.removeItem(at: logs) }
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("faultline")
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["serve", "--port", "0", "--log-dir", logs.path, "--key", ServeFixture.publicKey]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        var lines = ProcessLines.of(output.fileHandleForReading).makeAsyncIterator()
+        let started = try #require(await lines.next())
+        let port = try #require(started.split(separator: ":").last.flatMap { Int($0) }, "\(started)")
+
+        // Given four clients sending events as fast as they can
+        let accepted = try await withThrowingTaskGroup(of: [String].self) { group in
+            for client in 0..<4 {
+                group.addTask { try await Self.sendUntilRefused(port: port, client: client) }
+            }
+            // When serve gets SIGTERM a moment later
+            try await Task.sleep(for: .milliseconds(400))
+            process.terminate()
+            return try await group.reduce(into: [String]()) { $0 += $1 }
+        }
+        while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+
+        // Then it exited cleanly, and every event it answered 200 for is in the log
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        #expect(accepted.count > 10)
+        var stored: Set<String> = []
+        var reader = LogReader()
+        for file in try LogFile.all(in: logs) { reader.read(file) { stored.insert($0.eventID) } }
+        #expect(Set(accepted).isSubset(of: stored))
+    }
+
+    /// Sends one-event envelopes until a request fails; returns the ids answered 200.
+    private static func sendUntilRefused(port: Int, client: Int) async throws -> [String] {
+        var accepted: [String] = []
+        for index in 0... {
+            let id = String(format: "%08x%024x", client, index)
+            let event = Data(#"{"event_id":"\#(id)","timestamp":"2026-11-23T09:00:00Z"}"#.utf8)
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/api/1/envelope/")!)
+            request.httpMethod = "POST"
+            request.timeoutInterval = 10
+            request.httpBody = Envelope(eventID: id, eventJSON: event, dsn: nil).serialized()
+            for (name, value) in ServeFixture.auth { request.setValue(value, forHTTPHeaderField: name) }
+            guard let (_, response) = try? await URLSession.shared.data(for: request) else { return accepted }
+            guard (response as? HTTPURLResponse)?.statusCode == 200 else { return accepted }
+            accepted.append(id)
+        }
+        return accepted
+    }
+}
