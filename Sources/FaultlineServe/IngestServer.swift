@@ -2,6 +2,7 @@ import FaultlineReporting
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// `faultline serve`: a Sentry-compatible ingest for one machine (development, CI, a small team). It takes
 /// `POST /api/<project>/envelope/` and the legacy `POST /api/<project>/store/`, authenticated by `sentry_key`,
@@ -13,8 +14,9 @@ import Logging
 /// another project, 413 past a size limit, 429 past the optional rate limit (with `Retry-After` and
 /// `X-Sentry-Rate-Limits`). Nothing of a refused request is stored.
 public enum IngestServer {
-    /// Runs the ingest until the task is cancelled or, with `handlesSignals`, until SIGTERM or SIGINT, then closes
-    /// the log, so that nothing accepted is lost.
+    /// Runs the ingest until the task is cancelled or, with `handlesSignals`, until SIGTERM or SIGINT. Either way it
+    /// shuts down gracefully: it stops accepting connections, answers the requests in flight, then closes the log,
+    /// so that nothing accepted is lost.
     ///
     /// - Parameter onStart: Called with the port it listens on, once it accepts connections.
     public static func run(
@@ -30,13 +32,17 @@ public enum IngestServer {
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { channel in onStart(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
-        do {
-            if handlesSignals {
-                try await application.runService()
-            } else {
-                try await application.runService(gracefulShutdownSignals: [])
-            }
-        } catch is CancellationError {}
+        let services = ServiceGroup(
+            services: [application], gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [],
+            logger: logger)
+        // Unstructured, so that cancelling the caller shuts the server down gracefully instead of cancelling its
+        // connections.
+        let running = Task { try await services.run() }
+        try await withTaskCancellationHandler {
+            try await running.value
+        } onCancel: {
+            Task { await services.triggerGracefulShutdown() }
+        }
         try await store.close()
     }
 

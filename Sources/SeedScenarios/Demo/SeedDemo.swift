@@ -1,4 +1,5 @@
 import Faultline
+import FaultlineReporting
 import FaultlineTestServer
 import Foundation
 
@@ -16,24 +17,39 @@ public struct SeedDemo: Sendable {
     }
 
     private let server: RunningSeedServer
+    private let reporter: Reporter?
 
-    /// Creates a demo against a running seed server.
-    public init(server: RunningSeedServer) {
+    /// The scenarios, in the order ``run(report:beforeEach:)`` runs them.
+    public static let scenarios = [
+        "business codes", "failure inside a 200", "expiry on a 400", "concurrent rejections",
+        "expired refresh token", "missing profile images", "proxy error page", "timeout", "Retry-After",
+        "cancellation",
+    ]
+
+    /// Creates a demo against a running seed server; with a `reporter`, every client captures its failures
+    /// (``CaptureMiddleware``) and every refresher's events become breadcrumbs.
+    public init(server: RunningSeedServer, reporter: Reporter? = nil) {
         self.server = server
+        self.reporter = reporter
     }
 
-    /// Runs every scenario in order and hands each report line to `report` as it is ready.
-    public func run(report: @Sendable (Line) -> Void) async {
-        await businessCodes(report)
-        await failureInsideA200(report)
-        await expiryOnA400(report)
-        await concurrentRejections(report)
-        await expiredRefreshToken(report)
-        await missingProfileImages(report)
-        await proxyErrorPage(report)
-        await timeout(report)
-        await retryAfter(report)
-        await cancellation(report)
+    /// Runs every scenario in order, calling `beforeEach` with the index in ``scenarios`` of the next one, and
+    /// hands each report line to `report` as it is ready.
+    public func run(report: @Sendable (Line) -> Void, beforeEach: (Int) async -> Void = { _ in }) async {
+        let steps: [(@Sendable (Line) -> Void) async -> Void] = [
+            businessCodes, failureInsideA200, expiryOnA400, concurrentRejections, expiredRefreshToken,
+            missingProfileImages, proxyErrorPage, timeout, retryAfter, cancellation,
+        ]
+        for (index, step) in steps.enumerated() {
+            await beforeEach(index)
+            await step(report)
+        }
+    }
+
+    /// `middlewares`, after a capture middleware when the demo has a reporter.
+    private func capturing(_ middlewares: [any APIMiddleware]) -> [any APIMiddleware] {
+        guard let reporter else { return middlewares }
+        return [CaptureMiddleware(reporter: reporter, baseURL: server.baseURL)] + middlewares
     }
 
     private func boletoClient() async -> (APIClient, TokenRefresher<BoletoAPI.Authenticator>) {
@@ -42,7 +58,9 @@ public struct SeedDemo: Sendable {
             authenticator: BoletoAPI.Authenticator(baseURL: server.baseURL),
             credential: BearerTokens(tokens))
         let client = BoletoAPI.client(
-            baseURL: server.baseURL, middlewares: [RetryMiddleware(), AuthenticationMiddleware(refresher: refresher)])
+            baseURL: server.baseURL,
+            middlewares: capturing([RetryMiddleware(), AuthenticationMiddleware(refresher: refresher)]))
+        await reporter?.observe(refresher)
         return (client, refresher)
     }
 
@@ -95,8 +113,9 @@ public struct SeedDemo: Sendable {
             credential: BearerTokens(tokens))
         let client = APIClient(baseURL: server.baseURL) {
             $0.errorContract = E05API.errorContract
-            $0.middlewares = [RetryMiddleware(), AuthenticationMiddleware(refresher: refresher)]
+            $0.middlewares = capturing([RetryMiddleware(), AuthenticationMiddleware(refresher: refresher)])
         }
+        await reporter?.observe(refresher)
         await server.state.expireAccessTokens(of: .e05)
         let post = await outcome { () async throws(RequestFailure) in
             try await client.send(APIRequest<E05API.Post>(.get, "/e05/posts/{id}", pathParameters: ["id": "1"]))
@@ -169,13 +188,18 @@ public struct SeedDemo: Sendable {
         let (client, _) = await boletoClient()
         var failures: [String: Int] = [:]
         for id in 1...100 {
-            do throws(RequestFailure) {
-                _ = try await client.send(
-                    APIRequest<BoletoAPI.Envelope<BoletoAPI.User>>(
-                        .get, "/boleto/users/{id}",
-                        pathParameters: ["id": String(id)]))
-            } catch {
-                failures[Self.describe(error), default: 0] += 1
+            // Each profile is loaded by its own user, so that a capturing demo shows how many were affected.
+            await RequestUser.$current.withValue(
+                UserContext(id: "user-\(id)", segment: id % 3 == 0 ? "APPLE" : "KAKAO")
+            ) {
+                do throws(RequestFailure) {
+                    _ = try await client.send(
+                        APIRequest<BoletoAPI.Envelope<BoletoAPI.User>>(
+                            .get, "/boleto/users/{id}",
+                            pathParameters: ["id": String(id)]))
+                } catch {
+                    failures[Self.describe(error), default: 0] += 1
+                }
             }
         }
         for (description, count) in failures.sorted(by: { $0.key < $1.key }) {
@@ -187,7 +211,9 @@ public struct SeedDemo: Sendable {
     }
 
     private func proxyErrorPage(_ report: @Sendable (Line) -> Void) async {
-        let client = APIClient(baseURL: server.baseURL) { $0.middlewares = [RetryMiddleware(policy: .never)] }
+        let client = APIClient(baseURL: server.baseURL) {
+            $0.middlewares = capturing([RetryMiddleware(policy: .never)])
+        }
         let page = await outcome { () async throws(RequestFailure) in
             try await client.send(APIRequest<EmptyResponse>(.get, "/proxy/users/{id}", pathParameters: ["id": "7"]))
         }
@@ -195,7 +221,9 @@ public struct SeedDemo: Sendable {
     }
 
     private func timeout(_ report: @Sendable (Line) -> Void) async {
-        let client = APIClient(baseURL: server.baseURL) { $0.middlewares = [RetryMiddleware(policy: .never)] }
+        let client = APIClient(baseURL: server.baseURL) {
+            $0.middlewares = capturing([RetryMiddleware(policy: .never)])
+        }
         let slow = await outcome { () async throws(RequestFailure) in
             try await client.send(
                 APIRequest<EmptyResponse>(
@@ -206,7 +234,7 @@ public struct SeedDemo: Sendable {
     }
 
     private func retryAfter(_ report: @Sendable (Line) -> Void) async {
-        let client = APIClient(baseURL: server.baseURL)
+        let client = APIClient(baseURL: server.baseURL) { $0.middlewares = capturing([RetryMiddleware()]) }
         let flaky = await outcome { () async throws(RequestFailure) in
             try await client.send(
                 APIRequest<EmptyResponse>(
@@ -217,7 +245,7 @@ public struct SeedDemo: Sendable {
     }
 
     private func cancellation(_ report: @Sendable (Line) -> Void) async {
-        let client = APIClient(baseURL: server.baseURL)
+        let client = APIClient(baseURL: server.baseURL) { $0.middlewares = capturing([RetryMiddleware()]) }
         let task = Task {
             do throws(RequestFailure) {
                 _ = try await client.send(

@@ -1,0 +1,85 @@
+import ArgumentParser
+import FaultlineReporting
+import FaultlineTestServer
+import FaultlineTriage
+import Foundation
+import SeedScenarios
+
+/// `faultline demo`: the whole toolkit on loopback with nothing to set up. It starts the seed-contract server and an
+/// ingest (`faultline serve`), drives a capturing client through the seed scenarios with an ingest outage in the
+/// middle that the outbox rides out, and prints what each request became and the summary of the local log.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Run the seed scenarios through a capturing client, an outbox and an ingest, then summarize.")
+
+    @Option(help: "Where the app's local log goes; a new temporary directory by default. It must be empty.")
+    var logDir: String?
+
+    @Option(help: "Deliver to this DSN (such as a real Sentry or Bugsink) instead of the embedded ingest.")
+    var dsn: String?
+
+    /// The embedded ingest's key.
+    private static let publicKey = "faultlinedemo0000000000000000000"
+    /// The embedded ingest is down from the scenario at this index until the one at `outageEnd`.
+    private static let outageStart = SeedDemo.scenarios.firstIndex(of: "missing profile images") ?? 0
+    private static let outageEnd = SeedDemo.scenarios.firstIndex(of: "timeout") ?? 0
+
+    func run() async throws {
+        let logs = URL(
+            fileURLWithPath: logDir
+                ?? FileManager.default.temporaryDirectory.appendingPathComponent("faultline-demo-\(UUID())").path)
+        if let contents = try? FileManager.default.contentsOfDirectory(atPath: logs.path), !contents.isEmpty {
+            throw ValidationError("\(logs.path) is not empty: the demo writes a fresh log. Pass another --log-dir.")
+        }
+        try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+        let ingest =
+            dsn == nil
+            ? try await EmbeddedIngest(logs: logs.appendingPathComponent("ingest"), publicKey: Self.publicKey) : nil
+        var options = Reporter.Options(logDirectory: logs)
+        options.release = "boleto-ios@4.2.0"
+        options.dsn = try DSN(dsn ?? ingest?.dsn ?? "")
+        let reporter = try Reporter(options: options)
+        await reporter.setUser(UserContext(id: "KAKAO_kim", segment: "KAKAO"))
+        print("Faultline demo: events go to \(dsn ?? "the embedded ingest (faultline serve), \(ingest?.dsn ?? "")")")
+        print("the app's local log: \(logs.path)")
+
+        try await SeedServer.run { server in
+            print("seed-contract server on \(server.baseURL.absoluteString)\n")
+            await SeedDemo(server: server, reporter: reporter).run { line in
+                print("\(line.scenario.padding(toLength: 4, withPad: " ", startingAt: 0))\(line.action)")
+                print("    → \(line.outcome)")
+            } beforeEach: { index in
+                await Self.playOutage(of: ingest, before: index)
+            }
+        }
+        let delivered = await reporter.close(timeout: .seconds(60))
+        try await ingest?.stop()
+        print(
+            "\n" + (delivered ? "Every event was delivered." : "Some events were not delivered: see faultline stats."))
+        if ingest != nil {
+            let received = await LogScan(
+                files: try LogFile.all(in: logs.appendingPathComponent("ingest")), filter: EventFilter())
+            print("The ingest received \(received.events) events: faultline issues --log-dir \(logs.path)/ingest")
+        }
+        let scan = await LogScan(files: try LogFile.all(in: logs), filter: EventFilter())
+        print("\n$ faultline summary --log-dir \(logs.path)")
+        print(SummaryReport(scan).text(style: TextStyle(colors: isatty(STDOUT_FILENO) == 1)), terminator: "")
+    }
+
+    /// Stops the embedded ingest before the outage's first scenario and starts it again before its end.
+    private static func playOutage(of ingest: EmbeddedIngest?, before index: Int) async {
+        guard let ingest else { return }
+        do {
+            if index == outageStart {
+                try await ingest.stop()
+                print("--  the ingest goes down: events wait in the outbox")
+            } else if index == outageEnd {
+                try await ingest.restart()
+                print("--  the ingest is back: the outbox sends what waited")
+            }
+        } catch {
+            print("--  the embedded ingest could not be restarted: \(error)")
+        }
+    }
+}

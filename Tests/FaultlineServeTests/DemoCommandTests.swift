@@ -1,0 +1,35 @@
+import FaultlineTriage
+import Foundation
+import Testing
+
+/// `faultline demo` as the README runs it: every seed scenario captured, an ingest outage ridden out by the outbox,
+/// and the same events in the app's log and the ingest's.
+@Suite struct DemoCommandTests {
+    @Test func theDemoDeliversEveryCapturedEventThroughTheOutageAndSummarizesThem() async throws {
+        let logs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-demo-test-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: logs) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("faultline")
+        process.arguments = ["demo", "--log-dir", logs.path]
+        process.environment = ["NO_COLOR": "1"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+
+        #expect(process.terminationStatus == 0)
+        #expect(printed.contains("--  the ingest goes down: events wait in the outbox"))
+        #expect(printed.contains("Every event was delivered."))
+        #expect(printed.contains("The ingest received 11 events"))
+        #expect(printed.contains("11 events in 7 issues, 6 users affected"))
+        let app = await LogScan(files: try LogFile.all(in: logs), filter: EventFilter())
+        let ingest = await LogScan(
+            files: try LogFile.all(in: logs.appendingPathComponent("ingest")), filter: EventFilter())
+        #expect(app.kinds == ["server": 4, "decoding": 5, "transport": 1, "session_expired": 1])
+        #expect(app.issues.count == 7)
+        #expect(ingest.issues == app.issues)
+        #expect(ingest.counts.duplicates == 0 && ingest.events == 11)
+    }
+}
