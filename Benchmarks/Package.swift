@@ -18,7 +18,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        .target(name: "BenchmarkSupport", swiftSettings: swiftSettings),
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [
+                .product(name: "Faultline", package: faultline),
+                .product(name: "FaultlineReporting", package: faultline),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "ClientOverhead",
             dependencies: [
@@ -46,6 +53,16 @@ let package = Package(
                 "BenchmarkSupport",
                 .product(name: "Faultline", package: faultline),
                 .product(name: "FaultlineReporting", package: faultline),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "IngestThroughput",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "FaultlineReporting", package: faultline),
+                .product(name: "FaultlineTestServer", package: faultline),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

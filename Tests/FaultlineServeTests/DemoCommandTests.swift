@@ -8,18 +8,9 @@ import Testing
     @Test func theDemoDeliversEveryCapturedEventThroughTheOutageAndSummarizesThem() async throws {
         let logs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-demo-test-\(UUID())")
         defer { try? FileManager.default.removeItem(at: logs) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("faultline")
-        process.arguments = ["demo", "--log-dir", logs.path]
-        process.environment = ["NO_COLOR": "1"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let printed = String(
+            decoding: try await ServeFixture.faultline(["demo", "--log-dir", logs.path]), as: UTF8.self)
 
-        #expect(process.terminationStatus == 0)
         #expect(printed.contains("--  the ingest goes down: events wait in the outbox"))
         #expect(printed.contains("Every event was delivered."))
         #expect(printed.contains("The ingest received 11 events"))

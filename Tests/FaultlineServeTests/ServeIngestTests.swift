@@ -84,9 +84,10 @@ import Testing
             try await SentryPythonClient.run(dsn: serve.dsn)
         }
 
-        // Then triage groups them into two issues, with users, route tag, release and breadcrumbs
+        // Then `faultline issues --json` groups them into two issues, with users, route tag and release
+        let report = try JSONDecoder().decode(
+            IssuesReport.self, from: try await ServeFixture.faultline(["issues", "--json", "--log-dir", logs.path]))
         let scan = await LogScan(files: try LogFile.all(in: logs), filter: EventFilter())
-        let report = IssuesReport(scan, order: .events)
         #expect(scan.events == 4)
         #expect(report.issues.map(\.events) == [3, 1])
         let cart = try #require(report.issues.first)
@@ -143,7 +144,15 @@ import Testing
             #expect(try await serve.post("/api/1/store/?sentry_key=\(ServeFixture.publicKey)", body: event).0 == 200)
             let (health, _) = try await URLSession.shared.data(from: serve.baseURL.appendingPathComponent("health"))
             #expect(String(decoding: health, as: UTF8.self) == "ok\n")
+            // A client report is counted, not stored
+            let report = Data(
+                #"{"timestamp":"2026-11-23T09:00:00Z","discarded_events":[{"reason":"queue_overflow","category":"error","quantity":7}]}"#
+                    .utf8)
+            let reportEnvelope = Envelope(header: [:], items: [.init(type: "client_report", payload: report)])
+            #expect(try await serve.post("/api/1/envelope/", body: reportEnvelope.serialized(), headers: auth).0 == 200)
             let metrics = try await serve.metrics()
+            #expect(
+                metrics[#"faultline_client_discarded_events_total{reason="queue_overflow",category="error"}"#] == 7)
             #expect(metrics[#"faultline_events_dropped_total{reason="duplicate"}"#] == 2)
             #expect(metrics[#"faultline_events_dropped_total{reason="malformed"}"#] == 6)
             #expect(metrics[#"faultline_events_dropped_total{reason="too_large"}"#] == 2)

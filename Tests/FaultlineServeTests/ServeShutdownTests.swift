@@ -14,10 +14,8 @@ import Testing
     @Test func aSIGTERMWhileClientsSendLosesNoAcceptedEvent() async throws {
         let logs = ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("faultline")
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = ServeFixture.executable
         process.arguments = ["serve", "--port", "0", "--log-dir", logs.path, "--key", ServeFixture.publicKey]
         let output = Pipe()
         process.standardOutput = output

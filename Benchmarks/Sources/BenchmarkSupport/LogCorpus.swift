@@ -9,11 +9,11 @@ import Foundation
 /// A large local log made by the pipeline's own event builder and encoder: classified server, decoding and
 /// transport failures on many routes, with Zipf-distributed issues, thousands of users, several releases, 0–100
 /// breadcrumbs each and times spread over a week, in time order. The same seed makes the same bytes.
-struct LogCorpus {
+public struct LogCorpus {
     /// What was written.
-    struct Written {
-        let events: Int
-        let bytes: Int
+    public struct Written: Sendable {
+        public let events: Int
+        public let bytes: Int
     }
 
     private var generator: SplitMix64
@@ -24,7 +24,7 @@ struct LogCorpus {
     private let releases = ["boleto-ios@4.2.0+310", "boleto-ios@4.1.3+301", "boleto-android@4.2.0", "web@2026.11.2"]
     private static let users = 2_000
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         generator = SplitMix64(seed: seed)
         templates = Self.failures().compactMap { failure, request in
             FailureEventBuilder().event(for: failure, request: request)
@@ -43,7 +43,7 @@ struct LogCorpus {
     }
 
     /// Writes at least `bytes` of JSON Lines to `url`, replacing it.
-    mutating func write(to url: URL, bytes target: Int) throws -> Written {
+    public mutating func write(to url: URL, bytes target: Int) throws -> Written {
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
         }
@@ -57,7 +57,7 @@ struct LogCorpus {
         var buffer = Data()
         while written.bytes < target {
             let offset = week * Double(min(written.events, expectedEvents)) / Double(expectedEvents)
-            let line = nextEvent(at: end.addingTimeInterval(offset - week))
+            let line = nextEvent(at: end.addingTimeInterval(offset - week)).json
             buffer.append(line)
             buffer.append(UInt8(ascii: "\n"))
             written = Written(events: written.events + 1, bytes: written.bytes + line.count + 1)
@@ -70,7 +70,8 @@ struct LogCorpus {
         return written
     }
 
-    private mutating func nextEvent(at date: Date) -> Data {
+    /// The next event of the corpus, dated `date`, with its id.
+    public mutating func nextEvent(at date: Date) -> (id: String, json: Data) {
         var event = templates[zipfIndex()]
         event.eventID = String(format: "%016llx%016llx", generator.next(), generator.next())
         event.timestamp = date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
@@ -79,7 +80,7 @@ struct LogCorpus {
         event.release = releases[Int(generator.next() % UInt64(releases.count))]
         let crumbs = Int(generator.next() % 101)
         event.breadcrumbs = crumbs == 0 ? nil : SentryEvent.Values(Array(breadcrumbs.suffix(crumbs)))
-        return EventEncoder.encode(event)
+        return (event.eventID, EventEncoder.encode(event))
     }
 
     /// A template's index, with probability proportional to 1 / (index + 1).
@@ -156,10 +157,10 @@ struct LogCorpus {
 }
 
 /// Sebastiano Vigna's SplitMix64: a small, fast, seedable generator, so that a seed always makes the same corpus.
-struct SplitMix64: RandomNumberGenerator {
+public struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         state = seed
     }
 

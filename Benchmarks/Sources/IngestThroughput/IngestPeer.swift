@@ -1,0 +1,106 @@
+import FaultlineReporting
+import FaultlineTestServer
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An ingest under load, in its own process: `faultline serve` as a user runs it, or a real Bugsink from PyPI
+/// (`Tests/peers/bugsink_peer.py`, gunicorn with one worker, events digested inside the request).
+final class IngestPeer {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    let name: String
+    let dsn: DSN
+    private let process: Process
+    private let data: URL
+
+    private init(name: String, dsn: DSN, process: Process, data: URL) {
+        self.name = name
+        self.dsn = dsn
+        self.process = process
+        self.data = data
+    }
+
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Starts `faultline serve` (the executable at `faultline`) on a port the system chooses.
+    static func faultline(_ faultline: String) async throws -> IngestPeer {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-ingest-bench-\(UUID())")
+        return try await start(
+            name: "faultline serve", executable: URL(fileURLWithPath: faultline),
+            arguments: ["serve", "--port", "0", "--log-dir", data.path], dsnPrefix: "DSN: ", data: data)
+    }
+
+    /// Starts Bugsink in a fresh data folder on a free port; migrations take up to a minute.
+    static func bugsink() async throws -> IngestPeer {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-bugsink-bench-\(UUID())")
+        let python = repository.appendingPathComponent(".venv/bin/python")
+        guard FileManager.default.isExecutableFile(atPath: python.path) else {
+            throw Failure(description: "\(python.path) is missing: run scripts/setup to install Bugsink")
+        }
+        let script = repository.appendingPathComponent("Tests/peers/bugsink_peer.py").path
+        let peer = try await start(
+            name: "Bugsink 2.6.1", executable: python,
+            arguments: [script, "serve", data.path, String(try freePort())], dsnPrefix: "DSN ", data: data)
+        try await peer.waitUntilListening()
+        return peer
+    }
+
+    /// Stops the process and removes its data.
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: data)
+    }
+
+    private static func start(
+        name: String, executable: URL, arguments: [String], dsnPrefix: String, data: URL
+    ) async throws -> IngestPeer {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for await line in ProcessLines.of(output.fileHandleForReading) where line.hasPrefix(dsnPrefix) {
+            return IngestPeer(
+                name: name, dsn: try DSN(String(line.dropFirst(dsnPrefix.count))), process: process, data: data)
+        }
+        throw Failure(description: "\(name) ended before printing its DSN")
+    }
+
+    /// Waits until the server answers HTTP (gunicorn starts after the DSN is printed).
+    private func waitUntilListening() async throws {
+        let root = URL(string: "http://\(dsn.host):\(dsn.port ?? 80)/")!
+        for _ in 0..<600 {
+            if (try? await URLSession.shared.data(from: root)) != nil { return }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        throw Failure(description: "\(name) did not answer on \(root) within two minutes")
+    }
+
+    /// A TCP port nothing listens on now.
+    private static func freePort() throws -> Int {
+        let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(socket, generic, length) == 0 && getsockname(socket, generic, &length) == 0
+            }
+        }
+        guard bound else { throw Failure(description: "no free port: \(String(cString: strerror(errno)))") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
