@@ -157,10 +157,10 @@ public struct LogCorpus {
 }
 
 /// Sebastiano Vigna's SplitMix64: a small, fast, seedable generator, so that a seed always makes the same corpus.
-public struct SplitMix64: RandomNumberGenerator {
+struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
-    public init(seed: UInt64) {
+    init(seed: UInt64) {
         state = seed
     }
 

@@ -47,7 +47,12 @@ final class IngestPeer {
         let peer = try await start(
             name: "Bugsink 2.6.1", executable: python,
             arguments: [script, "serve", data.path, String(try freePort())], dsnPrefix: "DSN ", data: data)
-        try await peer.waitUntilListening()
+        do {
+            try await peer.waitUntilListening()
+        } catch {
+            peer.stop()
+            throw error
+        }
         return peer
     }
 
@@ -77,12 +82,19 @@ final class IngestPeer {
         throw Failure(description: "\(name) ended before printing its DSN")
     }
 
-    /// Waits until the server answers HTTP (gunicorn starts after the DSN is printed).
+    /// Waits until the server answers HTTP (gunicorn starts after the DSN is printed). Bugsink's `/` redirects to
+    /// a login page that redirects on, which URLSession gives up on: an answer all the same.
     private func waitUntilListening() async throws {
         let root = URL(string: "http://\(dsn.host):\(dsn.port ?? 80)/")!
         for _ in 0..<600 {
-            if (try? await URLSession.shared.data(from: root)) != nil { return }
-            try await Task.sleep(for: .milliseconds(200))
+            do {
+                _ = try await URLSession.shared.data(from: root)
+                return
+            } catch let error as URLError where error.code == .httpTooManyRedirects {
+                return
+            } catch {
+                try await Task.sleep(for: .milliseconds(200))
+            }
         }
         throw Failure(description: "\(name) did not answer on \(root) within two minutes")
     }
