@@ -1,3 +1,4 @@
+import FaultlineTestServer
 import FaultlineTriage
 import Foundation
 import Testing
@@ -9,7 +10,7 @@ import Testing
         let logs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-demo-test-\(UUID())")
         defer { try? FileManager.default.removeItem(at: logs) }
         let printed = String(
-            decoding: try await ServeFixture.faultline(["demo", "--log-dir", logs.path]), as: UTF8.self)
+            decoding: try BuiltFaultline.run(["demo", "--log-dir", logs.path]), as: UTF8.self)
 
         #expect(printed.contains("--  the ingest goes down: events wait in the outbox"))
         #expect(printed.contains("Every event was delivered."))

@@ -83,27 +83,6 @@ struct ServeFixture {
         return samples
     }
 
-    /// The `faultline` executable built beside the test runner.
-    static var executable: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("faultline")
-    }
-
-    /// What `faultline arguments` prints, run as a user runs it; its exit status must be 0.
-    static func faultline(_ arguments: [String]) async throws -> Data {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ["NO_COLOR": "1"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "faultline \(arguments) exited with \(process.terminationStatus)")
-        return data
-    }
-
     /// `X-Sentry-Auth` with the right key.
     static var auth: [String: String] { ["X-Sentry-Auth": "Sentry sentry_key=\(publicKey), sentry_version=7"] }
 }

@@ -86,7 +86,7 @@ import Testing
 
         // Then `faultline issues --json` groups them into two issues, with users, route tag and release
         let report = try JSONDecoder().decode(
-            IssuesReport.self, from: try await ServeFixture.faultline(["issues", "--json", "--log-dir", logs.path]))
+            IssuesReport.self, from: try BuiltFaultline.run(["issues", "--json", "--log-dir", logs.path]))
         let scan = await LogScan(files: try LogFile.all(in: logs), filter: EventFilter())
         #expect(scan.events == 4)
         #expect(report.issues.map(\.events) == [3, 1])

@@ -15,7 +15,7 @@ import Testing
         let logs = ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
         let process = Process()
-        process.executableURL = ServeFixture.executable
+        process.executableURL = BuiltFaultline.url
         process.arguments = ["serve", "--port", "0", "--log-dir", logs.path, "--key", ServeFixture.publicKey]
         let output = Pipe()
         process.standardOutput = output

@@ -82,21 +82,12 @@ final class IngestPeer {
         throw Failure(description: "\(name) ended before printing its DSN")
     }
 
-    /// Waits until the server answers HTTP (gunicorn starts after the DSN is printed). Bugsink's `/` redirects to
-    /// a login page that redirects on, which URLSession gives up on: an answer all the same.
+    /// Waits until the server answers HTTP: gunicorn starts after the DSN is printed.
     private func waitUntilListening() async throws {
         let root = URL(string: "http://\(dsn.host):\(dsn.port ?? 80)/")!
-        for _ in 0..<600 {
-            do {
-                _ = try await URLSession.shared.data(from: root)
-                return
-            } catch let error as URLError where error.code == .httpTooManyRedirects {
-                return
-            } catch {
-                try await Task.sleep(for: .milliseconds(200))
-            }
+        guard await HTTPReadiness.wait(for: root, timeout: .seconds(120)) else {
+            throw Failure(description: "\(name) did not answer on \(root) within two minutes")
         }
-        throw Failure(description: "\(name) did not answer on \(root) within two minutes")
     }
 
     /// A TCP port nothing listens on now.

@@ -38,7 +38,9 @@ enum BugsinkPeer {
             process.waitUntilExit()
         }
         let dsn = try DSN(try await firstLine(startingWith: "DSN ", of: output.fileHandleForReading))
-        try await waitUntilListening(port: port)
+        guard await HTTPReadiness.wait(for: URL(string: "http://127.0.0.1:\(port)/")!, timeout: .seconds(30)) else {
+            throw PythonPeer.Failure(description: "Bugsink did not answer on 127.0.0.1:\(port) within 30 s")
+        }
         let result = try await body(dsn)
         process.terminate()
         process.waitUntilExit()
@@ -67,22 +69,5 @@ enum BugsinkPeer {
             throw PythonPeer.Failure(description: "bugsink_peer.py printed no DSN within 120 s")
         }
         return found
-    }
-
-    /// Polls the port until gunicorn answers HTTP (`/` redirects to a login page that libcurl finds a redirect
-    /// loop: that is an answer too).
-    private static func waitUntilListening(port: Int) async throws {
-        let url = URL(string: "http://127.0.0.1:\(port)/")!
-        for _ in 0..<300 {
-            do {
-                _ = try await URLSession.shared.data(from: url)
-                return
-            } catch let error as URLError where error.code == .httpTooManyRedirects {
-                return
-            } catch {
-                try await Task.sleep(for: .milliseconds(100))
-            }
-        }
-        throw PythonPeer.Failure(description: "Bugsink did not answer on 127.0.0.1:\(port) within 30 s")
     }
 }

@@ -18,8 +18,7 @@ import Testing
         let logs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-golden-\(UUID())")
         defer { try? FileManager.default.removeItem(at: logs) }
         try await Self.writeSeedScenarioLog(to: logs)
-        let faultline = try Self.executable()
-        let issueIDs = try Self.issueIDs(faultline, logs: logs)
+        let issueIDs = try Self.issueIDs(logs: logs)
         let travels = try #require(issueIDs["server POST /boleto/travels 400 40013"])
         let profileImage = try #require(issueIDs["decoding Envelope<User> data.profileImage"])
 
@@ -35,7 +34,7 @@ import Testing
         ]
         var mismatches: [String] = []
         for command in commands {
-            let output = try Self.run(faultline, command.arguments, logs: logs)
+            let output = try Self.run(command.arguments, logs: logs)
             let transcript =
                 (["$ faultline"] + command.arguments).joined(separator: " ") + "\n" + Self.redacted(output, logs: logs)
             let file = Self.golden.appendingPathComponent("\(command.name).txt")
@@ -66,18 +65,8 @@ import Testing
         await reporter.close()
     }
 
-    /// The `faultline` executable built beside the test runner.
-    private static func executable() throws -> URL {
-        let url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("faultline")
-        try #require(
-            FileManager.default.isExecutableFile(atPath: url.path),
-            "\(url.path) is missing: scripts/test builds it with the tests")
-        return url
-    }
-
     /// Issue ids by fingerprint (its parts joined by spaces), from `faultline issues --json`.
-    private static func issueIDs(_ faultline: URL, logs: URL) throws -> [String: String] {
+    private static func issueIDs(logs: URL) throws -> [String: String] {
         struct Issues: Decodable {
             struct Row: Decodable {
                 let id: String
@@ -86,23 +75,13 @@ import Testing
             let issues: [Row]
         }
         let rows = try JSONDecoder().decode(
-            Issues.self, from: Data(try run(faultline, ["issues", "--json"], logs: logs).utf8))
+            Issues.self, from: Data(try run(["issues", "--json"], logs: logs).utf8))
         return Dictionary(uniqueKeysWithValues: rows.issues.map { ($0.fingerprint.joined(separator: " "), $0.id) })
     }
 
-    /// What `faultline arguments` prints on standard output, reading `logs`; its status must be 0.
-    private static func run(_ faultline: URL, _ arguments: [String], logs: URL) throws -> String {
-        let process = Process()
-        process.executableURL = faultline
-        process.arguments = arguments + ["--log-dir", logs.path]
-        process.environment = ["NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "faultline \(arguments) exited with \(process.terminationStatus)")
-        return String(decoding: data, as: UTF8.self)
+    /// What `faultline arguments` prints on standard output, reading `logs`.
+    private static func run(_ arguments: [String], logs: URL) throws -> String {
+        String(decoding: try BuiltFaultline.run(arguments + ["--log-dir", logs.path]), as: UTF8.self)
     }
 
     /// `output` with what differs between runs replaced: the seed server's port, event and request ids, the log path.
