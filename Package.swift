@@ -91,6 +91,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "DashboardsTests",
+            dependencies: ["FaultlineTriage", "FaultlineTestServer"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "FaultlineReportingTests",
             dependencies: ["FaultlineReporting", "FaultlineTestServer", "SeedScenarios"],
             swiftSettings: strictSettings

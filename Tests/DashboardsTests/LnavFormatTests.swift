@@ -1,0 +1,69 @@
+import FaultlineTestServer
+import FaultlineTriage
+import Foundation
+import Testing
+
+/// `Dashboards/lnav/faultline_log.json` loaded by Debian's lnav, headless, over the demo's log: its SQL view of the
+/// events counts what `faultline` counts.
+@Suite struct LnavFormatTests {
+    static let format = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Dashboards/lnav/faultline_log.json")
+
+    @Test func lnavReadsTheDemoLogAndItsSQLCountsMatchFaultlines() async throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-lnav-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let logs = work.appendingPathComponent("logs")
+        _ = try BuiltFaultline.run(["demo", "--log-dir", logs.path])
+        let scan = await LogScan(files: try LogFile.all(in: logs), filter: EventFilter())
+        let lnav = Lnav(home: work.appendingPathComponent("home"))
+        try lnav.run(["-i", Self.format.path])
+
+        // Events by kind, as lnav's SQL sees them
+        let byKind = try lnav.query(
+            #"SELECT "tags/error.kind", count(*) FROM faultline_log GROUP BY 1 ORDER BY 1"#, log: logs)
+        #expect(byKind == scan.kinds.sorted { $0.key < $1.key }.map { [$0.key, String($0.value)] })
+
+        // Server failures by route and business code, and users by segment
+        let byCode = try lnav.query(
+            #"SELECT "tags/http.route", "tags/server.code", count(*) FROM faultline_log "#
+                + #"WHERE "tags/error.kind" = 'server' AND "tags/server.code" IS NOT NULL GROUP BY 1, 2 ORDER BY 1"#,
+            log: logs)
+        let codes = scan.issues.values.filter { $0.kind == "server" && !$0.serverCodes.isEmpty }
+            .map { [$0.routes.keys.first ?? "", $0.serverCodes.keys.first ?? "", String($0.events)] }
+        #expect(byCode == codes.sorted { $0[0] < $1[0] })
+        let users = try lnav.query(#"SELECT count(DISTINCT "user/id") FROM faultline_log"#, log: logs)
+        #expect(users == [[String(scan.users.count)]])
+    }
+}
+
+/// Debian's `lnav`, headless, with its configuration in a home of the test's own.
+struct Lnav {
+    let home: URL
+
+    /// Runs `lnav arguments`; returns what it printed, failing when it reports an error.
+    @discardableResult
+    func run(_ arguments: [String]) throws -> String {
+        let executable = URL(fileURLWithPath: "/usr/bin/lnav")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: executable.path), "lnav is missing: run scripts/setup")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ["HOME": home.path, "TERM": "dumb", "PATH": "/usr/bin:/bin"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0 && !text.contains("error:"), "lnav \(arguments): \(text)")
+        return text
+    }
+
+    /// The rows of an SQL query over the log files in `log`, without the header, cells split on runs of spaces.
+    func query(_ sql: String, log: URL) throws -> [[String]] {
+        let text = try run(["-n", "-c", ";" + sql, log.appendingPathComponent("events.jsonl").path])
+        return text.split(separator: "\n").dropFirst().map { $0.split(separator: " ").map(String.init) }
+    }
+}
