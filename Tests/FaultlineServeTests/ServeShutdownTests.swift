@@ -26,12 +26,18 @@ import Testing
         let port = try #require(started.split(separator: ":").last.flatMap { Int($0) }, "\(started)")
 
         // Given four clients sending events as fast as they can
+        let acceptedSoFar = AcceptedCount()
         let accepted = try await withThrowingTaskGroup(of: [String].self) { group in
             for client in 0..<4 {
-                group.addTask { try await Self.sendUntilRefused(port: port, client: client) }
+                group.addTask {
+                    try await Self.sendUntilRefused(port: port, client: client) { await acceptedSoFar.add() }
+                }
             }
-            // When serve gets SIGTERM a moment later
-            try await Task.sleep(for: .milliseconds(400))
+            // When serve gets SIGTERM once it has accepted 20 events
+            let deadline = ContinuousClock.now + .seconds(30)
+            while await acceptedSoFar.value < 20, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
             process.terminate()
             return try await group.reduce(into: [String]()) { $0 += $1 }
         }
@@ -39,15 +45,17 @@ import Testing
 
         // Then it exited cleanly, and every event it answered 200 for is in the log
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
-        #expect(accepted.count > 10)
+        #expect(accepted.count >= 20)
         var stored: Set<String> = []
         var reader = LogReader()
         for file in try LogFile.all(in: logs) { reader.read(file) { stored.insert($0.eventID) } }
         #expect(Set(accepted).isSubset(of: stored))
     }
 
-    /// Sends one-event envelopes until a request fails; returns the ids answered 200.
-    private static func sendUntilRefused(port: Int, client: Int) async throws -> [String] {
+    /// Sends one-event envelopes until a request fails, calling `onAccepted` after each 200; returns their ids.
+    private static func sendUntilRefused(
+        port: Int, client: Int, onAccepted: @Sendable () async -> Void
+    ) async throws -> [String] {
         var accepted: [String] = []
         for index in 0... {
             let id = String(format: "%08x%024x", client, index)
@@ -60,7 +68,17 @@ import Testing
             guard let (_, response) = try? await URLSession.shared.data(for: request) else { return accepted }
             guard (response as? HTTPURLResponse)?.statusCode == 200 else { return accepted }
             accepted.append(id)
+            await onAccepted()
         }
         return accepted
+    }
+}
+
+/// How many events the clients have had accepted so far.
+private actor AcceptedCount {
+    private(set) var value = 0
+
+    func add() {
+        value += 1
     }
 }
