@@ -40,7 +40,7 @@ let package = Package(
         .target(
             name: "FaultlineServe",
             dependencies: [
-                "FaultlineReporting", "FaultlineTriage", "CFaultlineBrotli",
+                "Faultline", "FaultlineReporting", "FaultlineTriage", "CFaultlineBrotli",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

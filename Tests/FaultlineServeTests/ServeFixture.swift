@@ -29,27 +29,14 @@ struct ServeFixture {
         var settings = IngestConfiguration(logDirectory: logs, publicKey: publicKey)
         settings.port = 0
         settings.eventsPerMinute = eventsPerMinute
-        let configuration = settings
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                defer { portContinuation.finish() }
-                try await IngestServer.run(configuration) { portContinuation.yield($0) }
-            }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else {
-                try await group.next()
-                throw URLError(.cannotConnectToHost)
-            }
-            do {
-                let result = try await body(ServeFixture(logs: logs, port: port))
-                group.cancelAll()
-                try await group.waitForAll()
-                return result
-            } catch {
-                group.cancelAll()
-                throw error
-            }
+        let ingest = try await RunningIngest(settings)
+        do {
+            let result = try await body(ServeFixture(logs: logs, port: ingest.port))
+            try await ingest.stop()
+            return result
+        } catch {
+            try? await ingest.stop()
+            throw error
         }
     }
 

@@ -1,3 +1,4 @@
+import Faultline
 import FaultlineReporting
 import Foundation
 
@@ -70,7 +71,7 @@ struct IngestRequest {
         guard var object = (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any] else {
             throw Refusal(status: 400, reason: "an event item is not a JSON object")
         }
-        let id = (object["event_id"] as? String) ?? fallbackID ?? Self.newEventID()
+        let id = (object["event_id"] as? String) ?? fallbackID ?? RandomID.make()
         var line = payload
         if object["event_id"] == nil || payload.contains(UInt8(ascii: "\n")) || payload.contains(UInt8(ascii: "\r")) {
             object["event_id"] = id
@@ -93,9 +94,5 @@ struct IngestRequest {
             else { continue }
             discards[Discard(reason: reason, category: category), default: 0] += quantity
         }
-    }
-
-    private static func newEventID() -> String {
-        UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
     }
 }

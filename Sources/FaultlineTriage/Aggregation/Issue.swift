@@ -35,7 +35,7 @@ public struct Issue: Hashable, Sendable {
         id = IssueID.of(fingerprint)
         self.fingerprint = fingerprint
         kind = record.tags["error.kind"] ?? "other"
-        title = Self.title(of: record)
+        title = record.title
         firstSeen = record.timestamp
         lastSeen = record.timestamp
         latest = record
@@ -49,7 +49,7 @@ public struct Issue: Hashable, Sendable {
             lastSeen = record.timestamp
             latest = record
             kind = record.tags["error.kind"] ?? "other"
-            title = Self.title(of: record)
+            title = record.title
         }
         Self.count(record.user, in: &users)
         Self.count(record.userSegment, in: &segments)
@@ -99,10 +99,6 @@ public struct Issue: Hashable, Sendable {
         if !record.fingerprint.isEmpty { return record.fingerprint }
         if let type = record.exceptionType { return [type, record.exceptionValue ?? ""] }
         return ["message", record.message ?? ""]
-    }
-
-    private static func title(of record: EventRecord) -> String {
-        record.exceptionValue ?? record.message ?? record.exceptionType ?? "(no message)"
     }
 
     private static func count(_ value: String?, in counts: inout [String: Int]) {

@@ -26,6 +26,11 @@ public struct EventRecord: Hashable, Sendable {
     /// Fields triage reads that had an unexpected type and were left out, such as a numeric `release`.
     public var ignoredFields = 0
 
+    /// What the event says happened: its exception's value, else its message, else its exception's type.
+    public var title: String {
+        exceptionValue ?? message ?? exceptionType ?? "(no message)"
+    }
+
     /// Creates a record.
     public init(eventID: String, timestamp: Double) {
         self.eventID = eventID

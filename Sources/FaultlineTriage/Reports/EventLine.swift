@@ -25,7 +25,7 @@ public struct EventLine: Hashable, Sendable, Codable {
         route = record.tags["http.route"]
         user = record.user
         release = record.release
-        title = record.exceptionValue ?? record.message ?? record.exceptionType ?? "(no message)"
+        title = record.title
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FaultlineReporting
+import FaultlineServe
 import FaultlineTestServer
 import FaultlineTriage
 import Foundation
@@ -33,9 +34,7 @@ struct DemoCommand: AsyncParsableCommand {
             throw ValidationError("\(logs.path) is not empty: the demo writes a fresh log. Pass another --log-dir.")
         }
         try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
-        let ingest =
-            dsn == nil
-            ? try await EmbeddedIngest(logs: logs.appendingPathComponent("ingest"), publicKey: Self.publicKey) : nil
+        let ingest = dsn == nil ? try await RunningIngest(Self.ingestConfiguration(logs: logs)) : nil
         var options = Reporter.Options(logDirectory: logs)
         options.release = "boleto-ios@4.2.0"
         options.dsn = try DSN(dsn ?? ingest?.dsn ?? "")
@@ -67,8 +66,16 @@ struct DemoCommand: AsyncParsableCommand {
         print(SummaryReport(scan).text(style: TextStyle(colors: isatty(STDOUT_FILENO) == 1)), terminator: "")
     }
 
+    /// The embedded ingest: on loopback, at a port the system chooses, writing to `<logs>/ingest`.
+    private static func ingestConfiguration(logs: URL) -> IngestConfiguration {
+        var configuration = IngestConfiguration(
+            logDirectory: logs.appendingPathComponent("ingest"), publicKey: publicKey)
+        configuration.port = 0
+        return configuration
+    }
+
     /// Stops the embedded ingest before the outage's first scenario and starts it again before its end.
-    private static func playOutage(of ingest: EmbeddedIngest?, before index: Int) async {
+    private static func playOutage(of ingest: RunningIngest?, before index: Int) async {
         guard let ingest else { return }
         do {
             if index == outageStart {

@@ -1,0 +1,52 @@
+import Foundation
+
+/// An ingest running in this process until ``stop()``: what `faultline demo` embeds and the tests start. It can be
+/// stopped and started again on the same port, to play an outage.
+public actor RunningIngest {
+    private let configuration: IngestConfiguration
+    private var task: Task<Void, any Error>?
+    /// The port it listens on; chosen by the system at the first start when the configuration's port is 0.
+    public nonisolated let port: Int
+
+    /// Starts an ingest with `configuration` and waits until it accepts connections.
+    public init(_ configuration: IngestConfiguration) async throws {
+        let (task, port) = try await Self.start(configuration)
+        var settled = configuration
+        settled.port = port
+        self.configuration = settled
+        self.task = task
+        self.port = port
+    }
+
+    /// The DSN that sends here.
+    public nonisolated var dsn: String { configuration.dsn(port: port) }
+
+    /// Stops it gracefully, closing its log; does nothing when it is stopped.
+    public func stop() async throws {
+        task?.cancel()
+        try await task?.value
+        task = nil
+    }
+
+    /// Starts it again on the same port, after ``stop()``.
+    public func restart() async throws {
+        guard task == nil else { return }
+        task = try await Self.start(configuration).task
+    }
+
+    private static func start(_ configuration: IngestConfiguration) async throws -> (
+        task: Task<Void, any Error>, port: Int
+    ) {
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let task = Task {
+            defer { continuation.finish() }
+            try await IngestServer.run(configuration) { continuation.yield($0) }
+        }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else {
+            try await task.value
+            throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "the ingest did not start"])
+        }
+        return (task, port)
+    }
+}
