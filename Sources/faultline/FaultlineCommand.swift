@@ -8,7 +8,7 @@ struct FaultlineCommand: AsyncParsableCommand {
         abstract: "Make API-client failures visible and actionable.",
         subcommands: [
             SummaryCommand.self, IssuesCommand.self, ShowCommand.self, TimelineCommand.self, TailCommand.self,
-            StatsCommand.self,
+            StatsCommand.self, ReportCommand.self,
             ServeCommand.self, DemoCommand.self,
         ],
         defaultSubcommand: SummaryCommand.self)

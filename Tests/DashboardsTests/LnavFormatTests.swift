@@ -6,8 +6,7 @@ import Testing
 /// `Dashboards/lnav/faultline_log.json` loaded by Debian's lnav, headless, over the demo's log: its SQL view of the
 /// events counts what `faultline` counts.
 @Suite struct LnavFormatTests {
-    static let format = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Dashboards/lnav/faultline_log.json")
+    static let format = ExternalCommand.repository.appendingPathComponent("Dashboards/lnav/faultline_log.json")
 
     @Test func lnavReadsTheDemoLogAndItsSQLCountsMatchFaultlines() async throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-lnav-\(UUID())")
@@ -43,21 +42,10 @@ struct Lnav {
     /// Runs `lnav arguments`; returns what it printed, failing when it reports an error.
     @discardableResult
     func run(_ arguments: [String]) throws -> String {
-        let executable = URL(fileURLWithPath: "/usr/bin/lnav")
-        try #require(
-            FileManager.default.isExecutableFile(atPath: executable.path), "lnav is missing: run scripts/setup")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ["HOME": home.path, "TERM": "dumb", "PATH": "/usr/bin:/bin"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0 && !text.contains("error:"), "lnav \(arguments): \(text)")
+        let text = try ExternalCommand.run(
+            URL(fileURLWithPath: "/usr/bin/lnav"), arguments, environment: ["HOME": home.path, "TERM": "dumb"])
+        try #require(!text.contains("error:"), "lnav \(arguments): \(text)")
         return text
     }
 

@@ -58,19 +58,15 @@ public struct IssuesReport: Hashable, Sendable, Codable {
             let releases = row.releases.first.map { row.releases.count > 1 ? "\($0) +\(row.releases.count - 1)" : $0 }
             table.rows.append([
                 row.id, row.kind, Self.shortened(row.title, to: 44), row.route ?? "-", row.status ?? "-",
-                row.serverCode ?? "-", String(row.events), String(row.users), Self.minute(row.firstSeen),
-                Self.minute(row.lastSeen), releases ?? "-", row.sparkline,
+                row.serverCode ?? "-", String(row.events), String(row.users), UTCTime.minute(row.firstSeen),
+                UTCTime.minute(row.lastSeen), releases ?? "-", row.sparkline,
             ])
         }
         return table.render(style: style)
     }
 
-    /// `2026-11-23T09:05:00Z` as `2026-11-23 09:05`.
-    private static func minute(_ time: String) -> String {
-        String(time.prefix(16)).replacingOccurrences(of: "T", with: " ")
-    }
-
-    private static func shortened(_ text: String, to length: Int) -> String {
+    /// The first line of `text`, cut to `length` characters with an ellipsis.
+    static func shortened(_ text: String, to length: Int) -> String {
         let line = text.split(separator: "\n").first.map(String.init) ?? ""
         return line.count <= length ? line : String(line.prefix(length - 1)) + "…"
     }

@@ -9,6 +9,11 @@ public enum UTCTime {
             + "\(pad(secondOfDay % 60))Z"
     }
 
+    /// `2026-11-23T09:05:00Z` as `2026-11-23 09:05`, for tables.
+    static func minute(_ time: String) -> String {
+        String(time.prefix(16)).replacingOccurrences(of: "T", with: " ")
+    }
+
     private static func pad(_ value: Int, _ width: Int = 2) -> String {
         let text = String(value)
         return String(repeating: "0", count: max(0, width - text.count)) + text

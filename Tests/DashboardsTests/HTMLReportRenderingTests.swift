@@ -1,0 +1,42 @@
+import FaultlineTestServer
+import FaultlineTriage
+import Foundation
+import Testing
+
+/// `faultline report --html` over the demo's log, rendered by Debian's headless Chromium: the page is
+/// self-contained, and the screenshot shows every chart drawn.
+@Suite struct HTMLReportRenderingTests {
+    @Test func chromiumDrawsEveryChartOfTheDemosReport() async throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-report-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let logs = work.appendingPathComponent("logs")
+        let page = work.appendingPathComponent("report.html")
+        _ = try BuiltFaultline.run(["demo", "--log-dir", logs.path])
+        _ = try BuiltFaultline.run(["report", "--html", "--log-dir", logs.path, "--output", page.path])
+
+        // Self-contained: no script, nothing fetched or linked
+        let html = try String(contentsOf: page, encoding: .utf8)
+        for reference in ["<script", "src=", "href=", "url(", "@import", "http:", "https:"] {
+            #expect(!html.contains(reference), "the report holds \(reference)")
+        }
+
+        // Rendered offline by Chromium, each chart's colour covers a bar's worth of pixels at least
+        let screenshot = work.appendingPathComponent("report.png")
+        try ExternalCommand.run(
+            URL(fileURLWithPath: "/usr/bin/chromium"),
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1200,1600",
+                "--screenshot=\(screenshot.path)", page.absoluteString,
+            ],
+            environment: ["HOME": work.appendingPathComponent("home").path])
+        let colors = HTMLReport.chartColors.values.sorted()
+        let output = try ExternalCommand.run(
+            ExternalCommand.repository.appendingPathComponent(".venv/bin/python"),
+            [ExternalCommand.repository.appendingPathComponent("Tests/peers/chart_pixels.py").path, screenshot.path]
+                + colors)
+        let pixels = try JSONDecoder().decode([String: Int].self, from: Data(output.utf8))
+        for (chart, color) in HTMLReport.chartColors {
+            #expect(pixels[color, default: 0] >= 1000, "the \(chart) chart has \(pixels[color, default: 0]) pixels")
+        }
+    }
+}
