@@ -11,12 +11,15 @@ let package = Package(
     products: [
         .library(name: "Faultline", targets: ["Faultline"]),
         .library(name: "FaultlineReporting", targets: ["FaultlineReporting"]),
+        .library(name: "FaultlineMetrics", targets: ["FaultlineMetrics"]),
         .library(name: "FaultlineTestServer", targets: ["FaultlineTestServer"]),
         .executable(name: "faultline", targets: ["faultline"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
@@ -34,6 +37,11 @@ let package = Package(
         // Turns classified failures into Sentry-protocol events, stores and delivers them. Foundation and zlib only.
         .target(
             name: "FaultlineReporting", dependencies: ["Faultline", "CFaultlineZlib"], swiftSettings: strictSettings),
+        // The pipeline's counts through swift-metrics, for server-side apps that export metrics.
+        .target(
+            name: "FaultlineMetrics",
+            dependencies: ["FaultlineReporting", .product(name: "CoreMetrics", package: "swift-metrics")],
+            swiftSettings: strictSettings),
         // Reads the local logs and outbox the reporting pipeline writes, for incident triage from a terminal.
         .target(name: "FaultlineTriage", dependencies: ["FaultlineReporting"], swiftSettings: strictSettings),
         // `faultline serve`: a Sentry-compatible ingest that writes what it accepts to the local log format.
@@ -92,7 +100,19 @@ let package = Package(
         ),
         .testTarget(
             name: "DashboardsTests",
-            dependencies: ["FaultlineTriage", "FaultlineTestServer"],
+            dependencies: [
+                "FaultlineTriage", "FaultlineTestServer", "FaultlineServe", "FaultlineMetrics", "SeedScenarios",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FaultlineMetricsTests",
+            dependencies: [
+                "FaultlineMetrics", "FaultlineReporting", "FaultlineServe", "FaultlineTestServer", "SeedScenarios",
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

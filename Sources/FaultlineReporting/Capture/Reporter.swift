@@ -39,6 +39,8 @@ public actor Reporter {
     private var capturedExpiries: Set<UUID> = []
     private var observations: [Task<Void, Never>] = []
     private var droppedByQueueOverflow = 0
+    private var refreshes = 0
+    private var sessionExpiries = 0
 
     /// What the reporter did since it started.
     public struct Statistics: Hashable, Sendable {
@@ -51,6 +53,9 @@ public actor Reporter {
         /// Events that could not be written, with the last reason.
         public internal(set) var failedWrites = 0
         public internal(set) var lastWriteError: String?
+        /// Credentials refreshed, and sessions that expired, in the refreshers the reporter observes.
+        public internal(set) var refreshes = 0
+        public internal(set) var sessionExpiries = 0
     }
 
     /// Creates a reporter; fails when the log directory or the outbox cannot be created or opened.
@@ -92,6 +97,8 @@ public actor Reporter {
             statistics.droppedByQueueOverflow = droppedByQueueOverflow
             statistics.failedWrites = await writer.failedWrites
             statistics.lastWriteError = await writer.lastWriteError
+            statistics.refreshes = refreshes
+            statistics.sessionExpiries = sessionExpiries
             return statistics
         }
     }
@@ -257,12 +264,14 @@ public actor Reporter {
     private func record(_ event: SessionEvent) {
         switch event {
         case .refreshed(let version, let trigger):
+            refreshes += 1
             scope.addBreadcrumb(
                 Breadcrumb(
                     category: "auth.refresh", level: .info,
                     message: "Credential refreshed (version \(version)) after \(trigger.endpoint) was rejected",
                     date: options.clock()))
         case .expired(let expiry, let trigger):
+            sessionExpiries += 1
             scope.addBreadcrumb(
                 Breadcrumb(
                     category: "auth.expired", level: .error, message: "\(trigger.endpoint): \(expiry)",

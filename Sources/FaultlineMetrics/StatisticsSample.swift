@@ -1,0 +1,39 @@
+import FaultlineReporting
+
+/// One reading of everything ``ReporterMetrics`` publishes, with dimension values from fixed sets.
+struct StatisticsSample: Equatable {
+    /// The `kind` values captured events are counted under; any other `error.kind` (set by `beforeSend`, say) is
+    /// counted as `other`.
+    static let kinds: Set<String> = Set(FailureKind.allCases.map(\.rawValue)).union(["other", "message"])
+
+    var captured: [String: Int] = [:]
+    var dropped: [String: Int] = [:]
+    var delivered = 0
+    var retried = 0
+    var refreshes: [String: Int] = [:]
+    var outboxEnvelopes = 0
+
+    init(of reporter: Reporter) async {
+        let statistics = await reporter.statistics
+        for (kind, count) in statistics.captured {
+            captured[Self.kinds.contains(kind) ? kind : "other", default: 0] += count
+        }
+        refreshes = ["refreshed": statistics.refreshes, "expired": statistics.sessionExpiries]
+        guard let uploader = reporter.uploader else {
+            // Without an uploader, nothing tells client reports what was dropped: the reporter's counts do.
+            dropped = [
+                DiscardReason.beforeSend.rawValue: statistics.droppedByBeforeSend,
+                DiscardReason.queueOverflow.rawValue: statistics.droppedByQueueOverflow,
+                DiscardReason.internalSDKError.rawValue: statistics.failedWrites,
+            ]
+            return
+        }
+        let delivery = await uploader.statistics
+        for discarded in delivery.discarded where discarded.category == .error {
+            dropped[discarded.reason.rawValue, default: 0] += discarded.quantity
+        }
+        delivered = delivery.delivered
+        retried = delivery.retried
+        outboxEnvelopes = await uploader.pendingCount
+    }
+}
