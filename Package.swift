@@ -101,7 +101,8 @@ let package = Package(
         .testTarget(
             name: "DashboardsTests",
             dependencies: [
-                "FaultlineTriage", "FaultlineTestServer", "FaultlineServe", "FaultlineMetrics", "SeedScenarios",
+                "Faultline", "FaultlineTriage", "FaultlineReporting", "FaultlineTestServer", "FaultlineServe",
+                "FaultlineMetrics", "SeedScenarios",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],

@@ -2,11 +2,11 @@ import Foundation
 import Hummingbird
 import Logging
 
-/// Runs a Hummingbird router on 127.0.0.1 for as long as a body runs.
-enum LoopbackServer {
+/// Runs a Hummingbird router on 127.0.0.1 for as long as a body runs: the seed servers, and endpoints tests add.
+public enum LoopbackServer {
     /// Starts `router` on 127.0.0.1 at `port` (0: a port the OS chooses), runs `body` with the server's base URL,
     /// and stops the server when `body` returns or throws.
-    static func run<T: Sendable>(
+    public static func run<T: Sendable>(
         named name: String, router: Router<BasicRequestContext>, port: Int,
         _ body: @Sendable (URL) async throws -> T
     ) async throws -> T {

@@ -46,7 +46,7 @@ final class IngestPeer {
         let script = repository.appendingPathComponent("Tests/peers/bugsink_peer.py").path
         let peer = try await start(
             name: "Bugsink 2.6.1", executable: python,
-            arguments: [script, "serve", data.path, String(try freePort())], dsnPrefix: "DSN ", data: data)
+            arguments: [script, "serve", data.path, String(try LoopbackPort.unused())], dsnPrefix: "DSN ", data: data)
         do {
             try await peer.waitUntilListening()
         } catch {
@@ -88,22 +88,5 @@ final class IngestPeer {
         guard await HTTPReadiness.wait(for: root, timeout: .seconds(120)) else {
             throw Failure(description: "\(name) did not answer on \(root) within two minutes")
         }
-    }
-
-    /// A TCP port nothing listens on now.
-    private static func freePort() throws -> Int {
-        let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(socket, generic, length) == 0 && getsockname(socket, generic, &length) == 0
-            }
-        }
-        guard bound else { throw Failure(description: "no free port: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

@@ -26,6 +26,11 @@ public struct SeedDemo: Sendable {
         "cancellation",
     ]
 
+    /// The indices in ``scenarios`` during which the demo's ingest is down, so that events wait in the outbox: from
+    /// "missing profile images" to "proxy error page".
+    public static let outage =
+        (scenarios.firstIndex(of: "missing profile images") ?? 0)..<(scenarios.firstIndex(of: "timeout") ?? 0)
+
     /// Creates a demo against a running seed server; with a `reporter`, every client captures its failures
     /// (``CaptureMiddleware``) and every refresher's events become breadcrumbs.
     public init(server: RunningSeedServer, reporter: Reporter? = nil) {

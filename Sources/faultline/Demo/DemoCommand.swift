@@ -22,9 +22,6 @@ struct DemoCommand: AsyncParsableCommand {
 
     /// The embedded ingest's key.
     private static let publicKey = "faultlinedemo0000000000000000000"
-    /// The embedded ingest is down from the scenario at this index until the one at `outageEnd`.
-    private static let outageStart = SeedDemo.scenarios.firstIndex(of: "missing profile images") ?? 0
-    private static let outageEnd = SeedDemo.scenarios.firstIndex(of: "timeout") ?? 0
 
     func run() async throws {
         let logs = URL(
@@ -64,6 +61,7 @@ struct DemoCommand: AsyncParsableCommand {
         let scan = await LogScan(files: try LogFile.all(in: logs), filter: EventFilter())
         print("\n$ faultline summary --log-dir \(logs.path)")
         print(SummaryReport(scan).text(style: TextStyle(colors: isatty(STDOUT_FILENO) == 1)), terminator: "")
+        print("\nA page to share: faultline report --html --log-dir \(logs.path) -o report.html")
     }
 
     /// The embedded ingest: on loopback, at a port the system chooses, writing to `<logs>/ingest`.
@@ -74,14 +72,14 @@ struct DemoCommand: AsyncParsableCommand {
         return configuration
     }
 
-    /// Stops the embedded ingest before the outage's first scenario and starts it again before its end.
+    /// Stops the embedded ingest before the first scenario of ``SeedDemo/outage`` and starts it again after its last.
     private static func playOutage(of ingest: RunningIngest?, before index: Int) async {
         guard let ingest else { return }
         do {
-            if index == outageStart {
+            if index == SeedDemo.outage.lowerBound {
                 try await ingest.stop()
                 print("--  the ingest goes down: events wait in the outbox")
-            } else if index == outageEnd {
+            } else if index == SeedDemo.outage.upperBound {
                 try await ingest.restart()
                 print("--  the ingest is back: the outbox sends what waited")
             }
