@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Faultline", targets: ["Faultline"]),
         .library(name: "FaultlineReporting", targets: ["FaultlineReporting"]),
         .library(name: "FaultlineMetrics", targets: ["FaultlineMetrics"]),
+        .library(name: "FaultlineLogging", targets: ["FaultlineLogging"]),
         .library(name: "FaultlineTestServer", targets: ["FaultlineTestServer"]),
         .executable(name: "faultline", targets: ["faultline"]),
     ],
@@ -41,6 +42,11 @@ let package = Package(
         .target(
             name: "FaultlineMetrics",
             dependencies: ["FaultlineReporting", .product(name: "CoreMetrics", package: "swift-metrics")],
+            swiftSettings: strictSettings),
+        // swift-log records as breadcrumbs, and error records as events.
+        .target(
+            name: "FaultlineLogging",
+            dependencies: ["FaultlineReporting", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings),
         // Reads the local logs and outbox the reporting pipeline writes, for incident triage from a terminal.
         .target(name: "FaultlineTriage", dependencies: ["FaultlineReporting"], swiftSettings: strictSettings),
@@ -106,6 +112,11 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FaultlineLoggingTests",
+            dependencies: ["FaultlineLogging", "FaultlineReporting", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -144,9 +144,11 @@ public actor Reporter {
         scope.user = user
     }
 
-    /// Adds a breadcrumb to the scope.
+    /// Adds a breadcrumb to the scope, with sensitive keys of its data filtered by ``Options/scrubRules``.
     public func addBreadcrumb(_ breadcrumb: Breadcrumb) {
-        scope.addBreadcrumb(breadcrumb)
+        var scrubbed = breadcrumb
+        scrubbed.data = breadcrumb.data.map(scrubber.data)
+        scope.addBreadcrumb(scrubbed)
     }
 
     /// Captures a classified failure; returns the event id, or `nil` when nothing was captured (a cancellation, a

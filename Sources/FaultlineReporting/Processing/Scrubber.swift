@@ -62,14 +62,18 @@ public struct Scrubber: Sendable {
         return .string("[\(data.count) bytes\(contentType.map { " of \($0)" } ?? "")]")
     }
 
+    /// Data of a breadcrumb or context, with sensitive keys filtered at any depth.
+    public func data(_ data: [String: JSONValue]) -> [String: JSONValue] {
+        Dictionary(
+            uniqueKeysWithValues: data.map { key, value in
+                (key, rules.isSensitive(key) ? .string(Self.filtered) : scrub(value))
+            })
+    }
+
     private func scrub(_ value: JSONValue) -> JSONValue {
         switch value {
         case .object(let object):
-            .object(
-                Dictionary(
-                    uniqueKeysWithValues: object.map { key, value in
-                        (key, rules.isSensitive(key) ? .string(Self.filtered) : scrub(value))
-                    }))
+            .object(data(object))
         case .array(let array):
             .array(array.map(scrub))
         default:
