@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "FaultlineReporting", targets: ["FaultlineReporting"]),
         .library(name: "FaultlineMetrics", targets: ["FaultlineMetrics"]),
         .library(name: "FaultlineLogging", targets: ["FaultlineLogging"]),
+        .library(name: "FaultlineOpenAPI", targets: ["FaultlineOpenAPI"]),
         .library(name: "FaultlineTestServer", targets: ["FaultlineTestServer"]),
         .executable(name: "faultline", targets: ["faultline"]),
     ],
@@ -20,6 +21,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -47,6 +51,14 @@ let package = Package(
         .target(
             name: "FaultlineLogging",
             dependencies: ["FaultlineReporting", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings),
+        // A swift-openapi-runtime client middleware: classification, token refresh and capture for generated clients.
+        .target(
+            name: "FaultlineOpenAPI",
+            dependencies: [
+                "Faultline", "FaultlineReporting", .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
             swiftSettings: strictSettings),
         // Reads the local logs and outbox the reporting pipeline writes, for incident triage from a terminal.
         .target(name: "FaultlineTriage", dependencies: ["FaultlineReporting"], swiftSettings: strictSettings),
@@ -117,6 +129,17 @@ let package = Package(
         .testTarget(
             name: "FaultlineLoggingTests",
             dependencies: ["FaultlineLogging", "FaultlineReporting", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FaultlineOpenAPITests",
+            dependencies: [
+                "FaultlineOpenAPI", "Faultline", "FaultlineReporting", "FaultlineTestServer", "SeedScenarios",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+            ],
+            exclude: ["openapi.yaml", "openapi-generator-config.yaml"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -52,14 +52,14 @@ public actor TokenRefresher<A: Authenticator> {
     }
 
     /// The credential to sign a new request with, and its version; waits for a refresh in flight.
-    func credentialForRequest() async throws(SessionExpiry) -> (credential: A.Credential, version: Int) {
+    package func credentialForRequest() async throws(SessionExpiry) -> (credential: A.Credential, version: Int) {
         if let refreshInFlight { await refreshInFlight.value }
         return try current()
     }
 
     /// A credential to replace the one of `rejectedVersion`, which the server rejected: the current one if it is
     /// newer, else the outcome of a refresh (started here, or already in flight).
-    func credential(
+    package func credential(
         replacing rejectedVersion: Int, trigger: RequestContext
     ) async throws(SessionExpiry) -> (credential: A.Credential, version: Int) {
         if rejectedVersion == version, expiry == nil, refreshInFlight == nil {

@@ -236,13 +236,13 @@ public actor Reporter {
     }
 
     /// How a request the capture middleware saw ended.
-    enum RequestOutcome {
+    package enum RequestOutcome {
         case status(Int)
         case failure(RequestFailure)
     }
 
     /// Records a request of the client as an `http` breadcrumb (scrubbed URL, method, route, status).
-    func recordRequest(_ context: RequestContext, outcome: RequestOutcome) {
+    package func recordRequest(_ context: RequestContext, outcome: RequestOutcome) {
         var data: [String: JSONValue] = [
             "url": .string(scrubber.url(context.url).url), "method": .string(context.method.rawValue),
             "http.route": .string(context.route), "request_id": .string(context.requestID),
