@@ -1,7 +1,7 @@
 import FaultlineReporting
 import Logging
 
-/// A swift-log `LogHandler` that turns log records into breadcrumbs of a ``Reporter``, so that an event shows what
+/// A swift-log `LogHandler` that turns log records into breadcrumbs of a `Reporter`, so that an event shows what
 /// the app logged before it, and can capture records at a level and above as events.
 ///
 /// Records become breadcrumbs with the logger's label as their category, their level, their message, and their

@@ -1,7 +1,7 @@
 import CoreMetrics
 import FaultlineReporting
 
-/// Publishes what a ``Reporter`` and its ``Uploader`` count through swift-metrics, for server-side Swift apps that
+/// Publishes what a `Reporter` and its `Uploader` count through swift-metrics, for server-side Swift apps that
 /// already export metrics (to Prometheus with swift-prometheus, to OpenTelemetry with swift-otel):
 ///
 /// | Metric | Type | Dimensions |
@@ -14,7 +14,7 @@ import FaultlineReporting
 /// | `faultline_sdk_outbox_envelopes` | gauge | |
 ///
 /// Dimension values come from fixed sets (an unknown kind is `other`), so the number of series is bounded. The
-/// metrics are read from ``Reporter/statistics`` and ``Uploader/statistics`` every `interval` rather than counted on
+/// metrics are read from `Reporter.statistics` and `Uploader.statistics` every `interval` rather than counted on
 /// the capture path, which costs the same with metrics as without. Following swift-metrics' conventions, the
 /// library never bootstraps the metrics system: it uses the factory it is given, `MetricsSystem.factory` by default.
 ///

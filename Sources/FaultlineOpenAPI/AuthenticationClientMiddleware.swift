@@ -3,12 +3,12 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
-/// Signs each request of a generated client with the current credential of a ``TokenRefresher`` and, when the server
-/// rejects it, refreshes once for every waiting request (of this client and of any ``APIClient`` sharing the
+/// Signs each request of a generated client with the current credential of a `TokenRefresher` and, when the server
+/// rejects it, refreshes once for every waiting request (of this client and of any `APIClient` sharing the
 /// refresher) and replays the request with the new credential.
 ///
 /// A request whose body can be read only once is not replayed: the rejection is returned. A failed refresh throws
-/// ``RequestFailure`` with ``RequestFailure/Reason/sessionExpired(_:)``, which ``CaptureClientMiddleware`` captures
+/// `RequestFailure` with `RequestFailure.Reason.sessionExpired`, which ``CaptureClientMiddleware`` captures
 /// once for all the requests it ends. The authenticator's `apply` may set header fields; changes to the URL are not
 /// carried over.
 public struct AuthenticationClientMiddleware<A: Authenticator>: ClientMiddleware {

@@ -32,17 +32,19 @@ import Testing
             let refresher = TokenRefresher(
                 authenticator: BoletoAPI.Authenticator(baseURL: server.baseURL), credential: BearerTokens(tokens))
             await reporter.observe(refresher)
-            let session = URLSessionConfiguration.ephemeral
-            // a whole second: on Linux, a timeout under one second fails a request with a body at once (-1001)
-            session.timeoutIntervalForRequest = 1
-            let client = Client(
+            let middlewares: [any ClientMiddleware] = [
+                capture,
+                AuthenticationClientMiddleware(refresher: refresher, classifier: Self.classifier, routes: Self.routes),
+            ]
+            let client = Client(serverURL: server.baseURL, transport: URLSessionTransport(), middlewares: middlewares)
+            // the slow route's client gives up after a second (on Linux, a timeout under one second fails a request
+            // with a body at once)
+            let impatient = URLSessionConfiguration.ephemeral
+            impatient.timeoutIntervalForRequest = 1
+            let slowClient = Client(
                 serverURL: server.baseURL,
-                transport: URLSessionTransport(configuration: .init(session: URLSession(configuration: session))),
-                middlewares: [
-                    capture,
-                    AuthenticationClientMiddleware(
-                        refresher: refresher, classifier: Self.classifier, routes: Self.routes),
-                ])
+                transport: URLSessionTransport(configuration: .init(session: URLSession(configuration: impatient))),
+                middlewares: middlewares)
 
             // A business code on a 400: the client still decodes its documented failure from the body passed on
             let created = try await client.createTravel(body: .json(.init(destination: "Lisbon")))
@@ -56,7 +58,7 @@ import Testing
             let proxied = try await client.getUserThroughProxy(path: .init(id: 1))
             #expect({ if case .undocumented(statusCode: 502, _) = proxied { true } else { false } }())
             // A timeout, thrown by the runtime wrapped in ClientError
-            await #expect(throws: ClientError.self) { try await client.getSlow(query: .init(ms: 3000)) }
+            await #expect(throws: ClientError.self) { try await slowClient.getSlow(query: .init(ms: 5000)) }
             // An expired access token: one refresh, the request replayed, no event
             await server.state.expireAccessTokens(of: .boleto)
             #expect(try await client.getUser(path: .init(id: 7)).ok.body.json.data.id == 7)

@@ -52,14 +52,26 @@ public actor TokenRefresher<A: Authenticator> {
     }
 
     /// The credential to sign a new request with, and its version; waits for a refresh in flight.
-    package func credentialForRequest() async throws(SessionExpiry) -> (credential: A.Credential, version: Int) {
+    ///
+    /// ``AuthenticationMiddleware`` calls it for every request. Another HTTP stack (an Alamofire
+    /// `RequestInterceptor`, say) calls it to sign, keeps the version with the request, and passes it to
+    /// ``credential(replacing:trigger:)`` when the server rejects the request.
+    ///
+    /// - Throws: ``SessionExpiry`` when the session has expired or there is no credential.
+    public func credentialForRequest() async throws(SessionExpiry) -> (credential: A.Credential, version: Int) {
         if let refreshInFlight { await refreshInFlight.value }
         return try current()
     }
 
     /// A credential to replace the one of `rejectedVersion`, which the server rejected: the current one if it is
-    /// newer, else the outcome of a refresh (started here, or already in flight).
-    package func credential(
+    /// newer, else the outcome of a refresh (started here, or already in flight). However many requests were
+    /// rejected with the same version, one refresh runs.
+    ///
+    /// - Parameters:
+    ///   - rejectedVersion: The version ``credentialForRequest()`` gave the rejected request.
+    ///   - trigger: The rejected request, for the ``SessionEvent``s.
+    /// - Throws: ``SessionExpiry`` when the refresh failed, the refresh limit was reached, or the session had expired.
+    public func credential(
         replacing rejectedVersion: Int, trigger: RequestContext
     ) async throws(SessionExpiry) -> (credential: A.Credential, version: Int) {
         if rejectedVersion == version, expiry == nil, refreshInFlight == nil {

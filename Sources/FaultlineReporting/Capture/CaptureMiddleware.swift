@@ -7,7 +7,7 @@ import Foundation
 
 /// Captures the client's failures as events and records every request as an `http` breadcrumb.
 ///
-/// Put it first in ``APIClient/Configuration/middlewares`` so that it sees each request's final outcome, after
+/// Put it first in `APIClient.Configuration.middlewares` so that it sees each request's final outcome, after
 /// retries and token refreshes. Cancellations are neither captured nor recorded. A session expiry shared by many
 /// requests is captured once. Which failures are captured is set by ``Reporter/Options/failedRequestStatusCodes``
 /// and ``Reporter/Options/failedRequestTargets``.

@@ -171,7 +171,7 @@ public actor Reporter {
     }
 
     /// Captures the outcome of a request made with another HTTP stack (Alamofire, Moya, your own), classified
-    /// exactly as ``APIClient`` would: a response with a failure status or contract failure, a transport error, or
+    /// exactly as `APIClient` would: a response with a failure status or contract failure, a transport error, or
     /// a body that `decodingError` says did not decode. Returns the event id, or `nil` when it was a success or a
     /// cancellation.
     ///
@@ -182,6 +182,7 @@ public actor Reporter {
     ///   - body: The response body.
     ///   - error: The transport error, if the request got no response.
     ///   - decodingError: The error thrown while decoding a successful body into `decodedType`.
+    ///   - decodedType: The type the body was decoded into, named in the event.
     ///   - classifier: The server's error contract and code catalogue.
     ///   - user: A user for this event only.
     @discardableResult
@@ -210,7 +211,7 @@ public actor Reporter {
         return await capture(RequestFailure(reason, context: context), request: request, user: user)
     }
 
-    /// Captures any error; a ``RequestFailure`` is captured as one.
+    /// Captures any error; a `RequestFailure` is captured as one.
     @discardableResult
     public func capture(error: any Error, user: UserContext? = nil) async -> String? {
         if let failure = error as? RequestFailure { return await capture(failure, user: user) }

@@ -6,14 +6,16 @@ import Foundation
     import Glibc
 #endif
 
-/// Gzip compression with the system zlib: whole buffers in memory, and files streamed in ``chunkSize`` pieces.
+/// Gzip compression with the system zlib: whole buffers in memory, and files streamed in 64 KiB pieces.
 public enum Gzip {
     /// The size of the pieces data is read, compressed and decompressed in: 64 KiB.
     static let chunkSize = 64 * 1024
 
     /// Compresses `data` into one gzip member that `gzip -d` reads.
     ///
-    /// - Parameter level: 0 (stored) to 9 (smallest); 6 by default, zlib's and gzip's default.
+    /// - Parameters:
+    ///   - data: The bytes to compress.
+    ///   - level: 0 (stored) to 9 (smallest); 6 by default, zlib's and gzip's default.
     public static func compress(_ data: Data, level: Int32 = 6) -> Data {
         let deflater = Deflater(level: level)
         var compressed = Data()
@@ -29,7 +31,9 @@ public enum Gzip {
     /// (a gzip bomb) is refused after inflating `maximumSize` bytes, not all of it. Data after the last member,
     /// even zeros, is an error.
     ///
-    /// - Parameter maximumSize: The most bytes the decompressed data may have.
+    /// - Parameters:
+    ///   - data: One or more gzip members.
+    ///   - maximumSize: The most bytes the decompressed data may have.
     /// - Throws: ``GzipError/truncated`` when the data ends early, ``GzipError/corrupt(_:)`` when it is not valid
     ///   gzip, ``GzipError/tooLarge(limit:)`` past `maximumSize`.
     public static func decompress(_ data: Data, maximumSize: Int) throws(GzipError) -> Data {
