@@ -65,14 +65,9 @@ public struct BreadcrumbLogHandler: LogHandler {
         }
     }
 
+    /// Sentry's event levels have the names of its breadcrumb levels.
     private static func eventLevel(_ level: Logger.Level) -> SentryEvent.Level {
-        switch level {
-        case .trace, .debug: .debug
-        case .info, .notice: .info
-        case .warning: .warning
-        case .error: .error
-        case .critical: .fatal
-        }
+        SentryEvent.Level(rawValue: breadcrumbLevel(level).rawValue) ?? .error
     }
 
     /// Metadata as JSON: strings stay strings, lists and dictionaries keep their shape.

@@ -20,7 +20,9 @@ struct OpenAPIExchange {
         self.request = request
         self.baseURL = baseURL
         let method = HTTPMethod(rawValue: request.method.rawValue)
-        let url = URL(string: baseURL.absoluteString + (request.path ?? "")) ?? baseURL
+        let base =
+            baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
+        let url = URL(string: base + (request.path ?? "")) ?? baseURL
         context = RequestContext(
             requestID: RandomID.make(), method: method, route: routes[operationID] ?? operationID, url: url,
             allowsRetry: method.isIdempotent)
