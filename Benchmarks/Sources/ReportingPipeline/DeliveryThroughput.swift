@@ -6,7 +6,8 @@ import Foundation
 
 /// How fast captured events reach a Sentry-compatible endpoint: a burst captured as fast as the caller can, timed
 /// until the endpoint has received every event, beside the official Python SDK sending the same event to the same
-/// endpoint, rounds interleaved. Both sides get a queue that holds the whole burst, so that neither loses events.
+/// endpoint, rounds interleaved. Both sides get a queue (and Faultline an outbox) that holds the whole burst, so that
+/// neither loses events.
 struct DeliveryThroughput: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delivery-throughput",
@@ -18,44 +19,44 @@ struct DeliveryThroughput: AsyncParsableCommand {
     @Option(help: "Events per burst.")
     var events = 5000
 
+    @Option(help: "The sides to run, comma-separated (faultline, python, floor); one alone is for profiling.")
+    var sides = Side.allCases.map(\.rawValue).joined(separator: ",")
+
+    /// What delivers the burst.
+    enum Side: String, CaseIterable {
+        case faultline
+        case python
+        /// URLSession posting the prebuilt envelope: the transport and endpoint alone, the floor under any sender.
+        case floor
+    }
+
     func run() async throws {
         let (rounds, events) = (rounds, events)
+        let sides = try sides.split(separator: ",").map {
+            guard let side = Side(rawValue: String($0)) else { throw ValidationError("unknown side \($0)") }
+            return side
+        }
         let event = try await SampleFailure.eventJSON()
         let rates = try await RecordingIngest.run(recorder: IngestRecorder(keepsBodies: false)) { ingest in
             let peer = try await SentryPythonPeer(dsn: ingest.dsn(), event: event, queueSize: events)
-            var faultline: [Double] = []
-            var python: [Double] = []
+            var rates: [Side: [Double]] = [:]
             for round in 0...rounds {
-                // Round 0 is a smaller burst that warms both sides up and is not counted.
+                // Round 0 is a smaller burst that warms every side up and is not counted; the order alternates.
                 let burst = round == 0 ? events / 10 : events
-                for side in round.isMultiple(of: 2) ? [0, 1] : [1, 0] {
+                for side in round.isMultiple(of: 2) ? sides : sides.reversed() {
                     let before = await ingest.recorder.requestCount
-                    let clock = ContinuousClock()
-                    if side == 0 {
-                        let logs = FileManager.default.temporaryDirectory.appendingPathComponent(
-                            "faultline-bench-\(UUID())")
-                        defer { try? FileManager.default.removeItem(at: logs) }
-                        let reporter = try await SampleFailure.reporter(
-                            logDirectory: logs, dsn: ingest.dsn(), maxQueueSize: events)
-                        let start = clock.now
-                        let failure = SampleFailure()
-                        for _ in 0..<burst { await failure.capture(with: reporter) }
-                        try await Self.waitUntil(ingest.recorder, hasReceived: before + burst)
-                        let elapsed = clock.now - start
-                        await reporter.close()
-                        if round > 0 { faultline.append(Double(burst) / elapsed.seconds) }
-                    } else {
-                        let start = clock.now
-                        peer.send("deliver \(burst)")
-                        try await Self.waitUntil(ingest.recorder, hasReceived: before + burst)
-                        let elapsed = clock.now - start
-                        _ = try await peer.answer()
-                        if round > 0 { python.append(Double(burst) / elapsed.seconds) }
+                    let seconds: Double
+                    switch side {
+                    case .faultline: seconds = try await Self.deliverWithFaultline(burst, to: ingest, since: before)
+                    case .python:
+                        seconds = try await Self.deliverWithPython(burst, peer: peer, to: ingest, since: before)
+                    case .floor: seconds = try await Self.post(burst, event: event, to: ingest)
                     }
+                    if round > 0 { rates[side, default: []].append(Double(burst) / seconds) }
                 }
             }
             await peer.stop()
-            return (faultline: Samples(faultline), python: Samples(python))
+            return rates.mapValues(Samples.init)
         }
         print(
             """
@@ -63,18 +64,71 @@ struct DeliveryThroughput: AsyncParsableCommand {
             until a loopback endpoint received all of them; sides interleaved
             | side | median events/s | min | max | median ratio to sentry-python |
             |---|---|---|---|---|
-            | sentry-python 2.75, transport queue \(events) | \(Self.row(rates.python)) | 1 |
-            | Faultline Reporter (log + outbox + uploader), queue \(events) | \(Self.row(rates.faultline)) | \
-            \(String(format: "%.1f", rates.faultline.median / rates.python.median)) |
-            target: Faultline ≥ 10× sentry-python
             """)
+        let names: [Side: String] = [
+            .python: "sentry-python 2.75, transport queue \(events)",
+            .faultline: "Faultline Reporter (log + outbox + uploader), queue and outbox \(events)",
+            .floor: "floor: URLSession posting the prebuilt gzip envelope, 4 in flight",
+        ]
+        for side in [Side.python, .faultline, .floor] {
+            guard let samples = rates[side], let name = names[side] else { continue }
+            let ratio = rates[.python].map { String(format: "%.1f", samples.median / $0.median) } ?? "–"
+            print("| \(name) | \(Self.row(samples)) | \(ratio) |")
+        }
+        print("target: Faultline ≥ 10× sentry-python")
     }
 
-    /// Returns once `recorder` has received `count` requests in all; throws after 10 minutes.
-    static func waitUntil(_ recorder: IngestRecorder, hasReceived count: Int) async throws {
+    /// Captures `burst` failures with a new reporter as fast as the caller can; returns the seconds until the
+    /// endpoint has received them all.
+    static func deliverWithFaultline(
+        _ burst: Int, to ingest: RunningRecordingIngest, since before: Int
+    ) async throws -> Double {
+        let logs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-bench-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: logs) }
+        let reporter = try await SampleFailure.reporter(
+            logDirectory: logs, dsn: ingest.dsn(), maxQueueSize: burst, outboxCount: burst)
+        let failure = SampleFailure()
+        let start = ContinuousClock.now
+        for _ in 0..<burst { await failure.capture(with: reporter) }
+        try await waitUntil(ingest.recorder, hasReceived: before + burst) {
+            await reporter.uploader?.statistics.discarded.isEmpty == false
+        }
+        let elapsed = ContinuousClock.now - start
+        await reporter.close()
+        return elapsed.seconds
+    }
+
+    /// Has sentry-python capture `burst` events as fast as it can; returns the seconds until the endpoint has
+    /// received them all.
+    static func deliverWithPython(
+        _ burst: Int, peer: SentryPythonPeer, to ingest: RunningRecordingIngest, since before: Int
+    ) async throws -> Double {
+        let start = ContinuousClock.now
+        peer.send("deliver \(burst)")
+        try await waitUntil(ingest.recorder, hasReceived: before + burst)
+        let elapsed = ContinuousClock.now - start
+        _ = try await peer.answer()
+        return elapsed.seconds
+    }
+
+    /// Posts the event's envelope, built and compressed once, `burst` times; returns the seconds it took.
+    static func post(_ burst: Int, event: Data, to ingest: RunningRecordingIngest) async throws -> Double {
+        let dsn = try DSN(ingest.dsn())
+        let body = Gzip.compress(Envelope(eventID: "0", eventJSON: event, dsn: dsn).serialized(sentAt: Date()))
+        let result = await EnvelopeLoad(concurrency: 4).run(Array(repeating: body, count: burst), to: dsn)
+        guard result.accepted == burst else { throw CleanExit.message("the endpoint refused \(result.refused)") }
+        return result.seconds
+    }
+
+    /// Returns once `recorder` has received `count` requests in all; throws after 10 minutes, or as soon as the
+    /// sender says it `dropped` events.
+    static func waitUntil(
+        _ recorder: IngestRecorder, hasReceived count: Int, dropped: () async -> Bool = { false }
+    ) async throws {
         let deadline = ContinuousClock.now + .seconds(600)
         while await recorder.requestCount < count {
             guard ContinuousClock.now < deadline else { throw CleanExit.message("the endpoint stopped receiving") }
+            guard await !dropped() else { throw CleanExit.message("the sender dropped events") }
             try await Task.sleep(for: .milliseconds(1))
         }
     }

@@ -63,6 +63,13 @@ public actor Uploader {
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         sessionConfiguration.httpMaximumConnectionsPerHost = configuration.maximumConcurrentRequests
         sessionConfiguration.timeoutIntervalForRequest = Self.seconds(configuration.requestTimeout)
+        // Envelopes are never cached and carry no cookies or credentials; FoundationNetworking looks in its disk
+        // cache for every request unless there is none.
+        sessionConfiguration.urlCache = nil
+        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        sessionConfiguration.httpCookieStorage = nil
+        sessionConfiguration.httpShouldSetCookies = false
+        sessionConfiguration.urlCredentialStorage = nil
         self.configuration = configuration
         self.outbox = outbox
         self.session = URLSession(configuration: sessionConfiguration)
@@ -153,6 +160,7 @@ public actor Uploader {
         }
         for task in inFlight { task.cancel() }
         await drainTask?.value
+        outbox.deleteSpares()
         storeStatistics(force: true)
         session.finishTasksAndInvalidate()
         return delivered
@@ -204,10 +212,11 @@ public actor Uploader {
         var requests: [(entry: OutboxEntry, request: URLRequest)] = []
         for entry in batch {
             do {
-                var envelope = try Envelope(parsing: outbox.contents(of: entry))
                 let carriesReport = reportCarrier == nil && !report.isEmpty
-                if carriesReport { envelope.items.append(try report.item(at: Date())) }
-                requests.append((entry, request(for: envelope.serialized(sentAt: Date()))))
+                let envelope = try Envelope.stamping(
+                    outbox.contents(of: entry), sentAt: Date(),
+                    appending: carriesReport ? [try report.item(at: Date())] : [])
+                requests.append((entry, request(for: envelope)))
                 sending.insert(entry.name)
                 if carriesReport { reportCarrier = entry }
             } catch {
@@ -254,7 +263,8 @@ public actor Uploader {
         }
     }
 
-    /// The request that posts `envelope`: gzip body, envelope content type, `X-Sentry-Auth`.
+    /// The request that posts `envelope`: envelope content type, `X-Sentry-Auth`, and a gzip body that
+    /// `perform(_:)` compresses off the actor.
     private func request(for envelope: Data) -> URLRequest {
         var request = URLRequest(url: configuration.dsn.envelopeURL)
         request.httpMethod = "POST"
@@ -264,7 +274,7 @@ public actor Uploader {
         let client = SentryEvent.SDK.faultline.clientName
         request.setValue(configuration.dsn.authHeader(client: client), forHTTPHeaderField: "X-Sentry-Auth")
         request.setValue(client, forHTTPHeaderField: "User-Agent")
-        request.httpBody = Gzip.compress(envelope, level: configuration.compressionLevel)
+        request.httpBody = envelope
         return request
     }
 
@@ -273,6 +283,7 @@ public actor Uploader {
     private func perform(_ requests: [URLRequest]) async -> [HTTPURLResponse?] {
         let session = session
         let concurrency = configuration.maximumConcurrentRequests
+        let compressionLevel = configuration.compressionLevel
         return await withTaskGroup(of: (Int, HTTPURLResponse?).self) { group in
             var responses = [HTTPURLResponse?](repeating: nil, count: requests.count)
             var next = 0
@@ -280,7 +291,9 @@ public actor Uploader {
                 let index = next
                 let request = requests[index]
                 group.addTask {
-                    let response = try? await session.data(for: request).1
+                    var compressed = request
+                    compressed.httpBody = request.httpBody.map { Gzip.compress($0, level: compressionLevel) }
+                    let response = try? await session.data(for: compressed).1
                     return (index, response as? HTTPURLResponse)
                 }
                 next += 1

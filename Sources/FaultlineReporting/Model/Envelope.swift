@@ -42,20 +42,44 @@ public struct Envelope: Sendable {
         var writer = JSONWriter(capacity: items.reduce(256) { $0 + $1.payload.count + 96 })
         writer.value(.object(header))
         var data = Data(writer.bytes)
-        for item in items {
-            var itemHeader = JSONWriter(capacity: 96)
-            itemHeader.object {
-                $0.member("content_type", "application/json")
-                $0.key("length")
-                $0.value(.int(item.payload.count))
-                $0.member("type", item.type)
-            }
-            data.append(0x0A)
-            data.append(contentsOf: itemHeader.bytes)
-            data.append(0x0A)
-            data.append(item.payload)
-        }
         data.append(0x0A)
+        for item in items { Self.append(item, to: &data) }
         return data
+    }
+
+    /// The bytes of a stored envelope, as ``serialized(sentAt:)`` wrote them without `sent_at`, with `sent_at` added
+    /// to the header and `items` appended, without reading the payloads: what is sent of a stored envelope.
+    ///
+    /// - Throws: When `stored` does not start with a header object on its own line.
+    static func stamping(_ stored: Data, sentAt: Date, appending items: [Item] = []) throws(ParseError) -> Data {
+        guard let headerEnd = stored.firstIndex(of: 0x0A), stored.first == UInt8(ascii: "{"),
+            stored[stored.index(before: headerEnd)] == UInt8(ascii: "}")
+        else { throw ParseError(reason: "it does not start with a header object on its own line") }
+        var sentAtMember = JSONWriter(capacity: 48)
+        sentAtMember.object { $0.member("sent_at", RFC3339.string(from: sentAt)) }
+        var data = Data(capacity: stored.count + 64 + items.reduce(0) { $0 + $1.payload.count + 96 })
+        // `{"sent_at":"…"` then the stored header's members after its `{`, with a comma unless it had none.
+        data.append(contentsOf: sentAtMember.bytes.dropLast())
+        let storedMembers = stored[stored.index(after: stored.startIndex)...]
+        if storedMembers.first != UInt8(ascii: "}") { data.append(UInt8(ascii: ",")) }
+        data.append(storedMembers)
+        if stored.last != 0x0A { data.append(0x0A) }
+        for item in items { append(item, to: &data) }
+        return data
+    }
+
+    /// Appends an item's header line and payload, each followed by `\n`, to envelope bytes that end with `\n`.
+    private static func append(_ item: Item, to data: inout Data) {
+        var itemHeader = JSONWriter(capacity: 96)
+        itemHeader.object {
+            $0.member("content_type", "application/json")
+            $0.key("length")
+            $0.value(.int(item.payload.count))
+            $0.member("type", item.type)
+        }
+        data.append(contentsOf: itemHeader.bytes)
+        data.append(0x0A)
+        data.append(item.payload)
+        data.append(0x0A)
     }
 }

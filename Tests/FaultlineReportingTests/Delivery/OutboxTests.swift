@@ -37,6 +37,28 @@ import Testing
         }
     }
 
+    @Test func theFilesOfRemovedEnvelopesAreWrittenOverByTheNextAndDeletedOnReopen() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var outbox = try Outbox(directory: directory.url, limits: .init(), unreadable: { _, _ in })
+        let long = try DeliveryFixtures.envelope(String(repeating: "long message ", count: 40)).serialized()
+        let short = try DeliveryFixtures.envelope("short").serialized()
+        let removed = try (0..<3).map { _ in try outbox.store(long, category: .error).entry }
+        for entry in removed { outbox.remove(entry) }
+        #expect(try directory.names().count == 3)  // the spares
+
+        // Shorter envelopes written over the longer ones' files hold exactly their own bytes
+        let stored = try (0..<5).map { _ in try outbox.store(short, category: .error).entry }
+
+        #expect(try stored.map { try outbox.contents(of: $0) } == Array(repeating: short, count: 5))
+        #expect(try directory.names().count == 5)
+        #expect(try directory.names().allSatisfy { !$0.hasPrefix(".") })
+        outbox.remove(stored[0])
+        let reopened = try Outbox(directory: directory.url, limits: .init(), unreadable: { _, _ in })
+        #expect(reopened.entries.count == 4)
+        #expect(try directory.names().count == 4)
+    }
+
     @Test func corruptFilesAndHalfWrittenTemporaryFilesAreRemovedOnOpen() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

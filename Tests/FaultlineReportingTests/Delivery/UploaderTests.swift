@@ -34,6 +34,8 @@ import Testing
             #expect(received.items.map(\.type) == ["event"])
             #expect(received.items.first?.payload == envelope.items.first?.payload)
             #expect(await uploader.pendingCount == 0)
+            #expect(try outbox.names() == [".spare-2.tmp", DeliveryStatistics.fileName])
+            await uploader.close(timeout: .seconds(1))
             #expect(try outbox.names() == [DeliveryStatistics.fileName])
         }
     }
@@ -195,9 +197,9 @@ import Testing
             #expect(await secondRun.statistics.delivered == 50)
         }
 
-        // Then all 50 arrived, none twice, and the outbox is empty
+        // Then all 50 arrived, none twice, and no envelope is left (spare files are hidden temporary files)
         #expect(try await DeliveryFixtures.acceptedEventIDs(recorder).sorted() == sent.sorted())
-        #expect(try outbox.names() == [DeliveryStatistics.fileName])
+        #expect(try outbox.names().filter { !$0.hasPrefix(".") } == [DeliveryStatistics.fileName])
     }
 
     @Test func closingCancelsARequestTheEndpointHoldsAndKeepsItsEnvelope() async throws {

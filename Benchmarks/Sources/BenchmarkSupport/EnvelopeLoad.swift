@@ -1,4 +1,3 @@
-import BenchmarkSupport
 import FaultlineReporting
 import Foundation
 
@@ -8,18 +7,22 @@ import Foundation
 
 /// A load generator: envelopes posted to an ingest with a fixed number in flight, each as an SDK sends it (gzip
 /// body, `X-Sentry-Auth`), over reused connections.
-struct EnvelopeLoad {
+public struct EnvelopeLoad {
     /// What one run measured.
-    struct Result {
-        let seconds: Double
-        let accepted: Int
-        let refused: [Int: Int]
+    public struct Result: Sendable {
+        public let seconds: Double
+        public let accepted: Int
+        public let refused: [Int: Int]
     }
 
-    let concurrency: Int
+    public let concurrency: Int
+
+    public init(concurrency: Int) {
+        self.concurrency = concurrency
+    }
 
     /// Posts every envelope of `bodies` (gzip-compressed) to `dsn` and waits for every answer.
-    func run(_ bodies: [Data], to dsn: DSN) async -> Result {
+    public func run(_ bodies: [Data], to dsn: DSN) async -> Result {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = concurrency
         let session = URLSession(configuration: configuration)
