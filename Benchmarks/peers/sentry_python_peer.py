@@ -10,7 +10,7 @@ one JSON line on stdout:
 
     burst N     captures N events back to back, timing each `capture_event` call, then flushes:
                 {"nanoseconds": [...]}
-    isolated N  the same, flushing after each capture (untimed)
+    isolated N  the same, flushing and pausing 2 ms after each capture (untimed)
     deliver N   captures N events as fast as it can, then flushes: {"captured": N, "ids": <event ids returned>}
 
 It exits at the end of stdin, after closing the SDK.
@@ -45,6 +45,7 @@ def main() -> None:
                 timings.append(time.perf_counter_ns() - start)
                 if command == "isolated":
                     sentry_sdk.flush(timeout=60)
+                    time.sleep(0.002)  # the same idle pause as the other sides
             sentry_sdk.flush(timeout=60)
             print(json.dumps({"nanoseconds": timings}), flush=True)
         elif command == "deliver":

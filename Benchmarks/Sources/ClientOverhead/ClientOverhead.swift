@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchmarkSupport
 import Faultline
 import FaultlineTestServer
 import Foundation
@@ -58,10 +59,7 @@ struct ClientOverhead: AsyncParsableCommand {
             return Measurement(requests: requests, bare: times[0], bareTwin: times[1], client: times[2])
         }
         print(result.table)
-        if let json {
-            try result.json.write(to: URL(fileURLWithPath: json))
-            print("results written to \(json)")
-        }
+        try BenchmarkResult.write([result.result], to: json)
     }
 
     static func batch(_ count: Int, _ body: () async throws -> Void) async throws -> Duration {

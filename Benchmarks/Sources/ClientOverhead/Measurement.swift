@@ -33,15 +33,22 @@ struct Measurement {
         """
     }
 
-    var json: Data {
-        let object: [String: Any] = [
-            "benchmark": "client-overhead", "requestsPerBatch": requests,
-            "bareMicrosecondsPerRequest": bare.map(microsecondsPerRequest),
-            "bareTwinMicrosecondsPerRequest": bareTwin.map(microsecondsPerRequest),
-            "clientMicrosecondsPerRequest": client.map(microsecondsPerRequest),
-            "medianClientRatio": Samples(clientRatios).median,
-            "medianNoiseRatio": Samples(noiseRatios).median, "target": 1.02,
-        ]
-        return (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+    /// The result `scripts/bench` gathers: the client's median per-round ratio to bare URLSession.
+    var result: BenchmarkResult {
+        let ratio = Samples(clientRatios).median
+        let perRequest = { (batches: [Duration]) in Samples(batches.map(microsecondsPerRequest)).values("us") }
+        return BenchmarkResult(
+            name: "client-overhead", what: "success-path overhead of client + default middleware, 1 KB JSON GET",
+            faultline: "\(median(client)) µs/request", peer: "bare URLSession \(median(bare)) µs/request",
+            value: Samples(client.map(microsecondsPerRequest)).median,
+            peerValue: Samples(bare.map(microsecondsPerRequest)).median,
+            ratio: String(format: "%.3f (noise floor %.3f)", ratio, Samples(noiseRatios).median), target: "≤ 1.02",
+            met: ratio <= 1.02,
+            sides: [
+                .init("bare URLSession + JSONDecoder", perRequest(bare)),
+                .init("bare, a second instance (noise floor)", perRequest(bareTwin)),
+                .init("APIClient.send, default middleware", perRequest(client)),
+            ],
+            parameters: ["rounds": "\(bare.count)", "requests per batch": "\(requests)"])
     }
 }

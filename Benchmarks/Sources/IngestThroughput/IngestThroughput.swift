@@ -24,6 +24,9 @@ struct IngestThroughput: AsyncParsableCommand {
     @Option(help: "The faultline executable; by default the one built beside this benchmark.")
     var faultline: String?
 
+    @Option(help: "Write the results as JSON to this file.")
+    var json: String?
+
     func run() async throws {
         let executable =
             faultline
@@ -57,12 +60,12 @@ struct IngestThroughput: AsyncParsableCommand {
                     "\(refusals.joined(separator: " and ")) refused envelopes: \(results.mapValues { $0.map(\.refused) })"
             )
         }
-        report(results, serve: serve.name, bugsink: bugsink.name, averageBytes: bytes)
+        try report(results, serve: serve.name, bugsink: bugsink.name, averageBytes: bytes)
     }
 
     private func report(
         _ results: [String: [EnvelopeLoad.Result]], serve: String, bugsink: String, averageBytes: Int
-    ) {
+    ) throws {
         func rate(_ result: EnvelopeLoad.Result) -> Double { Double(result.accepted) / result.seconds }
         let serveRates = Samples((results[serve] ?? []).map(rate))
         let bugsinkRates = Samples((results[bugsink] ?? []).map(rate))
@@ -79,5 +82,23 @@ struct IngestThroughput: AsyncParsableCommand {
                     + "\(String(format: "%.0f", rates.sorted.last ?? 0)) | "
                     + "\(String(format: "%.1f", rates.median / bugsinkRates.median)) |")
         }
+        let ratio = serveRates.median / bugsinkRates.median
+        try BenchmarkResult.write(
+            [
+                BenchmarkResult(
+                    name: "ingest-throughput", what: "ingest (faultline serve) from a load generator",
+                    faultline: String(format: "%.0f envelopes/s", serveRates.median),
+                    peer: String(format: "Bugsink %.0f envelopes/s", bugsinkRates.median), value: serveRates.median,
+                    peerValue: bugsinkRates.median, ratio: String(format: "%.1f×", ratio), target: "≥ 10×",
+                    met: ratio >= 10,
+                    sides: [
+                        .init(bugsink, bugsinkRates.values("envelopes_per_second")),
+                        .init(serve, serveRates.values("envelopes_per_second")),
+                    ],
+                    parameters: [
+                        "envelopes per round": "\(envelopes)", "rounds": "\(rounds)",
+                        "in flight": "\(concurrency)", "average gzip bytes": "\(averageBytes)",
+                    ])
+            ], to: json)
     }
 }

@@ -17,13 +17,21 @@ struct CaptureLatency: AsyncParsableCommand {
     @Option(help: "Captures per batch, each timed on its own.")
     var batch = 200
 
+    @Option(help: "Write the results as JSON to this file.")
+    var json: String?
+
     /// How captures follow each other.
     enum Regime: String, CaseIterable {
         /// Back to back, while the writer works on the earlier ones: a burst of failures.
         case burst
-        /// Each one after everything before it was written and delivered: a failure now and then.
+        /// Each one after everything before it was written and delivered, and a pause in which the thread pool's
+        /// workers park: a failure now and then.
         case isolated
     }
+
+    /// The pause before each isolated capture: long enough for idle worker threads to park, as between failures in
+    /// an app, so that every side pays for waking one.
+    static let idlePause = Duration.milliseconds(2)
 
     /// What is timed.
     enum Side: String, CaseIterable {
@@ -81,6 +89,21 @@ struct CaptureLatency: AsyncParsableCommand {
             }
         }
         print("target: Faultline median ≤ 5 µs")
+        try BenchmarkResult.write(Regime.allCases.compactMap { result($0, samples[$0] ?? [:]) }, to: json)
+    }
+
+    /// The result of `regime`: Faultline's median and p99 beside sentry-python's.
+    func result(_ regime: Regime, _ bySide: [Side: Samples]) -> BenchmarkResult? {
+        guard let faultline = bySide[.faultline], let python = bySide[.python] else { return nil }
+        let label = regime == .burst ? "a burst" : "isolated, threads parked"
+        return BenchmarkResult(
+            name: "capture-latency/\(regime.rawValue)", what: "capture to enqueue, error path, \(label)",
+            faultline: String(format: "%.1f µs median, %.1f µs p99", faultline.median, faultline.quantile(0.99)),
+            peer: String(format: "sentry-python %.0f µs median", python.median), value: faultline.median,
+            peerValue: python.median, ratio: String(format: "%.0f× faster", python.median / faultline.median),
+            target: "≤ 5 µs median", met: faultline.median <= 5,
+            sides: Side.allCases.compactMap { side in bySide[side].map { .init(side.rawValue, $0.values("us")) } },
+            parameters: ["rounds": "\(rounds)", "captures per batch": "\(batch)"])
     }
 
     /// Yields `count` values into the floor's stream, timing each; waits for the consumer outside the timing.
@@ -92,7 +115,10 @@ struct CaptureLatency: AsyncParsableCommand {
             let start = clock.now
             floor.yield(index)
             times.append((clock.now - start).microseconds)
-            if regime == .isolated { await floor.waitUntilConsumed(index + 1) }
+            if regime == .isolated {
+                await floor.waitUntilConsumed(index + 1)
+                try? await Task.sleep(for: idlePause)
+            }
         }
         await floor.waitUntilConsumed(count)
         return times
@@ -110,7 +136,10 @@ struct CaptureLatency: AsyncParsableCommand {
             let start = clock.now
             await failure.capture(with: reporter)
             times.append((clock.now - start).microseconds)
-            if regime == .isolated { await reporter.flush(timeout: .seconds(60)) }
+            if regime == .isolated {
+                await reporter.flush(timeout: .seconds(60))
+                try? await Task.sleep(for: idlePause)
+            }
         }
         await reporter.flush(timeout: .seconds(60))
         return times

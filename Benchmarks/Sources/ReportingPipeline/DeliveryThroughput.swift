@@ -19,6 +19,9 @@ struct DeliveryThroughput: AsyncParsableCommand {
     @Option(help: "Events per burst.")
     var events = 5000
 
+    @Option(help: "Write the results as JSON to this file.")
+    var json: String?
+
     @Option(help: "The sides to run, comma-separated (faultline, python, floor); one alone is for profiling.")
     var sides = Side.allCases.map(\.rawValue).joined(separator: ",")
 
@@ -76,6 +79,18 @@ struct DeliveryThroughput: AsyncParsableCommand {
             print("| \(name) | \(Self.row(samples)) | \(ratio) |")
         }
         print("target: Faultline ≥ 10× sentry-python")
+        guard let faultline = rates[.faultline], let python = rates[.python] else { return }
+        let ratio = faultline.median / python.median
+        try BenchmarkResult.write(
+            [
+                BenchmarkResult(
+                    name: "delivery-throughput", what: "delivery to a local endpoint, gzip on",
+                    faultline: String(format: "%.0f events/s", faultline.median),
+                    peer: String(format: "sentry-python %.0f events/s", python.median), value: faultline.median,
+                    peerValue: python.median, ratio: String(format: "%.1f×", ratio), target: "≥ 10×", met: ratio >= 10,
+                    sides: rates.map { .init(names[$0.key] ?? $0.key.rawValue, $0.value.values("events_per_second")) },
+                    parameters: ["rounds": "\(rounds)", "events per burst": "\(events)"])
+            ], to: json)
     }
 
     /// Captures `burst` failures with a new reporter as fast as the caller can; returns the seconds until the

@@ -18,6 +18,9 @@ struct OutageMemory: AsyncParsableCommand {
     @Option(help: "Events in the baseline run.")
     var baselineEvents = 10_000
 
+    @Option(help: "Write the results as JSON to this file.")
+    var json: String?
+
     func run() async throws {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0])
         var results: [OutageRun.Result] = []
@@ -51,6 +54,36 @@ struct OutageMemory: AsyncParsableCommand {
                     + String(format: "%.2f", Double(result.peakResidentBytes) / Double(baseline.peakResidentBytes))
                     + " |")
         }
+        try BenchmarkResult.write([Self.result(baseline: baseline, long: results[1])], to: json)
+    }
+
+    /// Bounded means: the log and the outbox within their default caps (the outbox's spare files add at most
+    /// 2 MiB), and peak memory within 1.2 times the baseline's.
+    static func result(baseline: OutageRun.Result, long: OutageRun.Result) -> BenchmarkResult {
+        let memoryRatio = Double(long.peakResidentBytes) / Double(baseline.peakResidentBytes)
+        let bounded =
+            long.logBytes <= 64 << 20 && long.outboxEnvelopes <= 1000 && long.outboxBytes <= (32 + 2) << 20
+            && memoryRatio <= 1.2
+        let values = { (run: OutageRun.Result) -> [String: Double] in
+            [
+                "events": Double(run.events), "seconds": run.seconds,
+                "peak_rss_bytes": Double(run.peakResidentBytes), "log_bytes": Double(run.logBytes),
+                "outbox_bytes": Double(run.outboxBytes), "outbox_envelopes": Double(run.outboxEnvelopes),
+                "written": Double(run.written), "evicted": Double(run.evicted),
+            ]
+        }
+        return BenchmarkResult(
+            name: "outage-memory", what: "outage of \(long.events) events, endpoint down",
+            faultline:
+                "peak RSS \(ProcessMemory.mebibytes(long.peakResidentBytes)), disk "
+                + ProcessMemory.mebibytes(long.logBytes + long.outboxBytes),
+            value: Double(long.peakResidentBytes),
+            ratio: String(format: "%.2f× the peak RSS of %d events", memoryRatio, baseline.events),
+            target: "bounded by configured caps", met: bounded,
+            sides: [
+                .init("\(baseline.events) events", values(baseline)), .init("\(long.events) events", values(long)),
+            ],
+            parameters: ["log cap": "64 MiB", "outbox cap": "1000 envelopes / 32 MiB"])
     }
 }
 

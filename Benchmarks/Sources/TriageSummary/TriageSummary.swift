@@ -29,6 +29,9 @@ struct TriageSummary: ParsableCommand {
     @Flag(help: "Keep the generated logs, to profile faultline on them.")
     var keepLogs = false
 
+    @Option(help: "Write the results as JSON to this file.")
+    var json: String?
+
     /// jq's program: events counted by fingerprint, its parts joined by U+001F.
     static let jqProgram = #"reduce inputs as $e ({}; .[$e.fingerprint | join("\u001f")] += 1)"#
 
@@ -72,7 +75,7 @@ struct TriageSummary: ParsableCommand {
             }
         }
         let smallRun = try ChildRun.run([faultline, "summary", "--json", "--file", small.path])
-        report(written: written, faultline: faultlineRuns, jq: jqRuns, small: smallRun, agreed: agreed)
+        try report(written: written, faultline: faultlineRuns, jq: jqRuns, small: smallRun, agreed: agreed)
     }
 
     /// Whether `faultline issues --json` counts the same events per fingerprint as jq; the benchmark stops if not.
@@ -98,8 +101,9 @@ struct TriageSummary: ParsableCommand {
         let issues: [Row]
     }
 
-    private func report(written: LogCorpus.Written, faultline: [ChildRun], jq: [ChildRun], small: ChildRun, agreed: Int)
-    {
+    private func report(
+        written: LogCorpus.Written, faultline: [ChildRun], jq: [ChildRun], small: ChildRun, agreed: Int
+    ) throws {
         let megabytes = Double(written.bytes) / 1e6
         let faultlineSeconds = Samples(faultline.map(\.seconds))
         let jqSeconds = Samples(jq.map(\.seconds))
@@ -122,5 +126,31 @@ struct TriageSummary: ParsableCommand {
             \(ProcessMemory.mebibytes(faultlinePeak)) \
             (\(String(format: "%.2f", Double(faultlinePeak) / Double(small.peakResidentBytes)))×)
             """)
+        let speed = megabytes / faultlineSeconds.median
+        let ratio = jqSeconds.median / faultlineSeconds.median
+        let side = { (runs: [ChildRun], seconds: Samples) -> [String: Double] in
+            [
+                "median_seconds": seconds.median, "megabytes_per_second": megabytes / seconds.median,
+                "peak_rss_bytes": Double(runs.map(\.peakResidentBytes).max() ?? 0),
+            ]
+        }
+        try BenchmarkResult.write(
+            [
+                BenchmarkResult(
+                    name: "triage-summary",
+                    what: "`faultline summary` over \(String(format: "%.0f", megabytes)) MB of JSON Lines",
+                    faultline: String(format: "%.0f MB/s", speed)
+                        + ", peak RSS \(ProcessMemory.mebibytes(faultlinePeak))",
+                    peer: String(format: "jq %.0f MB/s", megabytes / jqSeconds.median), value: speed,
+                    peerValue: megabytes / jqSeconds.median, ratio: String(format: "%.1f× faster", ratio),
+                    target: "≥ 20×, ≥ 500 MB/s", met: ratio >= 20 && speed >= 500,
+                    sides: [
+                        .init("jq", side(jq, jqSeconds)), .init("faultline summary", side(faultline, faultlineSeconds)),
+                    ],
+                    parameters: [
+                        "events": "\(written.events)", "rounds": "\(rounds)",
+                        "small log peak RSS bytes": "\(small.peakResidentBytes)",
+                    ])
+            ], to: json)
     }
 }
