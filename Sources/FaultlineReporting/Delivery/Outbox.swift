@@ -9,7 +9,8 @@ import Foundation
 ///   counts them as `cache_overflow`.
 /// - Envelopes are stored without `sent_at`, which is set when one is sent.
 /// - The files of removed envelopes are kept as spares, up to ``maximumSpares``, and written over by the next
-///   envelopes: creating a file right after others were deleted cost ten times more on ext4 (see ``WholeFile``).
+///   envelopes: on an ext4 without a journal, creating a file right after others were deleted cost ten times more
+///   (see ``WholeFile``).
 ///   Spares are temporary files, so they are never read as envelopes; they are deleted when the uploader closes and
 ///   when the outbox is opened.
 struct Outbox: Sendable {
@@ -76,13 +77,13 @@ struct Outbox: Sendable {
         counter += 1
         let name = Self.name(at: Date(), counter: counter)
         let temporary = url(of: spares.popLast() ?? ".\(name).tmp")
-        // rename(2) itself: FileManager.moveItem checks both paths first, which doubled the cost of a store.
         do {
             try WholeFile.write(envelope, to: temporary.path)
         } catch {
             unlink(temporary.path)
             throw error
         }
+        // rename(2) itself: FileManager.moveItem checks both paths first, which doubled the cost of a store.
         guard rename(temporary.path, url(of: name).path) == 0 else {
             let error = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
             unlink(temporary.path)
