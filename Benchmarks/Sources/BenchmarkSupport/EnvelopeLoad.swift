@@ -25,6 +25,12 @@ public struct EnvelopeLoad {
     public func run(_ bodies: [Data], to dsn: DSN) async -> Result {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = concurrency
+        // As the uploader's session: FoundationNetworking looks in its disk cache for every request unless there is
+        // none, which would make this floor slower than the sender it stands under.
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpCookieStorage = nil
+        configuration.urlCredentialStorage = nil
         let session = URLSession(configuration: configuration)
         defer { session.finishTasksAndInvalidate() }
         var request = URLRequest(url: dsn.envelopeURL)

@@ -40,14 +40,16 @@ struct DeliveryThroughput: AsyncParsableCommand {
             return side
         }
         let event = try await SampleFailure.eventJSON()
-        let rates = try await RecordingIngest.run(recorder: IngestRecorder(keepsBodies: false)) { ingest in
+        let (rates, cpu) = try await RecordingIngest.run(recorder: IngestRecorder(keepsBodies: false)) { ingest in
             let peer = try await SentryPythonPeer(dsn: ingest.dsn(), event: event, queueSize: events)
             var rates: [Side: [Double]] = [:]
+            var cpu: [Side: [Double]] = [:]
             for round in 0...rounds {
                 // Round 0 is a smaller burst that warms every side up and is not counted; the order alternates.
                 let burst = round == 0 ? events / 10 : events
                 for side in round.isMultiple(of: 2) ? sides : sides.reversed() {
                     let before = await ingest.recorder.requestCount
+                    let cpuBefore = Self.cpuSeconds(peer)
                     let seconds: Double
                     switch side {
                     case .faultline: seconds = try await Self.deliverWithFaultline(burst, to: ingest, since: before)
@@ -55,18 +57,22 @@ struct DeliveryThroughput: AsyncParsableCommand {
                         seconds = try await Self.deliverWithPython(burst, peer: peer, to: ingest, since: before)
                     case .floor: seconds = try await Self.post(burst, event: event, to: ingest)
                     }
-                    if round > 0 { rates[side, default: []].append(Double(burst) / seconds) }
+                    if round > 0 {
+                        rates[side, default: []].append(Double(burst) / seconds)
+                        cpu[side, default: []].append((Self.cpuSeconds(peer) - cpuBefore) / Double(burst) * 1000)
+                    }
                 }
             }
             await peer.stop()
-            return rates.mapValues(Samples.init)
+            return (rates.mapValues(Samples.init), cpu.mapValues(Samples.init))
         }
         print(
             """
             delivery-throughput: \(rounds) rounds × a burst of \(events) events captured as fast as possible, timed \
-            until a loopback endpoint received all of them; sides interleaved
-            | side | median events/s | min | max | median ratio to sentry-python |
-            |---|---|---|---|---|
+            until a loopback endpoint received all of them; sides interleaved. CPU is that of both processes (this \
+            one runs the endpoint too) while the side delivers, per event.
+            | side | median events/s | min | max | median ratio to sentry-python | median CPU ms/event |
+            |---|---|---|---|---|---|
             """)
         let names: [Side: String] = [
             .python: "sentry-python 2.75, transport queue \(events)",
@@ -76,7 +82,8 @@ struct DeliveryThroughput: AsyncParsableCommand {
         for side in [Side.python, .faultline, .floor] {
             guard let samples = rates[side], let name = names[side] else { continue }
             let ratio = rates[.python].map { String(format: "%.1f", samples.median / $0.median) } ?? "–"
-            print("| \(name) | \(Self.row(samples)) | \(ratio) |")
+            let milliseconds = cpu[side].map { String(format: "%.2f", $0.median) } ?? "–"
+            print("| \(name) | \(Self.row(samples)) | \(ratio) | \(milliseconds) |")
         }
         print("target: Faultline ≥ 10× sentry-python")
         guard let faultline = rates[.faultline], let python = rates[.python] else { return }
@@ -88,9 +95,20 @@ struct DeliveryThroughput: AsyncParsableCommand {
                     faultline: String(format: "%.0f events/s", faultline.median),
                     peer: String(format: "sentry-python %.0f events/s", python.median), value: faultline.median,
                     peerValue: python.median, ratio: String(format: "%.1f×", ratio), target: "≥ 10×", met: ratio >= 10,
-                    sides: rates.map { .init(names[$0.key] ?? $0.key.rawValue, $0.value.values("events_per_second")) },
+                    sides: rates.map { side, samples in
+                        .init(
+                            names[side] ?? side.rawValue,
+                            samples.values("events_per_second").merging(cpu[side]?.values("cpu_ms_per_event") ?? [:]) {
+                                first, _ in first
+                            })
+                    },
                     parameters: ["rounds": "\(rounds)", "events per burst": "\(events)"])
             ], to: json)
+    }
+
+    /// The CPU seconds this process and the Python peer's have used so far.
+    static func cpuSeconds(_ peer: SentryPythonPeer) -> Double {
+        ProcessCPU.ownSeconds + (ProcessCPU.seconds(ofProcess: peer.processIdentifier) ?? 0)
     }
 
     /// Captures `burst` failures with a new reporter as fast as the caller can; returns the seconds until the

@@ -39,6 +39,9 @@ final class SentryPythonPeer {
         guard ready == "ready" else { throw Failure(description: "sentry_python_peer.py said \(ready)") }
     }
 
+    /// The peer's process identifier.
+    var processIdentifier: Int32 { process.processIdentifier }
+
     /// Sends a command, such as `burst 200` or `deliver 5000`, and returns the JSON object it answers with.
     func run(_ command: String) async throws -> [String: Any] {
         send(command)

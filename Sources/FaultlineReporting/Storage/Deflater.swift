@@ -1,6 +1,8 @@
 import CFaultlineZlib
 
-/// A zlib deflate stream that writes one gzip member from input fed in pieces.
+/// A zlib deflate stream that writes gzip members from input fed in pieces, one member after another: once `finish`
+/// ends one, the next input starts the next, reusing the stream's memory (about 256 KiB that zlib would otherwise
+/// allocate and clear for every member).
 ///
 /// The `z_stream` is allocated once, at a fixed address, because zlib keeps a pointer back to it; the stream and its
 /// output buffer are freed when the deflater goes away.
@@ -30,7 +32,7 @@ struct Deflater: ~Copyable {
 
     /// Compresses `input` and hands the compressed bytes to `output`, in pieces of at most ``Gzip/chunkSize``
     /// bytes. With `finish`, the member ends after `input`: the rest of the compressed data and the gzip trailer
-    /// are written.
+    /// are written, and the deflater is ready for the next member.
     func compress(
         _ input: UnsafeRawBufferPointer, finish: Bool, output: (UnsafeRawBufferPointer) throws -> Void
     ) rethrows {
@@ -52,5 +54,6 @@ struct Deflater: ~Copyable {
                 if produced > 0 { try output(UnsafeRawBufferPointer(start: buffer.baseAddress, count: produced)) }
             } while stream.pointee.avail_out == 0
         } while offset < input.count
+        if finish { deflateReset(stream) }
     }
 }

@@ -17,7 +17,11 @@ public enum Gzip {
     ///   - data: The bytes to compress.
     ///   - level: 0 (stored) to 9 (smallest); 6 by default, zlib's and gzip's default.
     public static func compress(_ data: Data, level: Int32 = 6) -> Data {
-        let deflater = Deflater(level: level)
+        compress(data, with: Deflater(level: level))
+    }
+
+    /// Compresses `data` into one gzip member with `deflater`, which is then ready for the next.
+    static func compress(_ data: Data, with deflater: borrowing Deflater) -> Data {
         var compressed = Data()
         data.withUnsafeBytes { input in
             deflater.compress(input, finish: true) { compressed.append(contentsOf: $0) }
