@@ -25,8 +25,8 @@ extension Uploader {
         /// How long one request may take; 30 seconds by default.
         public var requestTimeout = Duration.seconds(30)
         /// The gzip level of request bodies, 1 (fastest) to 9 (smallest); 1 by default, as nginx's `gzip_comp_level`:
-        /// an event with 100 breadcrumbs (31 KB of JSON) took 78 µs at level 1 and 275 µs at level 6, for a body 10%
-        /// larger (4.4 KB against 4.0 KB).
+        /// an event with 100 breadcrumbs (13 KB of JSON) took 56 µs at level 1 and 145 µs at level 6, for a body 6%
+        /// larger (1853 bytes against 1755).
         public var compressionLevel: Int32 = 1
 
         /// Creates a configuration; see the properties for the defaults.

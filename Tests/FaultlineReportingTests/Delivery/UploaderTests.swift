@@ -225,6 +225,27 @@ import Testing
         }
     }
 
+    @Test func aRequestTheEndpointHoldsDoesNotHoldBackTheEnvelopesAfterIt() async throws {
+        let outbox = try TemporaryDirectory()
+        defer { outbox.remove() }
+        try await RecordingIngest.run { ingest in
+            // Given an endpoint that holds the first request for a minute
+            await ingest.recorder.answerNext([.init(status: 200, delay: .seconds(60))])
+            let uploader = try Uploader(
+                configuration: DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: outbox.url))
+
+            // When 30 envelopes are stored, more than a batch of 20
+            for index in 0..<30 { #expect(await uploader.enqueue(try DeliveryFixtures.envelope("event \(index)"))) }
+
+            // Then the other 29 are delivered while the first is held, and only the held one stays in the outbox
+            #expect(try await DeliveryFixtures.eventually { await ingest.recorder.requestCount == 30 })
+            #expect(try await DeliveryFixtures.eventually { await uploader.statistics.delivered == 29 })
+            #expect(await uploader.pendingCount == 1)
+            #expect(await uploader.close(timeout: .milliseconds(100)) == false)
+            #expect(try outbox.names().filter { $0.hasSuffix(".envelope") }.count == 1)
+        }
+    }
+
     @Test func aFullOutboxEvictsItsOldestEnvelopesAndCountsThem() async throws {
         let outbox = try TemporaryDirectory()
         defer { outbox.remove() }

@@ -41,6 +41,21 @@ import Testing
         return compressed
     }()
 
+    @Test func oneDeflaterWritesMembersOneAfterAnother() throws {
+        // Given one deflater, as the uploader keeps for its request bodies
+        let deflater = Deflater(level: 1)
+        let bodies = [Data(repeating: UInt8(ascii: "a"), count: 100_000), Data("short".utf8), Self.sample]
+
+        // When it compresses several bodies in turn
+        let members = bodies.map { Gzip.compress($0, with: deflater) }
+
+        // Then each is a whole gzip member of its own body, none carrying state from the one before
+        for (member, body) in zip(members, bodies) {
+            #expect(try Gzip.decompress(member, maximumSize: body.count) == body)
+        }
+        #expect(members[1] == Gzip.compress(bodies[1], level: 1))
+    }
+
     @Test(arguments: [0, 1, 6, 9] as [Int32])
     func theGzipToolAcceptsWhatWeCompressAndRestoresItByteForByte(level: Int32) throws {
         // Given an empty input, a short one, and one of many chunks
