@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "Faultline", targets: ["Faultline"]),
         .library(name: "FaultlineReporting", targets: ["FaultlineReporting"]),
+        .library(name: "FaultlineAsyncHTTPClient", targets: ["FaultlineAsyncHTTPClient"]),
         .library(name: "FaultlineMetrics", targets: ["FaultlineMetrics"]),
         .library(name: "FaultlineLogging", targets: ["FaultlineLogging"]),
         .library(name: "FaultlineOpenAPI", targets: ["FaultlineOpenAPI"]),
@@ -26,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
@@ -42,6 +44,11 @@ let package = Package(
         // Turns classified failures into Sentry-protocol events, stores and delivers them. Foundation and zlib only.
         .target(
             name: "FaultlineReporting", dependencies: ["Faultline", "CFaultlineZlib"], swiftSettings: strictSettings),
+        // The uploader's transport over AsyncHTTPClient, for server-side apps on Linux.
+        .target(
+            name: "FaultlineAsyncHTTPClient",
+            dependencies: ["FaultlineReporting", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            swiftSettings: strictSettings),
         // The pipeline's counts through swift-metrics, for server-side apps that export metrics.
         .target(
             name: "FaultlineMetrics",
@@ -152,7 +159,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FaultlineReportingTests",
-            dependencies: ["FaultlineReporting", "FaultlineTestServer", "SeedScenarios"],
+            dependencies: ["FaultlineReporting", "FaultlineAsyncHTTPClient", "FaultlineTestServer", "SeedScenarios"],
             swiftSettings: strictSettings
         ),
     ]

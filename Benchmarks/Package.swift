@@ -50,6 +50,7 @@ let package = Package(
                 "BenchmarkSupport",
                 .product(name: "Faultline", package: faultline),
                 .product(name: "FaultlineReporting", package: faultline),
+                .product(name: "FaultlineAsyncHTTPClient", package: faultline),
                 .product(name: "FaultlineTestServer", package: faultline),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

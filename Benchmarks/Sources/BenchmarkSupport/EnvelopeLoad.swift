@@ -1,12 +1,8 @@
 import FaultlineReporting
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// A load generator: envelopes posted to an ingest with a fixed number in flight, each as an SDK sends it (gzip
-/// body, `X-Sentry-Auth`), over reused connections.
+/// A load generator: envelopes posted to an ingest through a Faultline transport with a fixed number in flight, each
+/// as an SDK sends it (gzip body, `X-Sentry-Auth`), over reused connections.
 public struct EnvelopeLoad {
     /// What one run measured.
     public struct Result: Sendable {
@@ -16,41 +12,32 @@ public struct EnvelopeLoad {
     }
 
     public let concurrency: Int
+    public let transport: any EnvelopeTransport
 
-    public init(concurrency: Int) {
+    /// A load of `concurrency` requests in flight over `transport`, by default URLSession.
+    public init(concurrency: Int, transport: (any EnvelopeTransport)? = nil) {
         self.concurrency = concurrency
+        self.transport = transport ?? URLSessionEnvelopeTransport(maximumConnections: concurrency)
     }
 
-    /// Posts every envelope of `bodies` (gzip-compressed) to `dsn` and waits for every answer.
+    /// Posts every envelope of `bodies` (gzip-compressed) to `dsn` and waits for every answer; a request that got
+    /// none is refused with status 0.
     public func run(_ bodies: [Data], to dsn: DSN) async -> Result {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = concurrency
-        // As the uploader's session: FoundationNetworking looks in its disk cache for every request unless there is
-        // none, which would make this floor slower than the sender it stands under.
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpCookieStorage = nil
-        configuration.urlCredentialStorage = nil
-        let session = URLSession(configuration: configuration)
-        defer { session.finishTasksAndInvalidate() }
-        var request = URLRequest(url: dsn.envelopeURL)
-        request.httpMethod = "POST"
-        request.setValue("application/x-sentry-envelope", forHTTPHeaderField: "Content-Type")
-        request.setValue("gzip", forHTTPHeaderField: "Content-Encoding")
-        request.setValue(dsn.authHeader(client: "faultline-bench/1.0"), forHTTPHeaderField: "X-Sentry-Auth")
-        let template = request
+        let headerFields = [
+            "Content-Type": "application/x-sentry-envelope",
+            "Content-Encoding": "gzip",
+            "X-Sentry-Auth": dsn.authHeader(client: "faultline-bench/1.0"),
+        ]
+        let transport = transport
         let start = ContinuousClock.now
         let statuses = await withTaskGroup(of: Int.self) { group in
             var next = 0
             var statuses: [Int] = []
             func send() {
-                var request = template
-                request.httpBody = bodies[next]
+                let request = EnvelopeRequest(
+                    url: dsn.envelopeURL, headerFields: headerFields, body: bodies[next], timeout: .seconds(30))
                 next += 1
-                group.addTask {
-                    let response = try? await session.data(for: request).1
-                    return (response as? HTTPURLResponse)?.statusCode ?? 0
-                }
+                group.addTask { await transport.send(request)?.statusCode ?? 0 }
             }
             while next < min(concurrency, bodies.count) { send() }
             for await status in group {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BenchmarkSupport
+import FaultlineAsyncHTTPClient
 import FaultlineReporting
 import FaultlineTestServer
 import Foundation
@@ -7,7 +8,7 @@ import Foundation
 /// How fast captured events reach a Sentry-compatible endpoint: a burst captured as fast as the caller can, timed
 /// until the endpoint has received every event, beside the official Python SDK sending the same event to the same
 /// endpoint, rounds interleaved. Both sides get a queue (and Faultline an outbox) that holds the whole burst, so that
-/// neither loses events.
+/// neither loses events. Faultline runs over each of its transports, each beside its floor.
 struct DeliveryThroughput: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delivery-throughput",
@@ -22,15 +23,39 @@ struct DeliveryThroughput: AsyncParsableCommand {
     @Option(help: "Write the results as JSON to this file.")
     var json: String?
 
-    @Option(help: "The sides to run, comma-separated (faultline, python, floor); one alone is for profiling.")
+    @Option(
+        help: """
+            The sides to run, comma-separated (\(Side.allCases.map(\.rawValue).joined(separator: ", "))); one alone \
+            is for profiling.
+            """)
     var sides = Side.allCases.map(\.rawValue).joined(separator: ",")
 
     /// What delivers the burst.
     enum Side: String, CaseIterable {
-        case faultline
         case python
-        /// URLSession posting the prebuilt envelope: the transport and endpoint alone, the floor under any sender.
-        case floor
+        case faultline = "faultline-urlsession"
+        case faultlineAsyncHTTPClient = "faultline-ahc"
+        /// A transport posting the prebuilt envelope: the transport and endpoint alone, the floor under its sender.
+        case floor = "floor-urlsession"
+        case floorAsyncHTTPClient = "floor-ahc"
+
+        /// The transport a Faultline or floor side posts over, new for each burst.
+        func makeTransport() -> any EnvelopeTransport {
+            switch self {
+            case .faultlineAsyncHTTPClient, .floorAsyncHTTPClient: AsyncHTTPClientEnvelopeTransport()
+            case .python, .faultline, .floor: URLSessionEnvelopeTransport()
+            }
+        }
+
+        var name: String {
+            switch self {
+            case .python: "sentry-python 2.75"
+            case .faultline: "Faultline Reporter (log + outbox + uploader), URLSession"
+            case .faultlineAsyncHTTPClient: "Faultline Reporter (log + outbox + uploader), AsyncHTTPClient"
+            case .floor: "floor: URLSession posting the prebuilt gzip envelope, 4 in flight"
+            case .floorAsyncHTTPClient: "floor: AsyncHTTPClient posting the prebuilt gzip envelope, 4 in flight"
+            }
+        }
     }
 
     func run() async throws {
@@ -52,10 +77,13 @@ struct DeliveryThroughput: AsyncParsableCommand {
                     let cpuBefore = Self.cpuSeconds(peer)
                     let seconds: Double
                     switch side {
-                    case .faultline: seconds = try await Self.deliverWithFaultline(burst, to: ingest, since: before)
+                    case .faultline, .faultlineAsyncHTTPClient:
+                        seconds = try await Self.deliverWithFaultline(
+                            burst, over: side.makeTransport(), to: ingest, since: before)
                     case .python:
                         seconds = try await Self.deliverWithPython(burst, peer: peer, to: ingest, since: before)
-                    case .floor: seconds = try await Self.post(burst, event: event, to: ingest)
+                    case .floor, .floorAsyncHTTPClient:
+                        seconds = try await Self.post(burst, event: event, over: side.makeTransport(), to: ingest)
                     }
                     if round > 0 {
                         rates[side, default: []].append(Double(burst) / seconds)
@@ -71,39 +99,37 @@ struct DeliveryThroughput: AsyncParsableCommand {
             delivery-throughput: \(rounds) rounds × a burst of \(events) events captured as fast as possible, timed \
             until a loopback endpoint received all of them; sides interleaved. CPU is that of both processes (this \
             one runs the endpoint too) while the side delivers, per event.
+            Queues (sentry-python's transport queue, Faultline's queue and outbox) hold \(events) events.
             | side | median events/s | min | max | median ratio to sentry-python | median CPU ms/event |
             |---|---|---|---|---|---|
             """)
-        let names: [Side: String] = [
-            .python: "sentry-python 2.75, transport queue \(events)",
-            .faultline: "Faultline Reporter (log + outbox + uploader), queue and outbox \(events)",
-            .floor: "floor: URLSession posting the prebuilt gzip envelope, 4 in flight",
-        ]
-        for side in [Side.python, .faultline, .floor] {
-            guard let samples = rates[side], let name = names[side] else { continue }
+        for side in Side.allCases {
+            guard let samples = rates[side] else { continue }
             let ratio = rates[.python].map { String(format: "%.1f", samples.median / $0.median) } ?? "–"
             let milliseconds = cpu[side].map { String(format: "%.2f", $0.median) } ?? "–"
-            print("| \(name) | \(Self.row(samples)) | \(ratio) | \(milliseconds) |")
+            print("| \(side.name) | \(Self.row(samples)) | \(ratio) | \(milliseconds) |")
         }
         print("target: Faultline ≥ 10× sentry-python")
-        guard let faultline = rates[.faultline], let python = rates[.python] else { return }
-        let ratio = faultline.median / python.median
-        try BenchmarkResult.write(
-            [
-                BenchmarkResult(
-                    name: "delivery-throughput", what: "delivery to a local endpoint, gzip on",
-                    faultline: String(format: "%.0f events/s", faultline.median),
-                    peer: String(format: "sentry-python %.0f events/s", python.median), value: faultline.median,
-                    peerValue: python.median, ratio: String(format: "%.1f×", ratio), target: "≥ 10×", met: ratio >= 10,
-                    sides: rates.map { side, samples in
-                        .init(
-                            names[side] ?? side.rawValue,
-                            samples.values("events_per_second").merging(cpu[side]?.values("cpu_ms_per_event") ?? [:]) {
-                                first, _ in first
-                            })
-                    },
-                    parameters: ["rounds": "\(rounds)", "events per burst": "\(events)"])
-            ], to: json)
+        guard let python = rates[.python] else { return }
+        let measured = rates.map { side, samples in
+            BenchmarkResult.Side(
+                side.name,
+                samples.values("events_per_second").merging(cpu[side]?.values("cpu_ms_per_event") ?? [:]) {
+                    first, _ in first
+                })
+        }
+        let results = [(Side.faultlineAsyncHTTPClient, "asynchttpclient"), (.faultline, "urlsession")].compactMap {
+            side, regime -> BenchmarkResult? in
+            guard let faultline = rates[side] else { return nil }
+            let ratio = faultline.median / python.median
+            return BenchmarkResult(
+                name: "delivery-throughput/\(regime)", what: "delivery to a local endpoint, gzip on, over \(regime)",
+                faultline: String(format: "%.0f events/s", faultline.median),
+                peer: String(format: "sentry-python %.0f events/s", python.median), value: faultline.median,
+                peerValue: python.median, ratio: String(format: "%.1f×", ratio), target: "≥ 10×", met: ratio >= 10,
+                sides: measured, parameters: ["rounds": "\(rounds)", "events per burst": "\(events)"])
+        }
+        try BenchmarkResult.write(results, to: json)
     }
 
     /// The CPU seconds this process and the Python peer's have used so far.
@@ -111,15 +137,15 @@ struct DeliveryThroughput: AsyncParsableCommand {
         ProcessCPU.ownSeconds + (ProcessCPU.seconds(ofProcess: peer.processIdentifier) ?? 0)
     }
 
-    /// Captures `burst` failures with a new reporter as fast as the caller can; returns the seconds until the
-    /// endpoint has received them all.
+    /// Captures `burst` failures with a new reporter sending over `transport` as fast as the caller can; returns the
+    /// seconds until the endpoint has received them all.
     static func deliverWithFaultline(
-        _ burst: Int, to ingest: RunningRecordingIngest, since before: Int
+        _ burst: Int, over transport: any EnvelopeTransport, to ingest: RunningRecordingIngest, since before: Int
     ) async throws -> Double {
         let logs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-bench-\(UUID())")
         defer { try? FileManager.default.removeItem(at: logs) }
         let reporter = try await SampleFailure.reporter(
-            logDirectory: logs, dsn: ingest.dsn(), maxQueueSize: burst, outboxCount: burst)
+            logDirectory: logs, dsn: ingest.dsn(), maxQueueSize: burst, outboxCount: burst, transport: transport)
         let failure = SampleFailure()
         let start = ContinuousClock.now
         for _ in 0..<burst { await failure.capture(with: reporter) }
@@ -144,11 +170,15 @@ struct DeliveryThroughput: AsyncParsableCommand {
         return elapsed.seconds
     }
 
-    /// Posts the event's envelope, built and compressed once, `burst` times; returns the seconds it took.
-    static func post(_ burst: Int, event: Data, to ingest: RunningRecordingIngest) async throws -> Double {
+    /// Posts the event's envelope, built and compressed once, `burst` times over `transport`; returns the seconds it
+    /// took.
+    static func post(
+        _ burst: Int, event: Data, over transport: any EnvelopeTransport, to ingest: RunningRecordingIngest
+    ) async throws -> Double {
         let dsn = try DSN(ingest.dsn())
         let body = Gzip.compress(Envelope(eventID: "0", eventJSON: event, dsn: dsn).serialized(sentAt: Date()))
-        let result = await EnvelopeLoad(concurrency: 4).run(Array(repeating: body, count: burst), to: dsn)
+        let result = await EnvelopeLoad(concurrency: 4, transport: transport).run(
+            Array(repeating: body, count: burst), to: dsn)
         guard result.accepted == burst else { throw CleanExit.message("the endpoint refused \(result.refused)") }
         return result.seconds
     }

@@ -8,6 +8,9 @@ extension Reporter {
         public var logDirectory: URL
         /// Where to send events; `nil` (the default) keeps them in the local log only.
         public var dsn: DSN?
+        /// What carries envelopes to ``dsn`` when the reporter makes its own uploader; `nil` (the default) is a
+        /// ``URLSessionEnvelopeTransport``. Server-side apps on Linux set the `FaultlineAsyncHTTPClient` library's.
+        public var transport: (any EnvelopeTransport)?
         /// The most captured events waiting to be written; 1000 by default. Past it, events are dropped and
         /// counted as `queue_overflow`.
         public var maxQueueSize = 1000

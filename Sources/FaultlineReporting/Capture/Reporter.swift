@@ -63,14 +63,18 @@ public actor Reporter {
     /// - Parameters:
     ///   - options: How events are captured and stored.
     ///   - uploader: What sends the events. By default, one for ``Options/dsn`` with its outbox in
-    ///     ``Options/outboxDirectory``, or none when the DSN is `nil`. Pass one to tune batching, backoff or the
-    ///     outbox's limits.
+    ///     ``Options/outboxDirectory`` over ``Options/transport``, or none when the DSN is `nil`. Pass one to tune
+    ///     batching, backoff or the outbox's limits.
     public init(options: Options, uploader: Uploader? = nil) throws {
         let log = try EventLog(
             configuration: EventLog.Configuration(directory: options.logDirectory), now: options.clock)
         let uploader =
             try uploader
-            ?? options.dsn.map { try Uploader(configuration: .init(dsn: $0, outboxDirectory: options.outboxDirectory)) }
+            ?? options.dsn.map {
+                try Uploader(
+                    configuration: .init(dsn: $0, outboxDirectory: options.outboxDirectory),
+                    transport: options.transport)
+            }
         let scrubber = Scrubber(rules: options.scrubRules)
         let assembler = EventAssembler(
             builder: FailureEventBuilder(

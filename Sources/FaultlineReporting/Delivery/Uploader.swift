@@ -1,10 +1,6 @@
 import Faultline
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Sends envelopes to a Sentry-compatible endpoint through an outbox on disk, so that nothing accepted is lost to an
 /// outage, a rate limit or a restart.
 ///
@@ -29,6 +25,8 @@ import Foundation
 ///   item with the next envelope, or on its own at ``flush(timeout:)``.
 /// - **Restarts.** Envelopes stored by an earlier run are sent first; an envelope is deleted as soon as the server
 ///   accepts it, so nothing is sent twice after a success.
+/// - **Transport.** Requests go through an ``EnvelopeTransport``: URLSession by default, AsyncHTTPClient from the
+///   `FaultlineAsyncHTTPClient` library for server-side apps on Linux.
 public actor Uploader {
     /// Where and how envelopes are sent.
     public nonisolated let configuration: Configuration
@@ -48,7 +46,9 @@ public actor Uploader {
     private var isClosed = false
     private var statisticsStoredAt: ContinuousClock.Instant?
     private var storedCounts: DeliveryStatistics?
-    private let session: URLSession
+    private let transport: any EnvelopeTransport
+    /// The protocol's headers, the same on every request.
+    private let headerFields: [String: String]
     /// Compresses request bodies, one after another on the actor.
     private let deflater: Deflater
     private let clock = ContinuousClock()
@@ -57,27 +57,29 @@ public actor Uploader {
     ///
     /// Stored files that cannot be read as envelopes are deleted and counted as `internal_sdk_error`.
     ///
+    /// - Parameters:
+    ///   - configuration: Where and how envelopes are sent.
+    ///   - transport: What carries the requests; by default a ``URLSessionEnvelopeTransport`` with
+    ///     ``Configuration/maximumConcurrentRequests`` connections.
     /// - Throws: When the outbox directory cannot be created or listed.
-    public init(configuration: Configuration) throws {
+    public init(configuration: Configuration, transport: (any EnvelopeTransport)? = nil) throws {
         var unreadable = 0
         let outbox = try Outbox(
             directory: configuration.outboxDirectory,
             limits: .init(
                 maximumCount: configuration.maximumOutboxCount, maximumBytes: configuration.maximumOutboxBytes),
             unreadable: { _, _ in unreadable += 1 })
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.httpMaximumConnectionsPerHost = configuration.maximumConcurrentRequests
-        sessionConfiguration.timeoutIntervalForRequest = Self.seconds(configuration.requestTimeout)
-        // Envelopes are never cached and carry no cookies or credentials; FoundationNetworking looks in its disk
-        // cache for every request unless there is none.
-        sessionConfiguration.urlCache = nil
-        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        sessionConfiguration.httpCookieStorage = nil
-        sessionConfiguration.httpShouldSetCookies = false
-        sessionConfiguration.urlCredentialStorage = nil
+        let client = SentryEvent.SDK.faultline.clientName
         self.configuration = configuration
         self.outbox = outbox
-        self.session = URLSession(configuration: sessionConfiguration)
+        self.transport =
+            transport ?? URLSessionEnvelopeTransport(maximumConnections: configuration.maximumConcurrentRequests)
+        self.headerFields = [
+            "Content-Type": "application/x-sentry-envelope",
+            "Content-Encoding": "gzip",
+            "X-Sentry-Auth": configuration.dsn.authHeader(client: client),
+            "User-Agent": client,
+        ]
         self.deflater = Deflater(level: configuration.compressionLevel)
         self.counts = DeliveryStatistics.stored(in: configuration.outboxDirectory)
         if unreadable > 0 {
@@ -159,16 +161,10 @@ public actor Uploader {
         isClosed = true
         wakeUp?.task.cancel()
         wakeUp = nil
-        // Cancelling the drain task instead would cancel `data(for:)` from inside the task's cancellation handler,
-        // which deadlocks in FoundationNetworking when the request completes at the same moment (seen in CI).
-        let inFlight = await withCheckedContinuation { continuation in
-            session.getAllTasks { continuation.resume(returning: $0) }
-        }
-        for task in inFlight { task.cancel() }
+        await transport.cancelRequestsInFlight()
         await drainTask?.value
         outbox.deleteSpares()
         storeStatistics(force: true)
-        session.finishTasksAndInvalidate()
         return delivered
     }
 
@@ -189,12 +185,15 @@ public actor Uploader {
             if outbox.entries.isEmpty { idleWaiters.resume { true } }
         }
         let concurrency = max(configuration.maximumConcurrentRequests, 1)
-        await withTaskGroup(of: (OutboxEntry, HTTPURLResponse?).self) { group in
+        await withTaskGroup(of: (OutboxEntry, EnvelopeResponse?).self) { group in
             var inFlight = 0
             while true {
                 while inFlight < concurrency, let (entry, envelope) = nextEnvelope() {
                     let body = Gzip.compress(envelope, with: deflater)
-                    group.addTask { (entry, await self.post(body)) }
+                    let request = EnvelopeRequest(
+                        url: configuration.dsn.envelopeURL, headerFields: headerFields, body: body,
+                        timeout: configuration.requestTimeout)
+                    group.addTask { [transport] in (entry, await transport.send(request)) }
                     inFlight += 1
                 }
                 guard inFlight > 0, let (entry, response) = await group.next() else { break }
@@ -234,14 +233,13 @@ public actor Uploader {
     /// Applies the delivery policy to the response to `entry`'s request (`nil` for a network error): reads the rate
     /// limits, deletes the envelope unless it is to be retried, and backs off after a failure. The client report it
     /// carried is counted again unless it was delivered.
-    private func apply(_ response: HTTPURLResponse?, to entry: OutboxEntry) {
+    private func apply(_ response: EnvelopeResponse?, to entry: OutboxEntry) {
         let now = clock.now
         sending.remove(entry.name)
         if let response {
             rateLimits.update(
                 status: response.statusCode,
-                rateLimits: response.value(forHTTPHeaderField: "X-Sentry-Rate-Limits"),
-                retryAfter: response.value(forHTTPHeaderField: "Retry-After"), now: now)
+                rateLimits: response.rateLimits, retryAfter: response.retryAfter, now: now)
         }
         let policy = DeliveryPolicy(status: response?.statusCode)
         if let carrier = reportCarrier, carrier.entry == entry.name {
@@ -280,21 +278,6 @@ public actor Uploader {
         {
             scheduleWakeUp(at: deadline)
         }
-    }
-
-    /// Posts `body`, a gzip-compressed envelope, with the envelope content type and `X-Sentry-Auth`, off the actor;
-    /// the response, or `nil` for a network error.
-    private nonisolated func post(_ body: Data) async -> HTTPURLResponse? {
-        var request = URLRequest(url: configuration.dsn.envelopeURL)
-        request.httpMethod = "POST"
-        request.timeoutInterval = Self.seconds(configuration.requestTimeout)
-        request.setValue("application/x-sentry-envelope", forHTTPHeaderField: "Content-Type")
-        request.setValue("gzip", forHTTPHeaderField: "Content-Encoding")
-        let client = SentryEvent.SDK.faultline.clientName
-        request.setValue(configuration.dsn.authHeader(client: client), forHTTPHeaderField: "X-Sentry-Auth")
-        request.setValue(client, forHTTPHeaderField: "User-Agent")
-        request.httpBody = body
-        return try? await session.data(for: request).1 as? HTTPURLResponse
     }
 
     // MARK: Counting
@@ -362,9 +345,5 @@ public actor Uploader {
 
     private func timeOutIdleWaiter(_ id: UUID) {
         idleWaiters.timeOut(id)
-    }
-
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

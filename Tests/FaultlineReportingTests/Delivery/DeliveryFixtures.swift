@@ -1,9 +1,26 @@
+import FaultlineAsyncHTTPClient
 import FaultlineReporting
 import FaultlineTestServer
 import Foundation
+import Testing
 
 /// Envelopes and uploaders for delivery tests, and what a recording ingest received, decoded.
 enum DeliveryFixtures {
+    /// The transports every delivery test runs over.
+    enum Transport: String, CaseIterable, CustomTestStringConvertible {
+        case urlSession
+        case asyncHTTPClient
+
+        func make() -> any EnvelopeTransport {
+            switch self {
+            case .urlSession: URLSessionEnvelopeTransport()
+            case .asyncHTTPClient: AsyncHTTPClientEnvelopeTransport()
+            }
+        }
+
+        var testDescription: String { rawValue }
+    }
+
     /// An envelope with one error event whose message is `message`.
     static func envelope(_ message: String = "boom", dsn: DSN? = nil) throws -> Envelope {
         var event = SentryEvent(level: .error)

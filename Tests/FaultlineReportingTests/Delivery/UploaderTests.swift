@@ -5,14 +5,16 @@ import Testing
 
 /// Delivery to a Sentry-compatible endpoint through the outbox, against a recording ingest on loopback.
 @Suite struct UploaderTests {
-    @Test func eachEnvelopeIsPostedGzippedWithAuthAndSentAt() async throws {
+    @Test(arguments: DeliveryFixtures.Transport.allCases)
+    func eachEnvelopeIsPostedGzippedWithAuthAndSentAt(over transport: DeliveryFixtures.Transport) async throws {
         let outbox = try TemporaryDirectory()
         defer { outbox.remove() }
         try await RecordingIngest.run { ingest in
             // Given an uploader for the ingest's DSN
             let dsn = try DSN(ingest.dsn())
             let uploader = try Uploader(
-                configuration: DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: outbox.url))
+                configuration: DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: outbox.url),
+                transport: transport.make())
             let envelope = try DeliveryFixtures.envelope("checkout failed", dsn: dsn)
 
             // When an envelope is enqueued and flushed
@@ -40,13 +42,17 @@ import Testing
         }
     }
 
-    @Test func eventsStoredDuringAnOutageAreAllDeliveredOnceWhenTheEndpointIsBack() async throws {
+    @Test(arguments: DeliveryFixtures.Transport.allCases)
+    func eventsStoredDuringAnOutageAreAllDeliveredOnceWhenTheEndpointIsBack(over transport: DeliveryFixtures.Transport)
+        async throws
+    {
         let outbox = try TemporaryDirectory()
         defer { outbox.remove() }
         // Given an endpoint that is down
         let port = try await DeliveryFixtures.closedPort()
         let dsn = "http://0123456789abcdef0123456789abcdef@127.0.0.1:\(port)/1"
-        let uploader = try Uploader(configuration: DeliveryFixtures.configuration(dsn: dsn, outbox: outbox.url))
+        let uploader = try Uploader(
+            configuration: DeliveryFixtures.configuration(dsn: dsn, outbox: outbox.url), transport: transport.make())
         var sent: [String] = []
         for index in 0..<30 {
             let envelope = try DeliveryFixtures.envelope("outage \(index)")
@@ -67,14 +73,16 @@ import Testing
         #expect(await uploader.statistics.delivered == 30)
     }
 
-    @Test func a429WithRetryAfterStopsEverySendUntilItsDeadline() async throws {
+    @Test(arguments: DeliveryFixtures.Transport.allCases)
+    func a429WithRetryAfterStopsEverySendUntilItsDeadline(over transport: DeliveryFixtures.Transport) async throws {
         let outbox = try TemporaryDirectory()
         defer { outbox.remove() }
         try await RecordingIngest.run { ingest in
             // Given an ingest that answers the first request 429 Retry-After: 1
             await ingest.recorder.answerNext([.init(status: 429, headers: ["Retry-After": "1"])])
             let uploader = try Uploader(
-                configuration: DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: outbox.url))
+                configuration: DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: outbox.url),
+                transport: transport.make())
 
             // When an envelope is sent, then more are stored during the limit
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("first")))
@@ -95,7 +103,8 @@ import Testing
         }
     }
 
-    @Test func aSentryRateLimitOnErrorsDropsCountsAndReportsThem() async throws {
+    @Test(arguments: DeliveryFixtures.Transport.allCases)
+    func aSentryRateLimitOnErrorsDropsCountsAndReportsThem(over transport: DeliveryFixtures.Transport) async throws {
         let outbox = try TemporaryDirectory()
         defer { outbox.remove() }
         try await RecordingIngest.run { ingest in
@@ -104,7 +113,8 @@ import Testing
                 .init(status: 200, headers: ["X-Sentry-Rate-Limits": "1:error;transaction:key, 0.5:unknown:project"])
             ])
             let uploader = try Uploader(
-                configuration: DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: outbox.url))
+                configuration: DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: outbox.url),
+                transport: transport.make())
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("accepted")))
             #expect(await uploader.flush(timeout: .seconds(5)))
 
@@ -127,14 +137,16 @@ import Testing
         }
     }
 
-    @Test func aFlushSendsPendingCountsInAClientReportOfTheirOwn() async throws {
+    @Test(arguments: DeliveryFixtures.Transport.allCases)
+    func aFlushSendsPendingCountsInAClientReportOfTheirOwn(over transport: DeliveryFixtures.Transport) async throws {
         let outbox = try TemporaryDirectory()
         defer { outbox.remove() }
         try await RecordingIngest.run { ingest in
             // Given an ingest that refuses an envelope as too large
             await ingest.recorder.answerNext([.init(status: 413)])
             let uploader = try Uploader(
-                configuration: DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: outbox.url))
+                configuration: DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: outbox.url),
+                transport: transport.make())
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("too large")))
             #expect(await uploader.flush(timeout: .seconds(5)))
 
@@ -148,7 +160,8 @@ import Testing
         }
     }
 
-    @Test func serverErrorsAreRetriedOrDroppedByStatus() async throws {
+    @Test(arguments: DeliveryFixtures.Transport.allCases)
+    func serverErrorsAreRetriedOrDroppedByStatus(over transport: DeliveryFixtures.Transport) async throws {
         let outbox = try TemporaryDirectory()
         defer { outbox.remove() }
         try await RecordingIngest.run { ingest in
@@ -156,7 +169,7 @@ import Testing
             await ingest.recorder.answerNext([503, 502, 504, 500, 400].map { .init(status: $0) })
             var configuration = try DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: outbox.url)
             configuration.maximumConcurrentRequests = 1
-            let uploader = try Uploader(configuration: configuration)
+            let uploader = try Uploader(configuration: configuration, transport: transport.make())
 
             // When two events are sent one at a time
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("first")))
@@ -173,14 +186,16 @@ import Testing
         }
     }
 
-    @Test func aRestartSendsEverythingTheLastRunLeftInTheOutbox() async throws {
+    @Test(arguments: DeliveryFixtures.Transport.allCases)
+    func aRestartSendsEverythingTheLastRunLeftInTheOutbox(over transport: DeliveryFixtures.Transport) async throws {
         let outbox = try TemporaryDirectory()
         defer { outbox.remove() }
         // Given a run that stored 50 envelopes while the endpoint was down, then closed
         let port = try await DeliveryFixtures.closedPort()
         let dsn = "http://0123456789abcdef0123456789abcdef@127.0.0.1:\(port)/1"
         var sent: [String] = []
-        let firstRun = try Uploader(configuration: DeliveryFixtures.configuration(dsn: dsn, outbox: outbox.url))
+        let firstRun = try Uploader(
+            configuration: DeliveryFixtures.configuration(dsn: dsn, outbox: outbox.url), transport: transport.make())
         for index in 0..<50 {
             let envelope = try DeliveryFixtures.envelope("stored \(index)")
             sent.append(try #require(envelope.header["event_id"]?.stringValue))
@@ -191,7 +206,9 @@ import Testing
         // When the next run starts with the endpoint up
         let recorder = IngestRecorder()
         try await RecordingIngest.run(port: port, recorder: recorder) { _ in
-            let secondRun = try Uploader(configuration: DeliveryFixtures.configuration(dsn: dsn, outbox: outbox.url))
+            let secondRun = try Uploader(
+                configuration: DeliveryFixtures.configuration(dsn: dsn, outbox: outbox.url), transport: transport.make()
+            )
             #expect(await secondRun.pendingCount == 50)
             #expect(await secondRun.flush(timeout: .seconds(10)))
             #expect(await secondRun.statistics.delivered == 50)
@@ -202,14 +219,18 @@ import Testing
         #expect(try outbox.names().filter { !$0.hasPrefix(".") } == [DeliveryStatistics.fileName])
     }
 
-    @Test func closingCancelsARequestTheEndpointHoldsAndKeepsItsEnvelope() async throws {
+    @Test(arguments: DeliveryFixtures.Transport.allCases)
+    func closingCancelsARequestTheEndpointHoldsAndKeepsItsEnvelope(over transport: DeliveryFixtures.Transport)
+        async throws
+    {
         let outbox = try TemporaryDirectory()
         defer { outbox.remove() }
         try await RecordingIngest.run { ingest in
             // Given an endpoint that holds the request for a minute
             await ingest.recorder.answerNext([.init(status: 200, delay: .seconds(60))])
             let uploader = try Uploader(
-                configuration: DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: outbox.url))
+                configuration: DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: outbox.url),
+                transport: transport.make())
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("held")))
             #expect(try await DeliveryFixtures.eventually { await ingest.recorder.requestCount == 1 })
 
@@ -225,14 +246,18 @@ import Testing
         }
     }
 
-    @Test func aRequestTheEndpointHoldsDoesNotHoldBackTheEnvelopesAfterIt() async throws {
+    @Test(arguments: DeliveryFixtures.Transport.allCases)
+    func aRequestTheEndpointHoldsDoesNotHoldBackTheEnvelopesAfterIt(over transport: DeliveryFixtures.Transport)
+        async throws
+    {
         let outbox = try TemporaryDirectory()
         defer { outbox.remove() }
         try await RecordingIngest.run { ingest in
             // Given an endpoint that holds the first request for a minute
             await ingest.recorder.answerNext([.init(status: 200, delay: .seconds(60))])
             let uploader = try Uploader(
-                configuration: DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: outbox.url))
+                configuration: DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: outbox.url),
+                transport: transport.make())
 
             // When 30 envelopes are stored, more than a batch of 20
             for index in 0..<30 { #expect(await uploader.enqueue(try DeliveryFixtures.envelope("event \(index)"))) }
@@ -246,7 +271,8 @@ import Testing
         }
     }
 
-    @Test func aFullOutboxEvictsItsOldestEnvelopesAndCountsThem() async throws {
+    @Test(arguments: DeliveryFixtures.Transport.allCases)
+    func aFullOutboxEvictsItsOldestEnvelopesAndCountsThem(over transport: DeliveryFixtures.Transport) async throws {
         let outbox = try TemporaryDirectory()
         defer { outbox.remove() }
         // Given an outbox of 5 envelopes and an endpoint that is down
@@ -255,7 +281,7 @@ import Testing
             dsn: "http://0123456789abcdef0123456789abcdef@127.0.0.1:\(port)/1", outbox: outbox.url)
         configuration.maximumOutboxCount = 5
         configuration.flushInterval = .seconds(60)
-        let uploader = try Uploader(configuration: configuration)
+        let uploader = try Uploader(configuration: configuration, transport: transport.make())
         var sent: [String] = []
 
         // When 8 are enqueued

@@ -8,15 +8,19 @@ import Testing
 /// The seed scenarios, captured through the client and delivered by the pipeline, arrive in a real Bugsink with
 /// their user, tags, fingerprint and exception, grouped into one issue per failure.
 @Suite struct BugsinkEndToEndTests {
-    @Test func theSeedScenariosArriveInBugsinkGroupedIntoTheirIssues() async throws {
+    @Test(arguments: DeliveryFixtures.Transport.allCases)
+    func theSeedScenariosArriveInBugsinkGroupedIntoTheirIssues(over transport: DeliveryFixtures.Transport)
+        async throws
+    {
         let log = LogDirectory()
         defer { log.remove() }
         let (stored, delivered) = try await BugsinkPeer.run { dsn in
             try await SeedServer.run { server in
-                // Given a Boleto client whose reporter sends to Bugsink
+                // Given a Boleto client whose reporter sends to Bugsink over the transport
                 var options = Reporter.Options(logDirectory: log.url)
                 options.release = "boleto@2.4.1"
                 options.dsn = dsn
+                options.transport = transport.make()
                 let reporter = try Reporter(options: options)
 
                 // When the seed scenarios fail: two users hit 40013, one 40304, two profiles without an image,
