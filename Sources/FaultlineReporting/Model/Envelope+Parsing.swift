@@ -49,7 +49,7 @@ extension Envelope {
     }
 
     private static func object(_ line: Data, what: String) throws(ParseError) -> [String: JSONValue] {
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: line), case .object(let object) = value
+        guard let value = try? JSONValue(parsing: line), case .object(let object) = value
         else {
             throw ParseError(reason: "\(what) is not a JSON object")
         }

@@ -46,20 +46,17 @@ public struct Scrubber: Sendable {
     }
 
     /// A request or response body as it may appear in an event: JSON with sensitive keys filtered at any depth,
-    /// form fields likewise, anything else only described by its size. `nil` for an empty body.
+    /// form fields likewise, anything else only described by its size and type, as is a body over
+    /// ``ScrubRules/maximumBodySize``, which is not parsed. `nil` for an empty body.
     public func body(_ data: Data, contentType: String?) -> JSONValue? {
         guard !data.isEmpty else { return nil }
-        let type = contentType?.lowercased() ?? ""
-        if type.contains("x-www-form-urlencoded") {
+        let description = "\(data.count) bytes\(contentType.map { " of \($0)" } ?? "")"
+        guard data.count <= rules.maximumBodySize else { return .string("[\(description), over the limit]") }
+        if contentType?.lowercased().contains("x-www-form-urlencoded") == true {
             return form(String(decoding: data, as: UTF8.self))
         }
-        if let json = try? JSONDecoder().decode(JSONValue.self, from: data) {
-            guard data.count <= rules.maximumBodySize else {
-                return .string("[\(data.count) bytes of JSON, over the limit]")
-            }
-            return scrub(json)
-        }
-        return .string("[\(data.count) bytes\(contentType.map { " of \($0)" } ?? "")]")
+        guard let json = try? JSONValue(parsing: data) else { return .string("[\(description)]") }
+        return scrub(json)
     }
 
     /// Data of a breadcrumb or context, with sensitive keys filtered at any depth.

@@ -62,6 +62,7 @@ import Testing
         let scrubber = Scrubber(rules: ScrubRules(maximumBodySize: 64))
         let body = Data(#"{"note":"\#(String(repeating: "x", count: 200))"}"#.utf8)
 
-        #expect(scrubber.body(body, contentType: "application/json") == "[211 bytes of JSON, over the limit]")
+        #expect(
+            scrubber.body(body, contentType: "application/json") == "[211 bytes of application/json, over the limit]")
     }
 }

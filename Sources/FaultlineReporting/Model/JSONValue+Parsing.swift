@@ -1,0 +1,285 @@
+import Foundation
+
+extension JSONValue {
+    /// Why bytes are not one JSON text, and where.
+    public struct ParseError: Error, Equatable, CustomStringConvertible {
+        /// What is wrong.
+        public let reason: String
+        /// The offset of the byte where it was found.
+        public let offset: Int
+
+        public var description: String { "not JSON at byte \(offset): \(reason)" }
+    }
+
+    /// The most arrays and objects nested in one another that parsing accepts.
+    public static let maximumDepth = 512
+
+    /// Parses one JSON text (RFC 8259), straight from its UTF-8 bytes: several times faster than `JSONDecoder` on the
+    /// small bodies and envelope headers the pipeline reads, whose cost is mostly the decoder's setup.
+    ///
+    /// Numbers without a fraction or exponent that fit in `Int` become ``int(_:)``, every other number ``double(_:)``.
+    /// When a key repeats in an object, the last value wins.
+    ///
+    /// - Throws: ``ParseError`` for anything else than exactly one JSON value with optional whitespace around it:
+    ///   invalid UTF-8 in a string, an unpaired surrogate escape, nesting deeper than ``maximumDepth``.
+    public init(parsing data: some DataProtocol) throws(ParseError) {
+        let result: Result<JSONValue, ParseError> =
+            data.withContiguousStorageIfAvailable { bytes in
+                Result { () throws(ParseError) in try JSONParser.parse(bytes) }
+            }
+            ?? Array(data).withUnsafeBufferPointer { bytes in
+                Result { () throws(ParseError) in try JSONParser.parse(bytes) }
+            }
+        self = try result.get()
+    }
+}
+
+/// A recursive-descent JSON parser over a buffer of UTF-8 bytes.
+private struct JSONParser {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var index = 0
+    private var depth = 0
+
+    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    /// The one JSON value `bytes` hold.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONValue.ParseError) -> JSONValue {
+        var parser = JSONParser(bytes)
+        return try parser.parseDocument()
+    }
+
+    private mutating func parseDocument() throws(JSONValue.ParseError) -> JSONValue {
+        let value = try parseValue()
+        skipWhitespace()
+        guard index == bytes.count else { throw error("unexpected \(describe(bytes[index])) after the value") }
+        return value
+    }
+
+    private mutating func parseValue() throws(JSONValue.ParseError) -> JSONValue {
+        skipWhitespace()
+        guard index < bytes.count else { throw error("the text ends where a value was expected") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): return try parseLiteral("true", .bool(true))
+        case UInt8(ascii: "f"): return try parseLiteral("false", .bool(false))
+        case UInt8(ascii: "n"): return try parseLiteral("null", .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        case let byte: throw error("unexpected \(describe(byte)) where a value was expected")
+        }
+    }
+
+    private mutating func parseObject() throws(JSONValue.ParseError) -> JSONValue {
+        try enterContainer()
+        var object: [String: JSONValue] = [:]
+        skipWhitespace()
+        if consume(UInt8(ascii: "}")) {
+            depth -= 1
+            return .object(object)
+        }
+        repeat {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw error("an object key must be a string")
+            }
+            let key = try parseString()
+            skipWhitespace()
+            guard consume(UInt8(ascii: ":")) else { throw error("expected ':' after an object key") }
+            object[key] = try parseValue()
+            skipWhitespace()
+        } while consume(UInt8(ascii: ","))
+        guard consume(UInt8(ascii: "}")) else { throw error("expected ',' or '}' in an object") }
+        depth -= 1
+        return .object(object)
+    }
+
+    private mutating func parseArray() throws(JSONValue.ParseError) -> JSONValue {
+        try enterContainer()
+        var array: [JSONValue] = []
+        skipWhitespace()
+        if consume(UInt8(ascii: "]")) {
+            depth -= 1
+            return .array(array)
+        }
+        repeat {
+            array.append(try parseValue())
+            skipWhitespace()
+        } while consume(UInt8(ascii: ","))
+        guard consume(UInt8(ascii: "]")) else { throw error("expected ',' or ']' in an array") }
+        depth -= 1
+        return .array(array)
+    }
+
+    /// Steps over the `{` or `[` at `index`, counting the depth.
+    private mutating func enterContainer() throws(JSONValue.ParseError) {
+        depth += 1
+        guard depth <= JSONValue.maximumDepth else {
+            throw error("nested deeper than \(JSONValue.maximumDepth) arrays and objects")
+        }
+        index += 1
+    }
+
+    /// The string whose opening quote is at `index`; runs without escapes are copied whole.
+    private mutating func parseString() throws(JSONValue.ParseError) -> String {
+        index += 1
+        var utf8: [UInt8] = []
+        var runStart = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                let run = UnsafeBufferPointer(rebasing: bytes[runStart..<index])
+                index += 1
+                if utf8.isEmpty { return try validated(run, at: runStart) }
+                utf8.append(contentsOf: run)
+                return try validated(utf8, at: runStart)
+            case UInt8(ascii: "\\"):
+                utf8.append(contentsOf: bytes[runStart..<index])
+                try parseEscape(into: &utf8)
+                runStart = index
+            case 0..<0x20:
+                throw error("a control character must be escaped in a string")
+            default:
+                index += 1
+            }
+        }
+        throw error("a string is not closed")
+    }
+
+    /// Appends the UTF-8 of the escape whose backslash is at `index`.
+    private mutating func parseEscape(into utf8: inout [UInt8]) throws(JSONValue.ParseError) {
+        index += 1
+        guard index < bytes.count else { throw error("a string is not closed") }
+        let escaped = bytes[index]
+        index += 1
+        switch escaped {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escaped)
+        case UInt8(ascii: "b"): utf8.append(0x08)
+        case UInt8(ascii: "f"): utf8.append(0x0C)
+        case UInt8(ascii: "n"): utf8.append(0x0A)
+        case UInt8(ascii: "r"): utf8.append(0x0D)
+        case UInt8(ascii: "t"): utf8.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = UInt32(try parseHex4())
+            if (0xD800..<0xDC00).contains(scalar) {
+                guard consume(UInt8(ascii: "\\")), consume(UInt8(ascii: "u")) else {
+                    throw error("a high surrogate escape is not followed by a low one")
+                }
+                let low = UInt32(try parseHex4())
+                guard (0xDC00..<0xE000).contains(low) else {
+                    throw error("a high surrogate escape is not followed by a low one")
+                }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            }
+            guard let unicode = Unicode.Scalar(scalar) else { throw error("an unpaired low surrogate escape") }
+            utf8.append(contentsOf: String(Character(unicode)).utf8)
+        default:
+            index -= 1
+            throw error("\\\(describe(escaped)) is not an escape")
+        }
+    }
+
+    private mutating func parseHex4() throws(JSONValue.ParseError) -> UInt16 {
+        guard index + 4 <= bytes.count else { throw error("a \\u escape needs four hex digits") }
+        var value: UInt16 = 0
+        for _ in 0..<4 {
+            let digit: UInt8
+            switch bytes[index] {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = bytes[index] - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = bytes[index] - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = bytes[index] - UInt8(ascii: "A") + 10
+            default: throw error("a \\u escape needs four hex digits")
+            }
+            value = value << 4 | UInt16(digit)
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func parseNumber() throws(JSONValue.ParseError) -> JSONValue {
+        let start = index
+        _ = consume(UInt8(ascii: "-"))
+        if consume(UInt8(ascii: "0")) {
+            if index < bytes.count, isDigit(bytes[index]) { throw error("a number has a leading zero") }
+        } else {
+            guard skipDigits() else { throw error("a '-' is not followed by digits") }
+        }
+        var isInteger = true
+        if consume(UInt8(ascii: ".")) {
+            isInteger = false
+            guard skipDigits() else { throw error("a decimal point is not followed by digits") }
+        }
+        if consume(UInt8(ascii: "e")) || consume(UInt8(ascii: "E")) {
+            isInteger = false
+            _ = consume(UInt8(ascii: "+")) || consume(UInt8(ascii: "-"))
+            guard skipDigits() else { throw error("an exponent has no digits") }
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        if isInteger, let value = Int(text) { return .int(value) }
+        guard let value = Double(text), value.isFinite else {
+            index = start
+            throw error("the number \(text) is out of range")
+        }
+        return .double(value)
+    }
+
+    private mutating func parseLiteral(
+        _ literal: StaticString, _ value: JSONValue
+    ) throws(JSONValue.ParseError) -> JSONValue {
+        let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        guard index + expected.count <= bytes.count,
+            UnsafeBufferPointer(rebasing: bytes[index..<index + expected.count]).elementsEqual(expected)
+        else { throw error("expected \(literal)") }
+        index += expected.count
+        return value
+    }
+
+    /// Steps over digits; whether there was at least one.
+    private mutating func skipDigits() -> Bool {
+        let start = index
+        while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        return index > start
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): index += 1
+            default: return
+            }
+        }
+    }
+
+    /// Steps over `byte` when it is next; whether it was.
+    private mutating func consume(_ byte: UInt8) -> Bool {
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
+    /// `utf8` as a string; decoding repairs invalid UTF-8, so any difference from the bytes means there was some.
+    private func validated(
+        _ utf8: some Collection<UInt8>, at start: Int
+    ) throws(JSONValue.ParseError) -> String {
+        let string = String(decoding: utf8, as: UTF8.self)
+        guard string.utf8.elementsEqual(utf8) else {
+            throw JSONValue.ParseError(reason: "a string is not valid UTF-8", offset: start)
+        }
+        return string
+    }
+
+    private func describe(_ byte: UInt8) -> String {
+        (0x21..<0x7F).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
+    }
+
+    private func error(_ reason: String) -> JSONValue.ParseError {
+        JSONValue.ParseError(reason: reason, offset: index)
+    }
+}

@@ -1,0 +1,88 @@
+import FaultlineReporting
+import Foundation
+import Testing
+
+/// The byte-level JSON parser the pipeline reads bodies and envelope headers with, checked against `JSONDecoder` and
+/// against the RFC's grammar.
+@Suite struct JSONValueParsingTests {
+    static let documents = [
+        #"{"success": false, "error": {"code": 40901, "message": "Boleto already issued"}}"#,
+        #"[1, -2, 3.25, -0.5, true, false, null, "", [], {}]"#,
+        #"{"nested": {"deeper": [{"a": [[[]]]}, {"b": {"c": null}}]}}"#,
+        #""escapes: \" \\ \/ \b \f \n \r \t \u00e9 \u4e2d \ud83d\ude00 end""#,
+        #"{"raw": "café 中文 😀", "key with \"quotes\"": 1}"#,
+        " \t\r\n {\"spaced\" : [ 1 , 2 ] } \n",
+        "9223372036854775807",
+        "-9223372036854775808",
+        #""""#,
+        "0",
+    ]
+
+    @Test(arguments: documents)
+    func parsesWhatJSONDecoderParsesToTheSameValue(_ document: String) throws {
+        let data = Data(document.utf8)
+        #expect(try JSONValue(parsing: data) == JSONDecoder().decode(JSONValue.self, from: data))
+    }
+
+    @Test func integersStayIntegersAndEveryOtherNumberIsADouble() throws {
+        #expect(
+            try JSONValue(parsing: Data("[1, 1.0, 1e3, 2E-2, -0, 12345678901234567890]".utf8)) == [
+                .int(1), .double(1), .double(1000), .double(0.02), .int(0), .double(Double("12345678901234567890")!),
+            ])
+    }
+
+    @Test func theLastOfARepeatedKeyWinsAndASliceParsesAlone() throws {
+        #expect(try JSONValue(parsing: Data(#"{"a": 1, "a": 2}"#.utf8)) == ["a": 2])
+        let line = Data("header\n{\"event_id\":\"42\"}\n".utf8)
+        let slice = line[line.firstIndex(of: 0x0A)! + 1..<line.count - 1]
+        #expect(try JSONValue(parsing: slice) == ["event_id": "42"])
+    }
+
+    @Test(arguments: [
+        ("", 0, "the text ends where a value was expected"),
+        (#"{"a": 1"#, 7, "expected ',' or '}' in an object"),
+        ("{} x", 3, "unexpected 'x' after the value"),
+        ("{'a': 1}", 1, "an object key must be a string"),
+        ("[1,]", 3, "unexpected ']' where a value was expected"),
+        ("01", 1, "a number has a leading zero"),
+        ("1.", 2, "a decimal point is not followed by digits"),
+        ("1e", 2, "an exponent has no digits"),
+        ("1e999", 0, "the number 1e999 is out of range"),
+        ("\"a\u{1}b\"", 2, "a control character must be escaped in a string"),
+        (#""\x""#, 2, "\\'x' is not an escape"),
+        (#""\ud83d""#, 7, "a high surrogate escape is not followed by a low one"),
+        (#""\ude00""#, 7, "an unpaired low surrogate escape"),
+        (#""\u12""#, 3, "a \\u escape needs four hex digits"),
+        (#""open"#, 5, "a string is not closed"),
+        ("nul", 0, "expected null"),
+        ("<html><body>502 Bad Gateway</body></html>", 0, "unexpected '<' where a value was expected"),
+    ])
+    func malformedTextIsRefusedWithWhereAndWhy(_ text: String, offset: Int, reason: String) {
+        let error = #expect(throws: JSONValue.ParseError.self) {
+            try JSONValue(parsing: Data(text.utf8))
+        }
+        #expect(error?.reason == reason)
+        #expect(error?.offset == offset)
+    }
+
+    @Test func invalidUTF8InAStringIsRefused() {
+        let bytes: [UInt8] = [0x22, 0x61, 0xFF, 0xFE, 0x22]
+        let error = #expect(throws: JSONValue.ParseError.self) {
+            try JSONValue(parsing: bytes)
+        }
+        #expect(error?.reason == "a string is not valid UTF-8")
+        #expect(error?.offset == 1)
+    }
+
+    @Test func nestingPastTheLimitIsRefusedWithoutExhaustingTheStack() throws {
+        let limit = JSONValue.maximumDepth
+        let atLimit = String(repeating: "[", count: limit) + String(repeating: "]", count: limit)
+        #expect(try JSONValue(parsing: Data(atLimit.utf8)) != .null)
+        let deep = Data(String(repeating: "[", count: 100_000).utf8)
+        let error = #expect(throws: JSONValue.ParseError.self) {
+            try JSONValue(parsing: deep)
+        }
+        #expect(error?.reason == "nested deeper than \(limit) arrays and objects")
+        #expect(error?.offset == limit)
+    }
+}
