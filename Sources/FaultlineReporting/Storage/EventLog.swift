@@ -98,9 +98,11 @@ public actor EventLog {
     ///   line was not written (a write cut short by a full disk is cut back off the file).
     public func append(_ line: Data) throws(EventLogError) {
         guard !line.isEmpty else { throw .emptyLine }
-        if let offset = line.withUnsafeBytes({ $0.firstIndex(of: Self.newline) }) {
-            throw .lineContainsNewline(offset: offset)
+        // memchr(3): a byte-by-byte search took 1% of all delivery CPU on a 13 KB event.
+        let newlineOffset = line.withUnsafeBytes { bytes in
+            memchr(bytes.baseAddress!, Int32(Self.newline), bytes.count).map { bytes.baseAddress!.distance(to: $0) }
         }
+        if let newlineOffset { throw .lineContainsNewline(offset: newlineOffset) }
         guard !isClosed else { throw .closed(configuration.activeFile) }
         let date = now()
         if activeSize > 0, activeSize + line.count + 1 > configuration.maximumFileSize || isOld(at: date) {
