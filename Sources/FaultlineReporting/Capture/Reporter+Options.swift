@@ -9,7 +9,8 @@ extension Reporter {
         /// Where to send events; `nil` (the default) keeps them in the local log only.
         public var dsn: DSN?
         /// What carries envelopes to ``dsn`` when the reporter makes its own uploader; `nil` (the default) is a
-        /// ``URLSessionEnvelopeTransport``. Server-side apps on Linux set the `FaultlineAsyncHTTPClient` library's.
+        /// ``URLSessionEnvelopeTransport``. Server-side apps on Linux set the `FaultlineAsyncHTTPClient` library's. One
+        /// reporter's, not shared: closing the reporter cancels the transport's requests.
         public var transport: (any EnvelopeTransport)?
         /// The most captured events waiting to be written; 1000 by default. Past it, events are dropped and
         /// counted as `queue_overflow`.

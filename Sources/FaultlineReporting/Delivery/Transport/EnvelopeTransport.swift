@@ -4,6 +4,8 @@
 /// ``URLSessionEnvelopeTransport`` is the default, on every platform. On Linux, where URLSession is
 /// FoundationNetworking over libcurl, the `FaultlineAsyncHTTPClient` library's transport costs about half the CPU
 /// per request: use it in server-side apps.
+///
+/// An uploader cancels its transport's requests when it closes: give each uploader a transport of its own.
 public protocol EnvelopeTransport: Sendable {
     /// Posts `request`; the endpoint's answer, or `nil` when none came (the connection failed, the request timed out
     /// or was cancelled).
