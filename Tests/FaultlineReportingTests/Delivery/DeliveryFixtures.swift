@@ -28,19 +28,21 @@ enum DeliveryFixtures {
         return Envelope(eventID: event.eventID, eventJSON: EventEncoder.encode(event), dsn: dsn)
     }
 
-    /// A configuration for tests: short backoff, short interval.
+    /// A configuration for tests: short backoff, short interval, and requests that do not time out before the endpoint
+    /// answers (a held request waits a minute; a loaded CI machine stalls for seconds).
     static func configuration(dsn: String, outbox: URL) throws -> Uploader.Configuration {
         var configuration = Uploader.Configuration(dsn: try DSN(dsn), outboxDirectory: outbox)
         configuration.flushInterval = .milliseconds(50)
         configuration.backoff = .init(initial: .milliseconds(50), multiplier: 2, maximum: .milliseconds(400))
-        configuration.requestTimeout = .seconds(5)
+        configuration.requestTimeout = .seconds(120)
         return configuration
     }
 
     /// Whether `condition` holds within `timeout`, checked every 10 ms: for states a test must wait for
-    /// (an answer processed) without guessing how long a loaded machine takes to reach them.
+    /// (an answer processed) without guessing how long a loaded machine takes to reach them. CI runs every suite at
+    /// once on 2 cores, and stalled them all for 5–10 s while peers started: hence 30 s, which only a failure waits.
     static func eventually(
-        within timeout: Duration = .seconds(5), _ condition: () async -> Bool
+        within timeout: Duration = .seconds(30), _ condition: () async -> Bool
     ) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
