@@ -38,11 +38,15 @@ enum DeliveryFixtures {
         return configuration
     }
 
+    /// How long a test waits for what must happen (a flush, an answer processed). CI runs every suite at once on 2
+    /// cores, and stalled them all for 5–10 s while peers started; the waits return as soon as the state is reached,
+    /// so only a failure waits this long.
+    static let patience = Duration.seconds(30)
+
     /// Whether `condition` holds within `timeout`, checked every 10 ms: for states a test must wait for
-    /// (an answer processed) without guessing how long a loaded machine takes to reach them. CI runs every suite at
-    /// once on 2 cores, and stalled them all for 5–10 s while peers started: hence 30 s, which only a failure waits.
+    /// (an answer processed) without guessing how long a loaded machine takes to reach them.
     static func eventually(
-        within timeout: Duration = .seconds(30), _ condition: () async -> Bool
+        within timeout: Duration = patience, _ condition: () async -> Bool
     ) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {

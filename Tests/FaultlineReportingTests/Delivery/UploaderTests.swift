@@ -19,7 +19,7 @@ import Testing
 
             // When an envelope is enqueued and flushed
             #expect(await uploader.enqueue(envelope))
-            #expect(await uploader.flush(timeout: .seconds(5)))
+            #expect(await uploader.flush(timeout: DeliveryFixtures.patience))
 
             // Then one request carried it, with the protocol's headers, gzip, and sent_at set at send time
             let request = try #require(await ingest.recorder.requests.first)
@@ -67,7 +67,7 @@ import Testing
         // Then once it is back, every event arrives exactly once
         let recorder = IngestRecorder()
         try await RecordingIngest.run(port: port, recorder: recorder) { _ in
-            #expect(await uploader.flush(timeout: .seconds(10)))
+            #expect(await uploader.flush(timeout: DeliveryFixtures.patience))
         }
         #expect(try await DeliveryFixtures.acceptedEventIDs(recorder).sorted() == sent.sorted())
         #expect(await uploader.statistics.delivered == 30)
@@ -92,7 +92,7 @@ import Testing
             // Then nothing reaches the ingest before the deadline, the 429'd envelope is kept and sent after it,
             // and what was captured during the limit is not stored
             #expect(events == false)
-            #expect(await uploader.flush(timeout: .seconds(5)))
+            #expect(await uploader.flush(timeout: DeliveryFixtures.patience))
             let requests = await ingest.recorder.requests
             #expect(requests.map(\.status) == [429, 200])
             let gap = requests[1].receivedAt - requests[0].receivedAt
@@ -116,7 +116,7 @@ import Testing
                 configuration: DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: outbox.url),
                 transport: transport.make())
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("accepted")))
-            #expect(await uploader.flush(timeout: .seconds(5)))
+            #expect(await uploader.flush(timeout: DeliveryFixtures.patience))
 
             // When three events are captured during the limit, and one after it
             for index in 0..<3 {
@@ -124,7 +124,7 @@ import Testing
             }
             try await Task.sleep(for: .milliseconds(1100))
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("after the limit")))
-            #expect(await uploader.flush(timeout: .seconds(5)))
+            #expect(await uploader.flush(timeout: DeliveryFixtures.patience))
 
             // Then the three were never sent, and the next envelope told the server why
             let envelopes = try await DeliveryFixtures.envelopes(ingest.recorder)
@@ -148,10 +148,10 @@ import Testing
                 configuration: DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: outbox.url),
                 transport: transport.make())
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("too large")))
-            #expect(await uploader.flush(timeout: .seconds(5)))
+            #expect(await uploader.flush(timeout: DeliveryFixtures.patience))
 
             // When the app flushes with nothing else to send
-            #expect(await uploader.flush(timeout: .seconds(5)))
+            #expect(await uploader.flush(timeout: DeliveryFixtures.patience))
 
             // Then the 413 was not retried, and a client report alone said it was dropped
             let envelopes = try await DeliveryFixtures.envelopes(ingest.recorder)
@@ -173,9 +173,9 @@ import Testing
 
             // When two events are sent one at a time
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("first")))
-            #expect(await uploader.flush(timeout: .seconds(5)))
+            #expect(await uploader.flush(timeout: DeliveryFixtures.patience))
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("second")))
-            #expect(await uploader.flush(timeout: .seconds(5)))
+            #expect(await uploader.flush(timeout: DeliveryFixtures.patience))
 
             // Then the first survived three retryable answers and was dropped at 500; the second dropped at 400
             #expect(await ingest.recorder.requests.map(\.status) == [503, 502, 504, 500, 400])
@@ -210,7 +210,7 @@ import Testing
                 configuration: DeliveryFixtures.configuration(dsn: dsn, outbox: outbox.url), transport: transport.make()
             )
             #expect(await secondRun.pendingCount == 50)
-            #expect(await secondRun.flush(timeout: .seconds(10)))
+            #expect(await secondRun.flush(timeout: DeliveryFixtures.patience))
             #expect(await secondRun.statistics.delivered == 50)
         }
 
@@ -296,7 +296,7 @@ import Testing
         #expect(await uploader.statistics.discarded == [.init(reason: .cacheOverflow, category: .error, quantity: 3)])
         let recorder = IngestRecorder()
         try await RecordingIngest.run(port: port, recorder: recorder) { _ in
-            #expect(await uploader.close(timeout: .seconds(10)))
+            #expect(await uploader.close(timeout: DeliveryFixtures.patience))
         }
         #expect(try await DeliveryFixtures.acceptedEventIDs(recorder).sorted() == sent.suffix(5).sorted())
         let stored = DeliveryStatistics.stored(in: outbox.url)

@@ -8,7 +8,8 @@ import Testing
 /// The seed scenarios, captured through the client and delivered by the pipeline, arrive in a real Bugsink with
 /// their user, tags, fingerprint and exception, grouped into one issue per failure.
 @Suite struct BugsinkEndToEndTests {
-    @Test(arguments: DeliveryFixtures.Transport.allCases)
+    // One transport after the other: two Bugsinks starting at once stall every suite on a 2-core machine.
+    @Test(.serialized, arguments: DeliveryFixtures.Transport.allCases)
     func theSeedScenariosArriveInBugsinkGroupedIntoTheirIssues(over transport: DeliveryFixtures.Transport)
         async throws
     {
