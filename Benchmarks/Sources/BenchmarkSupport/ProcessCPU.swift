@@ -5,12 +5,7 @@ import Foundation
 public enum ProcessCPU {
     /// The seconds of CPU this process has used so far.
     public static var ownSeconds: Double {
-        var usage = rusage()
-        #if os(Linux)
-            getrusage(RUSAGE_SELF.rawValue, &usage)
-        #else
-            getrusage(RUSAGE_SELF, &usage)
-        #endif
+        let usage = ResourceUsage.ofThisProcess
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 

@@ -4,12 +4,10 @@ import Foundation
 public enum ProcessMemory {
     /// The most resident memory the process has used so far, in bytes.
     public static var peakResidentBytes: Int {
-        var usage = rusage()
+        let usage = ResourceUsage.ofThisProcess
         #if os(Linux)
-            getrusage(RUSAGE_SELF.rawValue, &usage)
             return usage.ru_maxrss * 1024  // kilobytes on Linux
         #else
-            getrusage(RUSAGE_SELF, &usage)
             return usage.ru_maxrss  // bytes on Apple platforms
         #endif
     }

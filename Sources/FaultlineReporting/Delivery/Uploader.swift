@@ -47,7 +47,8 @@ public actor Uploader {
     private var statisticsStoredAt: ContinuousClock.Instant?
     private var storedCounts: DeliveryStatistics?
     private let transport: any EnvelopeTransport
-    /// The protocol's headers, the same on every request.
+    /// The DSN's envelope endpoint and the protocol's headers, the same on every request.
+    private let envelopeURL: URL
     private let headerFields: [String: String]
     /// Compresses request bodies, one after another on the actor.
     private let deflater: Deflater
@@ -74,6 +75,7 @@ public actor Uploader {
         self.outbox = outbox
         self.transport =
             transport ?? URLSessionEnvelopeTransport(maximumConnections: configuration.maximumConcurrentRequests)
+        self.envelopeURL = configuration.dsn.envelopeURL
         self.headerFields = [
             "Content-Type": "application/x-sentry-envelope",
             "Content-Encoding": "gzip",
@@ -191,7 +193,7 @@ public actor Uploader {
                 while inFlight < concurrency, let (entry, envelope) = nextEnvelope() {
                     let body = Gzip.compress(envelope, with: deflater)
                     let request = EnvelopeRequest(
-                        url: configuration.dsn.envelopeURL, headerFields: headerFields, body: body,
+                        url: envelopeURL, headerFields: headerFields, body: body,
                         timeout: configuration.requestTimeout)
                     group.addTask { [transport] in (entry, await transport.send(request)) }
                     inFlight += 1

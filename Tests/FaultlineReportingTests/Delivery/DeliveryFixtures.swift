@@ -38,6 +38,11 @@ enum DeliveryFixtures {
         return configuration
     }
 
+    /// An uploader with the test ``configuration(dsn:outbox:)`` over a new `transport`.
+    static func uploader(dsn: String, outbox: URL, over transport: Transport) throws -> Uploader {
+        try Uploader(configuration: configuration(dsn: dsn, outbox: outbox), transport: transport.make())
+    }
+
     /// How long a test waits for what must happen (a flush, an answer processed). CI runs every suite at once on 2
     /// cores, and stalled them all for 5–10 s while peers started; the waits return as soon as the state is reached,
     /// so only a failure waits this long.

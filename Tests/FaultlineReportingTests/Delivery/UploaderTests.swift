@@ -12,9 +12,7 @@ import Testing
         try await RecordingIngest.run { ingest in
             // Given an uploader for the ingest's DSN
             let dsn = try DSN(ingest.dsn())
-            let uploader = try Uploader(
-                configuration: DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: outbox.url),
-                transport: transport.make())
+            let uploader = try DeliveryFixtures.uploader(dsn: ingest.dsn(), outbox: outbox.url, over: transport)
             let envelope = try DeliveryFixtures.envelope("checkout failed", dsn: dsn)
 
             // When an envelope is enqueued and flushed
@@ -51,8 +49,7 @@ import Testing
         // Given an endpoint that is down
         let port = try await DeliveryFixtures.closedPort()
         let dsn = "http://0123456789abcdef0123456789abcdef@127.0.0.1:\(port)/1"
-        let uploader = try Uploader(
-            configuration: DeliveryFixtures.configuration(dsn: dsn, outbox: outbox.url), transport: transport.make())
+        let uploader = try DeliveryFixtures.uploader(dsn: dsn, outbox: outbox.url, over: transport)
         var sent: [String] = []
         for index in 0..<30 {
             let envelope = try DeliveryFixtures.envelope("outage \(index)")
@@ -80,9 +77,7 @@ import Testing
         try await RecordingIngest.run { ingest in
             // Given an ingest that answers the first request 429 Retry-After: 1
             await ingest.recorder.answerNext([.init(status: 429, headers: ["Retry-After": "1"])])
-            let uploader = try Uploader(
-                configuration: DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: outbox.url),
-                transport: transport.make())
+            let uploader = try DeliveryFixtures.uploader(dsn: ingest.dsn(), outbox: outbox.url, over: transport)
 
             // When an envelope is sent, then more are stored during the limit
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("first")))
@@ -112,9 +107,7 @@ import Testing
             await ingest.recorder.answerNext([
                 .init(status: 200, headers: ["X-Sentry-Rate-Limits": "1:error;transaction:key, 0.5:unknown:project"])
             ])
-            let uploader = try Uploader(
-                configuration: DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: outbox.url),
-                transport: transport.make())
+            let uploader = try DeliveryFixtures.uploader(dsn: ingest.dsn(), outbox: outbox.url, over: transport)
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("accepted")))
             #expect(await uploader.flush(timeout: DeliveryFixtures.patience))
 
@@ -144,9 +137,7 @@ import Testing
         try await RecordingIngest.run { ingest in
             // Given an ingest that refuses an envelope as too large
             await ingest.recorder.answerNext([.init(status: 413)])
-            let uploader = try Uploader(
-                configuration: DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: outbox.url),
-                transport: transport.make())
+            let uploader = try DeliveryFixtures.uploader(dsn: ingest.dsn(), outbox: outbox.url, over: transport)
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("too large")))
             #expect(await uploader.flush(timeout: DeliveryFixtures.patience))
 
@@ -194,8 +185,7 @@ import Testing
         let port = try await DeliveryFixtures.closedPort()
         let dsn = "http://0123456789abcdef0123456789abcdef@127.0.0.1:\(port)/1"
         var sent: [String] = []
-        let firstRun = try Uploader(
-            configuration: DeliveryFixtures.configuration(dsn: dsn, outbox: outbox.url), transport: transport.make())
+        let firstRun = try DeliveryFixtures.uploader(dsn: dsn, outbox: outbox.url, over: transport)
         for index in 0..<50 {
             let envelope = try DeliveryFixtures.envelope("stored \(index)")
             sent.append(try #require(envelope.header["event_id"]?.stringValue))
@@ -206,9 +196,7 @@ import Testing
         // When the next run starts with the endpoint up
         let recorder = IngestRecorder()
         try await RecordingIngest.run(port: port, recorder: recorder) { _ in
-            let secondRun = try Uploader(
-                configuration: DeliveryFixtures.configuration(dsn: dsn, outbox: outbox.url), transport: transport.make()
-            )
+            let secondRun = try DeliveryFixtures.uploader(dsn: dsn, outbox: outbox.url, over: transport)
             #expect(await secondRun.pendingCount == 50)
             #expect(await secondRun.flush(timeout: DeliveryFixtures.patience))
             #expect(await secondRun.statistics.delivered == 50)
@@ -228,9 +216,7 @@ import Testing
         try await RecordingIngest.run { ingest in
             // Given an endpoint that holds the request for a minute
             await ingest.recorder.answerNext([.init(status: 200, delay: .seconds(60))])
-            let uploader = try Uploader(
-                configuration: DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: outbox.url),
-                transport: transport.make())
+            let uploader = try DeliveryFixtures.uploader(dsn: ingest.dsn(), outbox: outbox.url, over: transport)
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("held")))
             #expect(try await DeliveryFixtures.eventually { await ingest.recorder.requestCount == 1 })
 
@@ -255,9 +241,7 @@ import Testing
         try await RecordingIngest.run { ingest in
             // Given an endpoint that holds the first request for a minute
             await ingest.recorder.answerNext([.init(status: 200, delay: .seconds(60))])
-            let uploader = try Uploader(
-                configuration: DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: outbox.url),
-                transport: transport.make())
+            let uploader = try DeliveryFixtures.uploader(dsn: ingest.dsn(), outbox: outbox.url, over: transport)
 
             // When 30 envelopes are stored, more than a batch of 20
             for index in 0..<30 { #expect(await uploader.enqueue(try DeliveryFixtures.envelope("event \(index)"))) }
