@@ -38,6 +38,7 @@ struct CaptureLatency: AsyncParsableCommand {
         case faultline = "Faultline Reporter.capture"
         case python = "sentry-python 2.75 capture_event"
         case floor = "floor: AsyncStream.yield to a waiting task"
+        case threadWake = "floor: NSCondition.signal to a waiting thread"
     }
 
     func run() async throws {
@@ -50,6 +51,8 @@ struct CaptureLatency: AsyncParsableCommand {
             let peer = try await SentryPythonPeer(dsn: ingest.dsn(), event: event, queueSize: batch * 2)
             let failure = SampleFailure()
             let floor = QueueFloor()
+            let wake = ThreadWakeFloor()
+            defer { wake.stop() }
             var times: [Regime: [Side: [Double]]] = [:]
             for round in 0...rounds {
                 // Round 0 warms every side up and is not counted; then the order of the sides alternates.
@@ -63,7 +66,13 @@ struct CaptureLatency: AsyncParsableCommand {
                             let answer = try await peer.run("\(regime.rawValue) \(batch)")
                             batchTimes = (answer["nanoseconds"] as? [Int] ?? []).map { Double($0) / 1000 }
                         case .floor:
-                            batchTimes = await Self.timeHandOffs(batch, regime, floor: floor)
+                            batchTimes = await Self.timeHandOffs(
+                                batch, regime, after: floor.consumed, handOff: floor.yield,
+                                waitUntilConsumed: floor.waitUntilConsumed)
+                        case .threadWake:
+                            batchTimes = await Self.timeHandOffs(
+                                batch, regime, after: wake.consumed, handOff: { _ in wake.signal() },
+                                waitUntilConsumed: wake.waitUntilConsumed)
                         }
                         if round > 0 { times[regime, default: [:]][side, default: []] += batchTimes }
                     }
@@ -106,21 +115,25 @@ struct CaptureLatency: AsyncParsableCommand {
             parameters: ["rounds": "\(rounds)", "captures per batch": "\(batch)"])
     }
 
-    /// Yields `count` values into the floor's stream, timing each; waits for the consumer outside the timing.
-    static func timeHandOffs(_ count: Int, _ regime: Regime, floor: QueueFloor) async -> [Double] {
+    /// Hands `count` values to a floor's consumer, which has taken `consumed` so far, timing each hand-off; waits for
+    /// the consumer outside the timing.
+    static func timeHandOffs(
+        _ count: Int, _ regime: Regime, after consumed: Int, handOff: (Int) -> Void,
+        waitUntilConsumed: (Int) async -> Void
+    ) async -> [Double] {
         let clock = ContinuousClock()
         var times: [Double] = []
         times.reserveCapacity(count)
         for index in 0..<count {
             let start = clock.now
-            floor.yield(index)
+            handOff(index)
             times.append((clock.now - start).microseconds)
             if regime == .isolated {
-                await floor.waitUntilConsumed(index + 1)
+                await waitUntilConsumed(consumed + index + 1)
                 try? await Task.sleep(for: idlePause)
             }
         }
-        await floor.waitUntilConsumed(count)
+        await waitUntilConsumed(consumed + count)
         return times
     }
 

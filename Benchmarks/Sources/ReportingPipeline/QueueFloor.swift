@@ -3,7 +3,8 @@
 /// regimes, it shows what the hand-off itself costs on this machine.
 actor QueueFloor {
     private let input: AsyncStream<Int>.Continuation
-    private var consumed = 0
+    /// The values the consumer has taken in all.
+    private(set) var consumed = 0
     private var waiter: (count: Int, continuation: CheckedContinuation<Void, Never>)?
 
     init() {
