@@ -17,7 +17,7 @@ struct ClientOverhead: AsyncParsableCommand {
         abstract: "Compare APIClient.send with bare URLSession.data(for:) + JSONDecoder on a 1 KB JSON GET.")
 
     @Option(help: "Interleaved rounds; each runs one batch of each side.")
-    var rounds = 100
+    var rounds = 400
 
     @Option(help: "Sequential requests per batch.")
     var requests = 100

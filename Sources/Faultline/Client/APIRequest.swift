@@ -59,16 +59,17 @@ public struct APIRequest<Response: Decodable & Sendable>: Sendable {
     func url(relativeTo baseURL: URL) -> URL? {
         var path = ""
         var remainder = route[...]
-        while let open = remainder.firstIndex(of: "{") {
-            guard let close = remainder[open...].firstIndex(of: "}"),
-                let value = pathParameters[String(remainder[remainder.index(after: open)..<close])],
-                let literal = remainder[..<open].percentEncoded(allowing: .urlPathAllowed),
-                let encoded = value.percentEncoded(allowing: .pathSegmentAllowed)
+        // Braces are ASCII, so searching the UTF-8 view finds them without breaking the text into characters.
+        while let open = remainder.utf8.firstIndex(of: UInt8(ascii: "{")) {
+            guard let close = remainder.utf8[open...].firstIndex(of: UInt8(ascii: "}")),
+                let value = pathParameters[String(remainder[remainder.utf8.index(after: open)..<close])],
+                let literal = remainder[..<open].percentEncoded(as: .path),
+                let encoded = value.percentEncoded(as: .pathSegment)
             else { return nil }
             path += literal + encoded
-            remainder = remainder[remainder.index(after: close)...]
+            remainder = remainder[remainder.utf8.index(after: close)...]
         }
-        guard let literal = remainder.percentEncoded(allowing: .urlPathAllowed) else { return nil }
+        guard let literal = remainder.percentEncoded(as: .path) else { return nil }
         path += literal
         if !path.hasPrefix("/") { path = "/" + path }
         var base = baseURL.absoluteString
@@ -85,11 +86,28 @@ public struct APIRequest<Response: Decodable & Sendable>: Sendable {
     }
 }
 
+/// Which part of a URL path a text is encoded as.
+private enum PathEncoding {
+    /// Route literals: `/` stays as it is.
+    case path
+    /// A placeholder's value: `/` is encoded too.
+    case pathSegment
+
+    /// The characters Foundation leaves unescaped in this part. Made only for texts that need escaping: building a
+    /// `CharacterSet` costs more than the rest of the URL.
+    var allowedCharacters: CharacterSet {
+        switch self {
+        case .path: .urlPathAllowed
+        case .pathSegment: CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))
+        }
+    }
+}
+
 extension StringProtocol {
-    /// The text percent-encoded for `allowed`; plain ASCII letters, digits, `-._~` and `/` (when allowed) are
-    /// returned as they are without asking Foundation, the common case on the success path.
-    fileprivate func percentEncoded(allowing allowed: CharacterSet) -> String? {
-        let slashAllowed = allowed.contains("/")
+    /// The text percent-encoded as `part`; plain ASCII letters, digits, `-._~` and `/` (in a path) are returned as
+    /// they are without asking Foundation, the common case on the success path.
+    fileprivate func percentEncoded(as part: PathEncoding) -> String? {
+        let slashAllowed = part == .path
         let isPlain = utf8.allSatisfy { byte in
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
@@ -102,11 +120,6 @@ extension StringProtocol {
                 false
             }
         }
-        return isPlain ? String(self) : addingPercentEncoding(withAllowedCharacters: allowed)
+        return isPlain ? String(self) : addingPercentEncoding(withAllowedCharacters: part.allowedCharacters)
     }
-}
-
-extension CharacterSet {
-    /// Characters allowed unescaped in one path segment: the path set without `/`.
-    fileprivate static let pathSegmentAllowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))
 }

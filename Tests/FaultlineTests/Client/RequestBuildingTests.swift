@@ -22,6 +22,7 @@ import Testing
                     pathParameters: ["route": "echo"], query: [.init(name: "q", value: "제주 여행")],
                     headers: ["X-App": "override"]))
 
+            #expect(response.value.method == "GET")
             #expect(response.value.path == "/echo")
             #expect(response.value.query == "q=%EC%A0%9C%EC%A3%BC%20%EC%97%AC%ED%96%89")
             #expect(response.value.headers["x-app"] == "override")
@@ -30,6 +31,44 @@ import Testing
             #expect(response.context.route == "/{route}")
             #expect(response.context.endpoint == "GET /{route}")
             #expect(response.context.requestID.count == 32)
+        }
+    }
+
+    @Test func placeholderValuesAreEncodedAsOneSegmentAndRouteLiteralsAsAPath() async throws {
+        try await SeedServer.run { server in
+            let client = APIClient(baseURL: server.baseURL)
+
+            let failure = await failure {
+                try await client.send(
+                    APIRequest<EmptyResponse>(
+                        .get, "/files by name/{name}/{id}", pathParameters: ["name": "a/b c?d#e", "id": "제주"]))
+            }
+
+            let base = server.baseURL.absoluteString
+            #expect(failure?.context.statusCode == 404)
+            #expect(
+                failure?.context.url.absoluteString
+                    == base + "/files%20by%20name/a%2Fb%20c%3Fd%23e/%EC%A0%9C%EC%A3%BC")
+            #expect(failure?.context.route == "/files by name/{name}/{id}")
+        }
+    }
+
+    @Test func aPlaceholderWithoutAValueFailsBeforeAnythingIsSent() async throws {
+        try await SeedServer.run { server in
+            let client = APIClient(baseURL: server.baseURL)
+
+            let failure = await failure {
+                try await client.send(
+                    APIRequest<EmptyResponse>(.get, "/users/{id}/orders/{order}", pathParameters: ["id": "7"]))
+            }
+
+            guard case .transport(let transport) = failure?.reason else {
+                Issue.record("expected a transport failure, got \(String(describing: failure))")
+                return
+            }
+            #expect(transport.family == .invalidRequest)
+            #expect(transport.message.contains("/users/{id}/orders/{order}"))
+            #expect(failure?.context.statusCode == nil)
         }
     }
 
