@@ -39,9 +39,9 @@ public final class AsyncHTTPClientEnvelopeTransport: EnvelopeTransport {
             outgoing.headers.add(name: name, value: value)
         }
         outgoing.body = .bytes(ByteBuffer(bytes: request.body))
-        let timeout = TimeAmount.nanoseconds(
-            request.timeout.components.seconds * 1_000_000_000 + request.timeout.components.attoseconds / 1_000_000_000)
-        guard let response = try? await client.execute(outgoing, timeout: timeout) else { return nil }
+        guard let response = try? await client.execute(outgoing, timeout: TimeAmount(request.timeout)) else {
+            return nil
+        }
         // The status is the answer: a body cut short or too long changes nothing.
         _ = try? await response.body.collect(upTo: Self.maximumBodySize)
         return EnvelopeResponse(

@@ -87,7 +87,7 @@ public actor APIClient {
         var urlRequest = URLRequest(url: url)
         // A new request's method is already GET; setting it anyway cost 4 µs per request on Linux.
         if request.method != .get { urlRequest.httpMethod = request.method.rawValue }
-        urlRequest.timeoutInterval = Self.seconds(request.timeout ?? configuration.timeout)
+        urlRequest.timeoutInterval = (request.timeout ?? configuration.timeout).timeInterval
         for (name, value) in configuration.headers where request.headers[name] == nil {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
@@ -159,10 +159,5 @@ public actor APIClient {
         } catch {
             throw RequestFailure(.decoding(DecodingFailure(error, decoding: Response.self)), context: context)
         }
-    }
-
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        let (seconds, attoseconds) = duration.components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 }

@@ -1,3 +1,4 @@
+import Faultline
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -30,7 +31,7 @@ public final class URLSessionEnvelopeTransport: EnvelopeTransport {
     public func send(_ request: EnvelopeRequest) async -> EnvelopeResponse? {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = "POST"
-        urlRequest.timeoutInterval = Self.seconds(request.timeout)
+        urlRequest.timeoutInterval = request.timeout.timeInterval
         for (name, value) in request.headerFields {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
@@ -49,9 +50,5 @@ public final class URLSessionEnvelopeTransport: EnvelopeTransport {
             session.getAllTasks { continuation.resume(returning: $0) }
         }
         for task in inFlight { task.cancel() }
-    }
-
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
