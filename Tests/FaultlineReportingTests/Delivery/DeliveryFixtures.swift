@@ -61,11 +61,6 @@ enum DeliveryFixtures {
         return await condition()
     }
 
-    /// A port nothing listens on: one a recording ingest just stopped using.
-    static func closedPort() async throws -> Int {
-        try await RecordingIngest.run { $0.port }
-    }
-
     /// The envelopes a recorder received, decompressed and parsed, in arrival order.
     static func envelopes(_ recorder: IngestRecorder) async throws -> [Envelope] {
         try await recorder.requests.map { request in

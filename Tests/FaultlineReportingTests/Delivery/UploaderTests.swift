@@ -47,8 +47,8 @@ import Testing
         let outbox = try TemporaryDirectory()
         defer { outbox.remove() }
         // Given an endpoint that is down
-        let port = try await DeliveryFixtures.closedPort()
-        let dsn = "http://0123456789abcdef0123456789abcdef@127.0.0.1:\(port)/1"
+        let closed = try ClosedPort()
+        let dsn = "http://0123456789abcdef0123456789abcdef@127.0.0.1:\(closed.port)/1"
         let uploader = try DeliveryFixtures.uploader(dsn: dsn, outbox: outbox.url, over: transport)
         var sent: [String] = []
         for index in 0..<30 {
@@ -63,7 +63,8 @@ import Testing
 
         // Then once it is back, every event arrives exactly once
         let recorder = IngestRecorder()
-        try await RecordingIngest.run(port: port, recorder: recorder) { _ in
+        closed.release()
+        try await RecordingIngest.run(port: closed.port, recorder: recorder) { _ in
             #expect(await uploader.flush(timeout: DeliveryFixtures.patience))
         }
         #expect(try await DeliveryFixtures.acceptedEventIDs(recorder).sorted() == sent.sorted())
@@ -182,8 +183,8 @@ import Testing
         let outbox = try TemporaryDirectory()
         defer { outbox.remove() }
         // Given a run that stored 50 envelopes while the endpoint was down, then closed
-        let port = try await DeliveryFixtures.closedPort()
-        let dsn = "http://0123456789abcdef0123456789abcdef@127.0.0.1:\(port)/1"
+        let closed = try ClosedPort()
+        let dsn = "http://0123456789abcdef0123456789abcdef@127.0.0.1:\(closed.port)/1"
         var sent: [String] = []
         let firstRun = try DeliveryFixtures.uploader(dsn: dsn, outbox: outbox.url, over: transport)
         for index in 0..<50 {
@@ -195,7 +196,8 @@ import Testing
 
         // When the next run starts with the endpoint up
         let recorder = IngestRecorder()
-        try await RecordingIngest.run(port: port, recorder: recorder) { _ in
+        closed.release()
+        try await RecordingIngest.run(port: closed.port, recorder: recorder) { _ in
             let secondRun = try DeliveryFixtures.uploader(dsn: dsn, outbox: outbox.url, over: transport)
             #expect(await secondRun.pendingCount == 50)
             #expect(await secondRun.flush(timeout: DeliveryFixtures.patience))
@@ -260,9 +262,9 @@ import Testing
         let outbox = try TemporaryDirectory()
         defer { outbox.remove() }
         // Given an outbox of 5 envelopes and an endpoint that is down
-        let port = try await DeliveryFixtures.closedPort()
+        let closed = try ClosedPort()
         var configuration = try DeliveryFixtures.configuration(
-            dsn: "http://0123456789abcdef0123456789abcdef@127.0.0.1:\(port)/1", outbox: outbox.url)
+            dsn: "http://0123456789abcdef0123456789abcdef@127.0.0.1:\(closed.port)/1", outbox: outbox.url)
         configuration.maximumOutboxCount = 5
         configuration.flushInterval = .seconds(60)
         let uploader = try Uploader(configuration: configuration, transport: transport.make())
@@ -279,7 +281,8 @@ import Testing
         #expect(await uploader.pendingCount == 5)
         #expect(await uploader.statistics.discarded == [.init(reason: .cacheOverflow, category: .error, quantity: 3)])
         let recorder = IngestRecorder()
-        try await RecordingIngest.run(port: port, recorder: recorder) { _ in
+        closed.release()
+        try await RecordingIngest.run(port: closed.port, recorder: recorder) { _ in
             #expect(await uploader.close(timeout: DeliveryFixtures.patience))
         }
         #expect(try await DeliveryFixtures.acceptedEventIDs(recorder).sorted() == sent.suffix(5).sorted())

@@ -29,8 +29,9 @@ import Testing
     }
 
     @Test func aPortWithNothingListeningCannotConnect() async throws {
-        let port = try await SeedServer.run { server in server.baseURL.port! }
-        let client = APIClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!) { $0.middlewares = [] }
+        let closed = try ClosedPort()
+        defer { closed.release() }
+        let client = APIClient(baseURL: URL(string: "http://127.0.0.1:\(closed.port)")!) { $0.middlewares = [] }
 
         let failure = await failure { try await client.send(APIRequest<EmptyResponse>(.get, "/health")) }
 
