@@ -5,18 +5,31 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")
 ]
 
+// What an app resolves is what the products below reach: the core pair (`Faultline`, `FaultlineReporting`) uses no
+// other package, and each adapter's package is behind a trait named after it, off unless the app enables it. The CLI,
+// `faultline serve`, the seed-contract server and the benchmarks are targets without products: SwiftPM resolves their
+// server stack (SwiftNIO, Hummingbird) when this package is the root, never for a package that depends on it.
+// Tests/Consumers holds two apps that check this (scripts/check-footprint). In this repository, build with
+// `--enable-all-traits`; the scripts do.
 let package = Package(
     name: "Faultline",
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
     products: [
         .library(name: "Faultline", targets: ["Faultline"]),
         .library(name: "FaultlineReporting", targets: ["FaultlineReporting"]),
-        .library(name: "FaultlineAsyncHTTPClient", targets: ["FaultlineAsyncHTTPClient"]),
-        .library(name: "FaultlineMetrics", targets: ["FaultlineMetrics"]),
         .library(name: "FaultlineLogging", targets: ["FaultlineLogging"]),
+        .library(name: "FaultlineMetrics", targets: ["FaultlineMetrics"]),
         .library(name: "FaultlineOpenAPI", targets: ["FaultlineOpenAPI"]),
-        .library(name: "FaultlineTestServer", targets: ["FaultlineTestServer"]),
-        .executable(name: "faultline", targets: ["faultline"]),
+        .library(name: "FaultlineAsyncHTTPClient", targets: ["FaultlineAsyncHTTPClient"]),
+    ],
+    traits: [
+        .trait(name: "SwiftLog", description: "FaultlineLogging: swift-log records as breadcrumbs and events."),
+        .trait(name: "SwiftMetrics", description: "FaultlineMetrics: the pipeline's counts through swift-metrics."),
+        .trait(name: "OpenAPIRuntime", description: "FaultlineOpenAPI: middlewares for swift-openapi-runtime clients."),
+        .trait(
+            name: "AsyncHTTPClient",
+            description: "FaultlineAsyncHTTPClient: the uploader over AsyncHTTPClient, for server-side apps."),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -47,24 +60,38 @@ let package = Package(
         // The uploader's transport over AsyncHTTPClient, for server-side apps on Linux.
         .target(
             name: "FaultlineAsyncHTTPClient",
-            dependencies: ["FaultlineReporting", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            dependencies: [
+                "FaultlineReporting",
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])
+                ),
+            ],
             swiftSettings: strictSettings),
         // The pipeline's counts through swift-metrics, for server-side apps that export metrics.
         .target(
             name: "FaultlineMetrics",
-            dependencies: ["FaultlineReporting", .product(name: "CoreMetrics", package: "swift-metrics")],
+            dependencies: [
+                "FaultlineReporting",
+                .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["SwiftMetrics"])),
+            ],
             swiftSettings: strictSettings),
         // swift-log records as breadcrumbs, and error records as events.
         .target(
             name: "FaultlineLogging",
-            dependencies: ["FaultlineReporting", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "FaultlineReporting",
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
+            ],
             swiftSettings: strictSettings),
         // A swift-openapi-runtime client middleware: classification, token refresh and capture for generated clients.
         .target(
             name: "FaultlineOpenAPI",
             dependencies: [
-                "Faultline", "FaultlineReporting", .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                "Faultline", "FaultlineReporting",
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["OpenAPIRuntime"])),
+                .product(
+                    name: "OpenAPIRuntime", package: "swift-openapi-runtime",
+                    condition: .when(traits: ["OpenAPIRuntime"])),
             ],
             swiftSettings: strictSettings),
         // Reads the local logs and outbox the reporting pipeline writes, for incident triage from a terminal.
@@ -106,6 +133,44 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Benchmarks, run on demand by scripts/bench in release builds, never in the test run. Each measures Faultline
+        // beside a baseline doing the same work in the same run and reports the ratio (Benchmarks/README.md).
+        .target(
+            name: "BenchmarkSupport", dependencies: ["Faultline", "FaultlineReporting"],
+            path: "Benchmarks/Sources/BenchmarkSupport", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "BenchmarkReport",
+            dependencies: ["BenchmarkSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Benchmarks/Sources/BenchmarkReport", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "ClientOverhead",
+            dependencies: [
+                "BenchmarkSupport", "Faultline", "FaultlineTestServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/Sources/ClientOverhead", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "ReportingPipeline",
+            dependencies: [
+                "BenchmarkSupport", "Faultline", "FaultlineReporting", "FaultlineAsyncHTTPClient",
+                "FaultlineTestServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/Sources/ReportingPipeline", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "TriageSummary",
+            dependencies: [
+                "BenchmarkSupport", "Faultline", "FaultlineReporting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/Sources/TriageSummary", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "IngestThroughput",
+            dependencies: [
+                "BenchmarkSupport", "FaultlineReporting", "FaultlineTestServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/Sources/IngestThroughput", swiftSettings: strictSettings),
         .testTarget(
             name: "FaultlineTests",
             dependencies: ["Faultline", "FaultlineTestServer", "SeedScenarios"],
@@ -119,7 +184,8 @@ let package = Package(
         .testTarget(
             name: "FaultlineServeTests",
             dependencies: [
-                "FaultlineServe", "FaultlineTriage", "FaultlineReporting", "FaultlineTestServer", "SeedScenarios",
+                "Faultline", "FaultlineServe", "FaultlineTriage", "FaultlineReporting", "FaultlineTestServer",
+                "SeedScenarios",
             ],
             swiftSettings: strictSettings
         ),

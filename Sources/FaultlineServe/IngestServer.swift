@@ -1,3 +1,4 @@
+import Faultline
 import FaultlineReporting
 import Foundation
 import Hummingbird
@@ -7,7 +8,8 @@ import ServiceLifecycle
 /// `faultline serve`: a Sentry-compatible ingest for one machine (development, CI, a small team). It takes
 /// `POST /api/<project>/envelope/` and the legacy `POST /api/<project>/store/`, authenticated by `sentry_key`,
 /// with `gzip`, `deflate` or `br` bodies decompressed up to a limit, and writes accepted events to the local log
-/// format, so that every `faultline` command reads them. `GET /health` answers `ok`; `GET /metrics` gives
+/// format, so that every `faultline` command reads them. `GET /health` answers `ok`, `GET /version` the release as
+/// JSON (`{"name":"faultline","version":"0.1.0"}`), and `GET /metrics` gives
 /// ``IngestMetrics`` in the Prometheus text format.
 ///
 /// Refusals say why in `X-Sentry-Error`: 400 for a malformed body, 401 without a key, 403 for a wrong key, 404 for
@@ -50,6 +52,13 @@ public enum IngestServer {
     {
         let router = Router()
         router.get("health") { _, _ in "ok\n" }
+        router.get("version") { _, _ -> Response in
+            Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: ResponseBody(
+                    byteBuffer: ByteBuffer(
+                        string: #"{"name":"faultline","version":"\#(FaultlineVersion.current)"}"# + "\n")))
+        }
         router.get("metrics") { _, _ -> Response in
             Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

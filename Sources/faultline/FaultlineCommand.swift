@@ -1,4 +1,5 @@
 import ArgumentParser
+import Faultline
 
 /// The `faultline` command-line tool.
 @main
@@ -6,6 +7,7 @@ struct FaultlineCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "faultline",
         abstract: "Make API-client failures visible and actionable.",
+        version: "faultline \(FaultlineVersion.current)",
         subcommands: [
             SummaryCommand.self, IssuesCommand.self, ShowCommand.self, TimelineCommand.self, TailCommand.self,
             StatsCommand.self, ReportCommand.self,

@@ -1,3 +1,4 @@
+import Faultline
 import FaultlineReporting
 import FaultlineServe
 import FaultlineTestServer
@@ -144,6 +145,10 @@ import Testing
             #expect(try await serve.post("/api/1/store/?sentry_key=\(ServeFixture.publicKey)", body: event).0 == 200)
             let (health, _) = try await URLSession.shared.data(from: serve.baseURL.appendingPathComponent("health"))
             #expect(String(decoding: health, as: UTF8.self) == "ok\n")
+            let (version, _) = try await URLSession.shared.data(from: serve.baseURL.appendingPathComponent("version"))
+            #expect(
+                try JSONDecoder().decode([String: String].self, from: version)
+                    == ["name": "faultline", "version": FaultlineVersion.current])
             // A client report is counted, not stored
             let report = Data(
                 #"{"timestamp":"2026-11-23T09:00:00Z","discarded_events":[{"reason":"queue_overflow","category":"error","quantity":7}]}"#

@@ -91,7 +91,7 @@ public struct SentryEvent: Hashable, Sendable, Codable {
         }
 
         /// Faultline's own: `faultline.swift` and its version.
-        public static let faultline = SDK(name: "faultline.swift", version: "0.1.0")
+        public static let faultline = SDK(name: "faultline.swift", version: FaultlineVersion.current)
 
         /// `name/version`, as `X-Sentry-Auth`'s `sentry_client` and `User-Agent` name a client.
         public var clientName: String { "\(name)/\(version)" }
