@@ -3,6 +3,7 @@ import FaultlineReporting
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// `faultline serve`: a Sentry-compatible ingest for one machine (development, CI, a small team). It takes
@@ -40,17 +41,22 @@ public enum IngestServer {
         // Unstructured, so that cancelling the caller shuts the server down gracefully instead of cancelling its
         // connections.
         let running = Task { try await services.run() }
-        try await withTaskCancellationHandler {
-            try await running.value
-        } onCancel: {
-            Task { await services.triggerGracefulShutdown() }
+        do {
+            try await withTaskCancellationHandler {
+                try await running.value
+            } onCancel: {
+                Task { await services.triggerGracefulShutdown() }
+            }
+        } catch {
+            try? await store.close()
+            throw ListenFailure(error, host: configuration.host, port: configuration.port) ?? error
         }
         try await store.close()
     }
 
-    private static func router(_ configuration: IngestConfiguration, store: IngestStore) -> Router<BasicRequestContext>
+    private static func router(_ configuration: IngestConfiguration, store: IngestStore) -> Router<IngestRequestContext>
     {
-        let router = Router()
+        let router = Router(context: IngestRequestContext.self)
         router.get("health") { _, _ in "ok\n" }
         router.get("version") { _, _ -> Response in
             Response(
@@ -66,16 +72,35 @@ public enum IngestServer {
         }
         for kind in ["envelope", "store"] {
             router.post("api/{project}/\(kind)") { request, context -> Response in
-                await handle(request, context: context, isEnvelope: kind == "envelope", configuration, store)
+                let started = ContinuousClock.now
+                let (response, outcome) = await handle(
+                    request, context: context, isEnvelope: kind == "envelope", configuration, store)
+                configuration.accessLog?(
+                    AccessLogLine(
+                        request: request, client: context.remoteAddress, status: response.status.code,
+                        outcome: outcome, duration: .now - started
+                    ).text)
+                return response
+            }
+            router.get("api/{project}/\(kind)") { request, context -> Response in
+                let reason = "the \(kind) endpoint takes POST"
+                configuration.accessLog?(
+                    AccessLogLine(
+                        request: request, client: context.remoteAddress, status: 405, outcome: reason, duration: .zero
+                    ).text)
+                return Response(
+                    status: .methodNotAllowed, headers: [.allow: "POST", .sentryError: reason],
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"detail":"\#(reason)"}"#)))
             }
         }
         return router
     }
 
+    /// The answer to an envelope or store request, and what became of it in a few words for the access log.
     private static func handle(
-        _ request: Request, context: BasicRequestContext, isEnvelope: Bool, _ configuration: IngestConfiguration,
+        _ request: Request, context: IngestRequestContext, isEnvelope: Bool, _ configuration: IngestConfiguration,
         _ store: IngestStore
-    ) async -> Response {
+    ) async -> (Response, outcome: String) {
         do throws(IngestRequest.Refusal) {
             guard context.parameters.get("project") == configuration.projectID else {
                 throw IngestRequest.Refusal(status: 404, reason: "unknown project")
@@ -98,17 +123,23 @@ public enum IngestServer {
                     status: 429, reason: "over \(configuration.eventsPerMinute ?? 0) events a minute",
                     retryAfter: seconds)
             }
+            let stored: Int
             do {
-                _ = try await store.store(ingest.events)
+                stored = try await store.store(ingest.events)
             } catch {
                 throw IngestRequest.Refusal(status: 503, reason: "the log could not be written: \(error)")
             }
             if !ingest.discards.isEmpty { await store.countDiscards(ingest.discards) }
             await store.countAnswer(status: 200)
             let answer = ingest.responseID.map { #"{"id":"\#($0)"}"# } ?? "{}"
-            return Response(
-                status: .ok, headers: [.contentType: "application/json"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: answer)))
+            let duplicates = ingest.events.count - stored
+            return (
+                Response(
+                    status: .ok, headers: [.contentType: "application/json"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: answer))),
+                "stored \(stored) event\(stored == 1 ? "" : "s")"
+                    + (duplicates > 0 ? ", \(duplicates) already stored" : "")
+            )
         } catch {
             await store.countAnswer(status: error.status)
             var headers: HTTPFields = [.contentType: "application/json", .sentryError: error.reason]
@@ -119,9 +150,12 @@ public enum IngestServer {
             let detail = (try? JSONEncoder().encode(["detail": error.reason])).map {
                 String(decoding: $0, as: UTF8.self)
             }
-            return Response(
-                status: HTTPResponse.Status(code: error.status), headers: headers,
-                body: ResponseBody(byteBuffer: ByteBuffer(string: detail ?? "{}")))
+            return (
+                Response(
+                    status: HTTPResponse.Status(code: error.status), headers: headers,
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: detail ?? "{}"))),
+                error.reason
+            )
         }
     }
 
@@ -133,8 +167,11 @@ public enum IngestServer {
         let compressed: Data
         do {
             compressed = Data(try await request.body.collect(upTo: limit).readableBytesView)
-        } catch {
+        } catch is NIOTooManyBytesError {
             throw IngestRequest.Refusal(status: 413, reason: "the request body is over \(limit) bytes")
+        } catch {
+            throw IngestRequest.Refusal(
+                status: IngestRequest.Refusal.clientClosedRequest, reason: "the client closed the connection mid-body")
         }
         do throws(BodyDecodingError) {
             return try BodyDecoding.decode(
@@ -150,4 +187,5 @@ extension HTTPFields.Element.Name {
     fileprivate static let sentryAuth = Self("X-Sentry-Auth")!
     fileprivate static let sentryError = Self("X-Sentry-Error")!
     fileprivate static let sentryRateLimits = Self("X-Sentry-Rate-Limits")!
+    fileprivate static let allow = Self("Allow")!
 }

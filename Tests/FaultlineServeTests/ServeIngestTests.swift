@@ -82,7 +82,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: logs) }
         try await ServeFixture.run(logs: logs) { serve in
             // When sentry-sdk captures three ValueErrors for two users and a message, then flushes
-            try await SentryPythonClient.run(dsn: serve.dsn)
+            try await Peer.run(".venv/bin/python", "Tests/peers/sentry_sdk_client.py", serve.dsn)
         }
 
         // Then `faultline issues --json` groups them into two issues, with users, route tag and release
@@ -92,7 +92,7 @@ import Testing
         #expect(scan.events == 4)
         #expect(report.issues.map(\.events) == [3, 1])
         let cart = try #require(report.issues.first)
-        #expect(cart.title == "cart is empty")
+        #expect(cart.title == "ValueError: cart is empty")
         #expect(cart.users == 2)
         #expect(cart.route == "/checkout")
         #expect(cart.releases == ["shop-py@1.0"])
@@ -165,20 +165,5 @@ import Testing
         }
         let scan = await LogScan(files: try LogFile.all(in: logs), filter: EventFilter())
         #expect(scan.events == 1)
-    }
-}
-
-/// `Tests/peers/sentry_sdk_client.py`, the official Python SDK sending to a DSN, run to completion.
-enum SentryPythonClient {
-    static func run(dsn: String) async throws {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let process = Process()
-        process.executableURL = repository.appendingPathComponent(".venv/bin/python")
-        process.arguments = [repository.appendingPathComponent("Tests/peers/sentry_sdk_client.py").path, dsn]
-        try process.run()
-        // Waited for without blocking a thread: serve answers the SDK from this process.
-        while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
-        try #require(process.terminationStatus == 0, "sentry_sdk_client.py exited with \(process.terminationStatus)")
     }
 }

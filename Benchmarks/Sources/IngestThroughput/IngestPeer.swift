@@ -33,7 +33,7 @@ final class IngestPeer {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-ingest-bench-\(UUID())")
         return try await start(
             name: "faultline serve", executable: URL(fileURLWithPath: faultline),
-            arguments: ["serve", "--port", "0", "--log-dir", data.path], dsnPrefix: "DSN: ", data: data)
+            arguments: ["serve", "--port", "0", "--log-dir", data.path, "--quiet"], dsnPrefix: "DSN: ", data: data)
     }
 
     /// Starts Bugsink in a fresh data folder on a free port; migrations take up to a minute.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// How `faultline serve` listens, whom it accepts, and how much.
-public struct IngestConfiguration: Hashable, Sendable {
+public struct IngestConfiguration: Sendable {
     /// The address to listen on; 127.0.0.1 by default, so nothing outside the machine reaches it.
     public var host = "127.0.0.1"
     /// The port; 0 lets the system choose one.
@@ -19,6 +19,9 @@ public struct IngestConfiguration: Hashable, Sendable {
     /// The most events the key may send per minute; `nil` (the default) for no limit. Past it, requests are
     /// answered 429 with `Retry-After` and `X-Sentry-Rate-Limits`.
     public var eventsPerMinute: Int?
+    /// Where a line about each request goes (time, client, method, path, status, events or the refusal's reason,
+    /// duration); `nil` (the default) for none.
+    public var accessLog: (@Sendable (String) -> Void)?
 
     /// A configuration that writes to `logDirectory` and accepts `publicKey`.
     public init(logDirectory: URL, publicKey: String) {

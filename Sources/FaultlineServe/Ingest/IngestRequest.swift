@@ -1,5 +1,6 @@
 import Faultline
 import FaultlineReporting
+import FaultlineTriage
 import Foundation
 
 /// What one request to the ingest carries, checked: its events ready for the log and its client reports, or the
@@ -11,6 +12,10 @@ struct IngestRequest {
         let reason: String
         /// For a 429: the seconds to wait.
         var retryAfter: Int?
+
+        /// The status of a request whose client went away before its body arrived (nginx's 499): no one reads the
+        /// answer, but the metrics count it apart from bodies over the limit.
+        static let clientClosedRequest = 499
     }
 
     /// Events as log lines (one compact JSON object each), with their ids.
@@ -25,9 +30,14 @@ struct IngestRequest {
     private(set) var discards: [Discard: Int] = [:]
     /// The id answered to the client: the envelope's or its first event's.
     private(set) var responseID: String?
+    /// When the request arrived: the time of its events that do not say theirs.
+    private let receivedAt: Date
 
     /// An envelope, authenticated by `key` or by its own `dsn` header.
-    init(envelope body: Data, key: String?, configuration: IngestConfiguration) throws(Refusal) {
+    init(envelope body: Data, key: String?, configuration: IngestConfiguration, receivedAt: Date = Date())
+        throws(Refusal)
+    {
+        self.receivedAt = receivedAt
         let envelope: Envelope
         do {
             envelope = try Envelope(parsing: body)
@@ -52,7 +62,10 @@ struct IngestRequest {
     }
 
     /// A legacy `store` request: one event as the body.
-    init(storeBody body: Data, key: String?, configuration: IngestConfiguration) throws(Refusal) {
+    init(storeBody body: Data, key: String?, configuration: IngestConfiguration, receivedAt: Date = Date())
+        throws(Refusal)
+    {
+        self.receivedAt = receivedAt
         try Self.authenticate(key, configuration)
         guard body.count <= configuration.maximumItemSize else {
             throw Refusal(status: 413, reason: "an event of \(body.count) bytes is over the limit")
@@ -67,14 +80,20 @@ struct IngestRequest {
         guard key == configuration.publicKey else { throw Refusal(status: 403, reason: "unknown sentry_key") }
     }
 
+    /// Adds an event as a log line that every `faultline` command reads: as received, except that, as Sentry's
+    /// ingest does, an event without a string `event_id` gets one (the envelope's, else a new one) and an event
+    /// without a readable `timestamp` gets the time it was received.
     private mutating func add(event payload: Data, fallbackID: String?) throws(Refusal) {
         guard var object = (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any] else {
             throw Refusal(status: 400, reason: "an event item is not a JSON object")
         }
-        let id = (object["event_id"] as? String) ?? fallbackID ?? RandomID.make()
+        let givenID = (object["event_id"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+        let id = givenID ?? fallbackID ?? RandomID.make()
         var line = payload
-        if object["event_id"] == nil || payload.contains(UInt8(ascii: "\n")) || payload.contains(UInt8(ascii: "\r")) {
+        let isTimed = Self.isReadableTimestamp(object["timestamp"])
+        if givenID == nil || !isTimed || payload.contains(UInt8(ascii: "\n")) || payload.contains(UInt8(ascii: "\r")) {
             object["event_id"] = id
+            if !isTimed { object["timestamp"] = RFC3339.string(from: receivedAt) }
             guard let compact = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
                 throw Refusal(status: 400, reason: "an event item could not be stored as one JSON line")
             }
@@ -82,6 +101,16 @@ struct IngestRequest {
         }
         events.append((id, line))
         if responseID == nil { responseID = id }
+    }
+
+    /// Whether triage reads `value` as an event's time: an RFC 3339 text, or seconds since 1970.
+    private static func isReadableTimestamp(_ value: Any?) -> Bool {
+        switch value {
+        case let text as String: RFC3339Time.seconds(text) != nil
+        case is Bool: false  // before NSNumber: `true` is no time
+        case is NSNumber: true
+        default: false
+        }
     }
 
     private mutating func readClientReport(_ payload: Data) {

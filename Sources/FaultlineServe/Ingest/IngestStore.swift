@@ -67,6 +67,7 @@ actor IngestStore {
             case 400: "malformed"
             case 401, 403, 404: "unauthorized"
             case 413: "too_large"
+            case IngestRequest.Refusal.clientClosedRequest: "client_closed"
             case 503: "unavailable"
             default: nil
             }

@@ -16,7 +16,9 @@ struct IngestMetrics: Sendable {
         labels: ["path", "route"])
     private var dropped = CounterFamily(
         name: "faultline_events_dropped_total",
-        help: "Events refused or not stored, by reason: duplicate, malformed, unauthorized, too_large, ratelimited.",
+        help:
+            "Events refused or not stored, by reason: duplicate, malformed, unauthorized, too_large, ratelimited, "
+            + "client_closed.",
         labels: ["reason"])
     private var clientDiscards = CounterFamily(
         name: "faultline_client_discarded_events_total",
@@ -29,7 +31,7 @@ struct IngestMetrics: Sendable {
     mutating func countReceived(_ record: EventRecord) {
         let tags = record.tags
         received.add([
-            tags["error.kind"] ?? "other", tags["http.route"] ?? "", tags["http.status_code"] ?? "",
+            record.kind, tags["http.route"] ?? "", tags["http.status_code"] ?? "",
             tags["server.code"] ?? "", record.release ?? "",
         ])
         if let path = tags["decoding.path"] { decoding.add([path, tags["http.route"] ?? ""]) }

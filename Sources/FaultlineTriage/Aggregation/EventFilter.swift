@@ -3,8 +3,8 @@ public struct EventFilter: Hashable, Sendable {
     /// Seconds since 1970; events before `since` or at or after `until` are left out.
     public var since: Double?
     public var until: Double?
-    /// Accepted values of `error.kind`, `http.route`, `http.status_code`, `server.code`, release, environment and
-    /// user; an empty set accepts everything.
+    /// Accepted kinds (``EventRecord/kind``), values of `http.route`, `http.status_code` (a status such as `503`, or
+    /// a class such as `5xx`), `server.code`, release, environment and user; an empty set accepts everything.
     public var kinds: Set<String> = []
     public var routes: Set<String> = []
     public var statuses: Set<String> = []
@@ -19,10 +19,25 @@ public struct EventFilter: Hashable, Sendable {
     public func accepts(_ record: EventRecord) -> Bool {
         if let since, record.timestamp < since { return false }
         if let until, record.timestamp >= until { return false }
-        return Self.accepts(kinds, record.tags["error.kind"]) && Self.accepts(routes, record.tags["http.route"])
-            && Self.accepts(statuses, record.tags["http.status_code"])
+        return Self.accepts(kinds, record.kind) && Self.accepts(routes, record.tags["http.route"])
+            && acceptsStatus(record.tags["http.status_code"])
             && Self.accepts(serverCodes, record.tags["server.code"]) && Self.accepts(releases, record.release)
             && Self.accepts(environments, record.environment) && Self.accepts(users, record.user)
+    }
+
+    /// Whether `text` is a status or a class of them: three digits, or a digit and `xx`.
+    public static func isStatusPattern(_ text: String) -> Bool {
+        let characters = Array(text.lowercased())
+        guard characters.count == 3, let first = characters[0].wholeNumberValue, (1...5).contains(first) else {
+            return false
+        }
+        return characters[1...].allSatisfy { $0.isASCII && $0.isNumber } || characters[1...] == ["x", "x"]
+    }
+
+    private func acceptsStatus(_ status: String?) -> Bool {
+        guard !statuses.isEmpty else { return true }
+        guard let status else { return false }
+        return statuses.contains(status) || statuses.contains { $0.lowercased() == "\(status.prefix(1))xx" }
     }
 
     private static func accepts(_ values: Set<String>, _ value: String?) -> Bool {

@@ -34,7 +34,7 @@ public struct Issue: Hashable, Sendable {
     init(first record: EventRecord, fingerprint: [String], countsMinutes: Bool) {
         id = IssueID.of(fingerprint)
         self.fingerprint = fingerprint
-        kind = record.tags["error.kind"] ?? "other"
+        kind = record.kind
         title = record.title
         firstSeen = record.timestamp
         lastSeen = record.timestamp
@@ -48,7 +48,7 @@ public struct Issue: Hashable, Sendable {
         if record.timestamp >= lastSeen {
             lastSeen = record.timestamp
             latest = record
-            kind = record.tags["error.kind"] ?? "other"
+            kind = record.kind
             title = record.title
         }
         Self.count(record.user, in: &users)
@@ -60,6 +60,24 @@ public struct Issue: Hashable, Sendable {
         Self.count(record.environment, in: &environments)
         hours[Int((record.timestamp / 3600).rounded(.down)), default: 0] += 1
         minutes?[Int((record.timestamp / 60).rounded(.down)), default: 0] += 1
+    }
+
+    /// Takes an event back out of the counts: it had been counted already. Its time is an earlier copy's too, so the
+    /// first and last seen stay.
+    mutating func remove(_ record: EventRecord) {
+        events -= 1
+        for (value, keyPath) in [
+            (record.user, \Issue.users), (record.userSegment, \.segments), (record.tags["http.route"], \.routes),
+            (record.tags["http.status_code"], \.statuses), (record.tags["server.code"], \.serverCodes),
+            (record.release, \.releases), (record.environment, \.environments),
+        ] {
+            if let value { LogScan.decrement(&self[keyPath: keyPath], value) }
+        }
+        LogScan.decrement(&hours, Int((record.timestamp / 3600).rounded(.down)))
+        if var counted = minutes {
+            LogScan.decrement(&counted, Int((record.timestamp / 60).rounded(.down)))
+            minutes = counted
+        }
     }
 
     /// Stops counting by minute: the logs span more than ``minuteTrendSpan``.
@@ -94,10 +112,19 @@ public struct Issue: Hashable, Sendable {
         return issue
     }
 
-    /// The fingerprint an event is grouped by: its own, else its exception type and value, else its message.
+    /// The fingerprint an event is grouped by: its own, with Sentry's `{{ default }}` standing for the default
+    /// grouping, else the default: its exception type and value, else its message, so that different messages are
+    /// different issues.
     static func fingerprint(of record: EventRecord) -> [String] {
-        if !record.fingerprint.isEmpty { return record.fingerprint }
+        guard !record.fingerprint.isEmpty else { return defaultFingerprint(of: record) }
+        return record.fingerprint.flatMap { part in
+            part.filter { $0 != " " } == "{{default}}" ? defaultFingerprint(of: record) : [part]
+        }
+    }
+
+    private static func defaultFingerprint(of record: EventRecord) -> [String] {
         if let type = record.exceptionType { return [type, record.exceptionValue ?? ""] }
+        if let value = record.exceptionValue { return ["exception", value] }
         return ["message", record.message ?? ""]
     }
 

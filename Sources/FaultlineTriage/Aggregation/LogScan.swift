@@ -2,7 +2,8 @@ import FaultlineReporting
 import Foundation
 
 /// Reads log files once and groups the events that pass a filter into issues: what `summary`, `issues` and `show`
-/// report. Outbox envelopes whose event the log also holds are counted once.
+/// report. An event is counted once however many times it was read (by its `event_id`): twice in the logs, in a file
+/// named twice, or in the log and an outbox envelope; ``ReadCounts/duplicates`` counts the other reads.
 ///
 /// Large logs are read on every core: files, and plain logs cut at line boundaries, are scanned in parallel and
 /// their findings merged in file order, so the result is the one a sequential read gives.
@@ -36,6 +37,10 @@ public struct LogScan: Sendable {
     public private(set) var lastSeen: Double?
     /// Ids of outbox events that were found in the log too.
     private var eventsAlsoInOutbox: Set<String> = []
+    /// The events read, by id, to count each once.
+    private var seen: Set<EventKey> = []
+    /// What a piece's scan read and how, to take back the events an earlier piece had already read.
+    private var source: (piece: LogPiece, filter: EventFilter)?
     /// Whether issues still count their events by minute: only while the events span at most
     /// ``Issue/minuteTrendSpan``.
     private var countsMinutes = true
@@ -82,24 +87,31 @@ public struct LogScan: Sendable {
         }
         let unsent = outbox.values.filter { !eventsAlsoInOutbox.contains($0.eventID) }
         for record in unsent.sorted(by: { $0.timestamp < $1.timestamp }) { add(record, filter: filter) }
-        counts.duplicates = eventsAlsoInOutbox.count
+        counts.duplicates += outbox.count - unsent.count
     }
 
     /// The scan of one piece, which ``init(files:filter:pieceSize:progress:)`` merges into the whole.
     private init(piece: LogPiece, filter: EventFilter, outboxIDs: Set<String>) {
         files = [piece.file]
+        source = (piece, filter)
         var reader = LogReader()
+        var duplicates = 0
         reader.read(piece) { record, _ in
+            guard seen.insert(EventKey(record.eventID)).inserted else {
+                duplicates += 1
+                return
+            }
             if outboxIDs.contains(record.eventID) { eventsAlsoInOutbox.insert(record.eventID) }
             add(record, filter: filter)
         }
         counts = reader.counts
+        counts.duplicates += duplicates
     }
 
     private mutating func add(_ record: EventRecord, filter: EventFilter) {
         guard filter.accepts(record) else { return }
         events += 1
-        kinds[record.tags["error.kind"] ?? "other", default: 0] += 1
+        kinds[record.kind, default: 0] += 1
         if let user = record.user { users.insert(user) }
         if let release = record.release { releases[release, default: 0] += 1 }
         firstSeen = min(firstSeen ?? record.timestamp, record.timestamp)
@@ -117,8 +129,37 @@ public struct LogScan: Sendable {
         for id in issues.keys { issues[id]?.dropMinutes() }
     }
 
-    /// Adds what the scan of a later piece found.
+    /// Takes an event back out of the counts: it was read again in a later piece than the one that counted it.
+    private mutating func remove(_ record: EventRecord, filter: EventFilter) {
+        guard filter.accepts(record) else { return }
+        events -= 1
+        Self.decrement(&kinds, record.kind)
+        if let release = record.release { Self.decrement(&releases, release) }
+        Self.decrement(&minutes, Int((record.timestamp / 60).rounded(.down)))
+        let id = IssueID.of(Issue.fingerprint(of: record))
+        issues[id]?.remove(record)
+        if issues[id]?.events == 0 { issues[id] = nil }
+    }
+
+    static func decrement<Key: Hashable>(_ counts: inout [Key: Int], _ key: Key) {
+        guard let count = counts[key] else { return }
+        counts[key] = count > 1 ? count - 1 : nil
+    }
+
+    /// Adds what the scan of a later piece found, without the events this scan had already read.
     private mutating func merge(_ later: LogScan) {
+        var later = later
+        let repeated = later.seen.intersection(seen)
+        if !repeated.isEmpty, let (piece, filter) = later.source {
+            var takenBack: Set<EventKey> = []
+            var reader = LogReader()
+            reader.read(piece) { record, _ in
+                let key = EventKey(record.eventID)
+                if repeated.contains(key), takenBack.insert(key).inserted { later.remove(record, filter: filter) }
+            }
+            later.counts.duplicates += repeated.count
+        }
+        seen.formUnion(later.seen)
         counts.add(later.counts)
         events += later.events
         kinds.merge(later.kinds, uniquingKeysWith: +)

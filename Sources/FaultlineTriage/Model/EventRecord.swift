@@ -10,7 +10,8 @@ public struct EventRecord: Hashable, Sendable {
     public var level: String?
     public var release: String?
     public var environment: String?
-    /// The message of a message event.
+    /// The message of a message event: `logentry`'s (or `message`'s) formatted text, else its template with its
+    /// parameters put in.
     public var message: String?
     /// The exception's type and value, such as `ServerFailure` and `POST /boletos: 409 …`.
     public var exceptionType: String?
@@ -26,9 +27,23 @@ public struct EventRecord: Hashable, Sendable {
     /// Fields triage reads that had an unexpected type and were left out, such as a numeric `release`.
     public var ignoredFields = 0
 
-    /// What the event says happened: its exception's value, else its message, else its exception's type.
+    /// What the event says happened, as Sentry titles it: an exception's type and value (`ZeroDivisionError:
+    /// division by zero`), else the message. Faultline's own events name their kind in `error.kind`, so their title
+    /// is the exception's value alone (`POST /travels: HTTP 400 code 40013 …`).
     public var title: String {
-        exceptionValue ?? message ?? exceptionType ?? "(no message)"
+        switch (exceptionType, exceptionValue) {
+        case (let type?, let value?): tags["error.kind"] == nil ? "\(type): \(value)" : value
+        case (nil, let value?): value
+        case (let type?, nil): type
+        case (nil, nil): message ?? "(no message)"
+        }
+    }
+
+    /// The kind of failure: the `error.kind` tag Faultline sets (`server`, `transport`, `decoding`,
+    /// `session_expired`, `message`), else `message` for an event with a message and no exception, as other SDKs
+    /// send from `capture_message`, else `other`.
+    public var kind: String {
+        tags["error.kind"] ?? (exceptionType == nil && exceptionValue == nil && message != nil ? "message" : "other")
     }
 
     /// Creates a record.

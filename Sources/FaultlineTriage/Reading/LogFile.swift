@@ -31,14 +31,27 @@ public struct LogFile: Hashable, Sendable {
         }
     }
 
+    /// A file named on the command line, which must exist and not be a directory.
+    ///
+    /// - Throws: ``TriageError/missingFile(_:)`` or ``TriageError/directoryAsFile(_:)``.
+    public static func named(_ path: String) throws(TriageError) -> LogFile {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .missingFile(path) }
+        guard !isDirectory.boolValue else { throw .directoryAsFile(path) }
+        return LogFile(url: URL(fileURLWithPath: path))
+    }
+
     /// The event files of a log directory, oldest first: rotated logs (their names sort by time), the active log,
     /// then the outbox's envelopes.
     ///
-    /// - Throws: ``TriageError/missingDirectory(_:)`` when `directory` does not exist or is not a directory.
+    /// - Throws: ``TriageError/missingDirectory(_:)`` when `directory` does not exist,
+    ///   ``TriageError/notADirectory(_:)`` when it is a file.
     public static func all(in directory: URL) throws(TriageError) -> [LogFile] {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue
-        else { throw .missingDirectory(directory.path) }
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) else {
+            throw .missingDirectory(directory.path)
+        }
+        guard isDirectory.boolValue else { throw .notADirectory(directory.path) }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         var files = names.filter { $0.hasSuffix(".jsonl.gz") }.sorted().map {
             LogFile(url: directory.appendingPathComponent($0), kind: .rotatedLog)

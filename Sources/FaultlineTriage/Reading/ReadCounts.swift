@@ -20,7 +20,8 @@ public struct ReadCounts: Hashable, Sendable, Codable {
     /// Envelopes that could not be parsed, and files that could not be opened or read.
     public var unreadableEnvelopes = 0
     public var unreadableFiles = 0
-    /// Outbox envelopes whose event was also in the log (read once).
+    /// Reads of an event already read (the same `event_id` again in the logs, or in the log and the outbox): the
+    /// event is counted once.
     public var duplicates = 0
 
     enum CodingKeys: String, CodingKey {
@@ -62,7 +63,7 @@ extension ReadCounts {
     static func text(_ counts: ReadCounts, style: TextStyle) -> String {
         var line =
             "read \(counted(counts.files, "file")), \(counted(counts.lines, "line")), \(counted(counts.events, "event"))"
-        if counts.duplicates > 0 { line += " (\(counts.duplicates) outbox events also in the log)" }
+        if counts.duplicates > 0 { line += " (\(counts.duplicates) read again and counted once)" }
         if counts.ignoredFields > 0 {
             line += "; \(counted(counts.ignoredFields, "field")) of an unexpected type left out"
         }

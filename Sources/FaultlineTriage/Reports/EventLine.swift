@@ -1,5 +1,6 @@
-/// One event as `faultline tail` prints it: a line of text, or a JSON object per line with `--json`.
-public struct EventLine: Hashable, Sendable, Codable {
+/// One event as `faultline tail` prints it: a line of text, or a JSON object per line with `--json` (every field
+/// present, `null` when the event did not say; `status` a number).
+public struct EventLine: Hashable, Sendable, Encodable {
     public let eventID: String
     public let timestamp: String
     public let kind: String
@@ -19,7 +20,7 @@ public struct EventLine: Hashable, Sendable, Codable {
     public init(_ record: EventRecord) {
         eventID = record.eventID
         timestamp = UTCTime.string(record.timestamp)
-        kind = record.tags["error.kind"] ?? "other"
+        kind = record.kind
         status = record.tags["http.status_code"]
         serverCode = record.tags["server.code"]
         route = record.tags["http.route"]
@@ -29,11 +30,12 @@ public struct EventLine: Hashable, Sendable, Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
+        try JSONSchemaVersion.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(eventID, forKey: .eventID)
         try container.encode(timestamp, forKey: .timestamp)
         try container.encode(kind, forKey: .kind)
-        try container.encode(status, forKey: .status)
+        try container.encode(status.flatMap { Int($0) }, forKey: .status)
         try container.encode(serverCode, forKey: .serverCode)
         try container.encode(route, forKey: .route)
         try container.encode(user, forKey: .user)
@@ -41,9 +43,12 @@ public struct EventLine: Hashable, Sendable, Codable {
         try container.encode(title, forKey: .title)
     }
 
-    /// `time  kind  status  code  route  user  title`, `-` for what is missing.
+    /// `time  kind  status  code  route  user  title`, `-` for what is missing, on one line however the event's text
+    /// runs: control characters are shown escaped, and on a terminal of known width the line is cut to fit.
     public func text(style: TextStyle) -> String {
-        let fields = [status, serverCode, route, user].map { $0 ?? "-" }.joined(separator: "  ")
-        return "\(style.dim(timestamp))  \(kind)  \(fields)  \(title)"
+        let fields = [kind, status ?? "-", serverCode ?? "-", route ?? "-", user ?? "-", title].map(TerminalText.safe)
+        var line = "\(timestamp)  " + fields.joined(separator: "  ")
+        if let width = style.width { line = TerminalText.truncated(line, toWidth: max(width, timestamp.count + 2)) }
+        return style.dim(timestamp) + line.dropFirst(timestamp.count)
     }
 }

@@ -2,23 +2,63 @@ import FaultlineReporting
 
 /// `faultline show <id>`: one issue in depth: how its events spread over users, routes, codes, releases and
 /// environments, the server's message or the decoding path, and what led to its latest event.
-public struct IssueReport: Hashable, Sendable, Codable {
+public struct IssueReport: Hashable, Sendable, Encodable {
     /// A value and how many of the issue's events had it.
     public struct Count: Hashable, Sendable, Codable {
         public let value: String
         public let events: Int
     }
 
-    /// A breadcrumb of the latest event.
-    public struct Crumb: Hashable, Sendable, Codable {
+    /// A breadcrumb of the latest event, with the request an `http` breadcrumb records: its method, URL and status.
+    public struct Crumb: Hashable, Sendable, Encodable {
         public let timestamp: String
         public let category: String?
         public let level: String
         public let message: String?
+        public let method: String?
+        public let url: String?
+        public let statusCode: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case timestamp, category, level, message, method, url
+            case statusCode = "status_code"
+        }
+
+        init(_ breadcrumb: Breadcrumb) {
+            timestamp = breadcrumb.timestamp
+            category = breadcrumb.category
+            level = breadcrumb.level.rawValue
+            message = breadcrumb.message
+            method = breadcrumb.data?["method"]?.stringValue
+            url = breadcrumb.data?["url"]?.stringValue
+            statusCode =
+                switch breadcrumb.data?["status_code"] {
+                case .int(let status): status
+                case .string(let text): Int(text)
+                default: nil
+                }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(timestamp, forKey: .timestamp)
+            try container.encode(category, forKey: .category)
+            try container.encode(level, forKey: .level)
+            try container.encode(message, forKey: .message)
+            try container.encode(method, forKey: .method)
+            try container.encode(url, forKey: .url)
+            try container.encode(statusCode, forKey: .statusCode)
+        }
+
+        /// What the terminal shows after the level and category: the message, and the request with its status.
+        var summary: String {
+            let request = [method, url, statusCode.map { "→ \($0)" }].compactMap { $0 }.joined(separator: " ")
+            return [message, request.isEmpty ? nil : request].compactMap { $0 }.joined(separator: "  ")
+        }
     }
 
     /// The issue's latest event.
-    public struct Latest: Hashable, Sendable, Codable {
+    public struct Latest: Hashable, Sendable, Encodable {
         public let eventID: String
         public let timestamp: String
         public let title: String
@@ -88,17 +128,16 @@ public struct IssueReport: Hashable, Sendable, Codable {
             let decoding = details?["decoding"]?.objectValue
             return Latest(
                 eventID: event.eventID, timestamp: event.timestamp,
-                title: event.exception?.values.last?.value ?? event.message ?? "(no message)",
+                title: issue.latest.title,
                 serverMessage: details?["server_message"]?.stringValue,
                 decodingPath: event.tags["decoding.path"], decodingDetail: decoding?["debug_description"]?.stringValue,
-                breadcrumbs: (event.breadcrumbs?.values ?? []).map {
-                    Crumb(timestamp: $0.timestamp, category: $0.category, level: $0.level.rawValue, message: $0.message)
-                })
+                breadcrumbs: (event.breadcrumbs?.values ?? []).map(Crumb.init))
         }
         read = scan.counts
     }
 
     public func encode(to encoder: any Encoder) throws {
+        try JSONSchemaVersion.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(issue, forKey: .issue)
         try container.encode(fingerprint, forKey: .fingerprint)
@@ -113,32 +152,35 @@ public struct IssueReport: Hashable, Sendable, Codable {
         try container.encode(read, forKey: .read)
     }
 
-    /// The issue as the terminal shows it.
+    /// The issue as the terminal shows it. Everything the events said is made safe with ``TerminalText/safe(_:)``.
     public func text(style: TextStyle) -> String {
+        let safe = TerminalText.safe
         var lines = [
-            style.bold("\(issue.id)  \(issue.kind)  \(issue.title)"),
+            style.bold("\(issue.id)  \(safe(issue.kind))  \(safe(issue.title))"),
             "\(counted(issue.events, "event")), \(counted(issue.users, "user")), "
                 + "first seen \(issue.firstSeen), last seen \(issue.lastSeen)",
-            "fingerprint: \(fingerprint.joined(separator: " · "))",
+            "fingerprint: \(fingerprint.map(safe).joined(separator: " · "))",
             "",
         ]
         for (name, counts) in [
             ("users", users), ("segments", segments), ("routes", routes), ("statuses", statuses),
             ("server codes", serverCodes), ("releases", releases), ("environments", environments),
         ] where !counts.isEmpty {
-            lines.append("\(name): " + counts.map { "\($0.value) (\($0.events))" }.joined(separator: ", "))
+            lines.append("\(name): " + counts.map { "\(safe($0.value)) (\($0.events))" }.joined(separator: ", "))
         }
         if let latest {
-            lines += ["", style.bold("latest event \(latest.eventID) at \(latest.timestamp)"), latest.title]
-            if let message = latest.serverMessage { lines.append("server message: \(message)") }
-            if let path = latest.decodingPath { lines.append("decoding path: \(path)") }
-            if let detail = latest.decodingDetail { lines.append("decoder: \(detail)") }
+            lines += [
+                "", style.bold("latest event \(safe(latest.eventID)) at \(latest.timestamp)"), safe(latest.title),
+            ]
+            if let message = latest.serverMessage { lines.append("server message: \(safe(message))") }
+            if let path = latest.decodingPath { lines.append("decoding path: \(safe(path))") }
+            if let detail = latest.decodingDetail { lines.append("decoder: \(safe(detail))") }
             if !latest.breadcrumbs.isEmpty {
                 lines.append(style.bold("breadcrumbs (last \(min(20, latest.breadcrumbs.count)), oldest first):"))
                 for crumb in latest.breadcrumbs.suffix(20) {
                     lines.append(
-                        "  \(crumb.timestamp)  \(crumb.level.padding(toLength: 7))  "
-                            + "\((crumb.category ?? "-").padding(toLength: 14))  \(crumb.message ?? "")")
+                        "  \(safe(crumb.timestamp))  \(safe(crumb.level).padding(toLength: 7))  "
+                            + "\(safe(crumb.category ?? "-").padding(toLength: 14))  \(safe(crumb.summary))")
                 }
             }
         }
@@ -152,6 +194,7 @@ public struct IssueReport: Hashable, Sendable, Codable {
 
 extension String {
     fileprivate func padding(toLength length: Int) -> String {
-        count >= length ? self : self + String(repeating: " ", count: length - count)
+        let width = TerminalText.width(self)
+        return width >= length ? self : self + String(repeating: " ", count: length - width)
     }
 }

@@ -1,4 +1,5 @@
-/// One row of `faultline issues`, and an issue in every `--json` output: counts are always present.
+/// One row of `faultline issues`, and an issue in every `--json` output: every field is always present, `null` when
+/// the issue's events did not say (`route`, `status`, `server_code`); `status` is a number.
 public struct IssueRow: Hashable, Sendable, Codable {
     public let id: String
     /// The grouping key the id is made from.
@@ -46,6 +47,40 @@ public struct IssueRow: Hashable, Sendable, Codable {
             } else {
                 Sparkline.buckets(issue.hours, period: 3600, count: buckets, from: start, to: end)
             }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(fingerprint, forKey: .fingerprint)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(title, forKey: .title)
+        try container.encode(route, forKey: .route)
+        try container.encode(status.flatMap { Int($0) }, forKey: .status)
+        try container.encode(serverCode, forKey: .serverCode)
+        try container.encode(events, forKey: .events)
+        try container.encode(users, forKey: .users)
+        try container.encode(firstSeen, forKey: .firstSeen)
+        try container.encode(lastSeen, forKey: .lastSeen)
+        try container.encode(releases, forKey: .releases)
+        try container.encode(trend, forKey: .trend)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        fingerprint = try container.decode([String].self, forKey: .fingerprint)
+        kind = try container.decode(String.self, forKey: .kind)
+        title = try container.decode(String.self, forKey: .title)
+        route = try container.decodeIfPresent(String.self, forKey: .route)
+        status = try container.decodeIfPresent(Int.self, forKey: .status).map(String.init)
+        serverCode = try container.decodeIfPresent(String.self, forKey: .serverCode)
+        events = try container.decode(Int.self, forKey: .events)
+        users = try container.decode(Int.self, forKey: .users)
+        firstSeen = try container.decode(String.self, forKey: .firstSeen)
+        lastSeen = try container.decode(String.self, forKey: .lastSeen)
+        releases = try container.decode([String].self, forKey: .releases)
+        trend = try container.decode([Int].self, forKey: .trend)
     }
 
     /// The sparkline of ``trend``.

@@ -17,11 +17,33 @@ public struct IssuesReport: Hashable, Sendable, Codable {
     public let events: Int
     public let read: ReadCounts
 
+    enum CodingKeys: String, CodingKey {
+        case issues, read
+        case issueCount = "issue_count"
+        case events = "event_count"
+    }
+
     /// The issues of a scan in `order`.
     public init(_ scan: LogScan, order: Order) {
         issues = Self.rows(of: scan, sortedBy: order)
         events = scan.events
         read = scan.counts
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try JSONSchemaVersion.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(issues.count, forKey: .issueCount)
+        try container.encode(events, forKey: .events)
+        try container.encode(issues, forKey: .issues)
+        try container.encode(read, forKey: .read)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        issues = try container.decode([IssueRow].self, forKey: .issues)
+        events = try container.decode(Int.self, forKey: .events)
+        read = try container.decode(ReadCounts.self, forKey: .read)
     }
 
     /// The issues as the terminal shows them, with a footer that names the drill-down command.
@@ -47,17 +69,19 @@ public struct IssuesReport: Hashable, Sendable, Codable {
         return issues.map { IssueRow($0, trendFrom: start, to: end, buckets: trendBuckets) }
     }
 
+    /// The issues' table. On a narrow terminal the title gives up cells first, then the first-seen, releases,
+    /// route, trend, code, status, last-seen and kind columns are left out in that order.
     static func table(_ rows: [IssueRow], style: TextStyle) -> String {
         var table = TextTable(
             header: [
                 "ID", "KIND", "ISSUE", "ROUTE", "STATUS", "CODE", "EVENTS", "USERS", "FIRST SEEN (UTC)",
                 "LAST SEEN (UTC)", "RELEASES", "TREND",
             ],
-            rightAligned: [6, 7])
+            rightAligned: [6, 7], flexible: 2, dropOrder: [8, 10, 3, 11, 5, 4, 9, 1])
         for row in rows {
             let releases = row.releases.first.map { row.releases.count > 1 ? "\($0) +\(row.releases.count - 1)" : $0 }
             table.rows.append([
-                row.id, row.kind, Self.shortened(row.title, to: 44), row.route ?? "-", row.status ?? "-",
+                row.id, row.kind, Self.shortened(row.title, to: titleWidth), row.route ?? "-", row.status ?? "-",
                 row.serverCode ?? "-", String(row.events), String(row.users), UTCTime.minute(row.firstSeen),
                 UTCTime.minute(row.lastSeen), releases ?? "-", row.sparkline,
             ])
@@ -65,9 +89,11 @@ public struct IssuesReport: Hashable, Sendable, Codable {
         return table.render(style: style)
     }
 
-    /// The first line of `text`, cut to `length` characters with an ellipsis.
-    static func shortened(_ text: String, to length: Int) -> String {
-        let line = text.split(separator: "\n").first.map(String.init) ?? ""
-        return line.count <= length ? line : String(line.prefix(length - 1)) + "…"
+    /// The widest an issue's title is shown in a table, in terminal cells.
+    static let titleWidth = 44
+
+    /// `text` made safe for a terminal (on one line) and cut to `width` cells with an ellipsis.
+    static func shortened(_ text: String, to width: Int) -> String {
+        TerminalText.truncated(TerminalText.safe(text), toWidth: width)
     }
 }

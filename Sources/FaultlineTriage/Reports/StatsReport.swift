@@ -3,7 +3,7 @@ import Foundation
 
 /// `faultline stats`: the state of the pipeline on this device: what waits in the outbox, what was delivered,
 /// retried and dropped (by reason), and what the logs held that could not be read.
-public struct StatsReport: Hashable, Sendable, Codable {
+public struct StatsReport: Hashable, Sendable, Encodable {
     /// The envelopes waiting in the outbox.
     public struct Outbox: Hashable, Sendable, Codable {
         public let envelopes: Int
@@ -15,6 +15,10 @@ public struct StatsReport: Hashable, Sendable, Codable {
     /// The uploader's cumulative counts (`outbox/delivery-stats.json`); zeros when it never ran.
     public let delivery: DeliveryStatistics?
     public let read: ReadCounts
+
+    enum CodingKeys: String, CodingKey {
+        case outbox, delivery, read
+    }
 
     /// The stats of `scan`, with the outbox of `logDirectory` when the logs came from one.
     public init(_ scan: LogScan, logDirectory: URL?) {
@@ -32,6 +36,7 @@ public struct StatsReport: Hashable, Sendable, Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
+        try JSONSchemaVersion.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(outbox, forKey: .outbox)
         try container.encode(delivery, forKey: .delivery)

@@ -1,6 +1,6 @@
 /// `faultline summary`: what broke, since when, how much, for how many users, in which releases, and what could
 /// not be read.
-public struct SummaryReport: Hashable, Sendable, Codable {
+public struct SummaryReport: Hashable, Sendable, Encodable {
     /// The kinds every summary counts, present even at zero.
     public static let kinds = ["server", "transport", "decoding", "session_expired", "other", "message"]
 
@@ -23,7 +23,10 @@ public struct SummaryReport: Hashable, Sendable, Codable {
     public let read: ReadCounts
 
     enum CodingKeys: String, CodingKey {
-        case events, issues, users, kinds, releases, read
+        case kinds, releases, read
+        case events = "event_count"
+        case issues = "issue_count"
+        case users = "user_count"
         case firstSeen = "first_seen"
         case lastSeen = "last_seen"
         case topIssues = "top_issues"
@@ -45,6 +48,7 @@ public struct SummaryReport: Hashable, Sendable, Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
+        try JSONSchemaVersion.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(firstSeen, forKey: .firstSeen)  // null, not absent, when there are no events
         try container.encode(lastSeen, forKey: .lastSeen)
@@ -70,7 +74,9 @@ public struct SummaryReport: Hashable, Sendable, Codable {
             "by kind:  "
                 + Self.kinds.filter { kinds[$0, default: 0] > 0 }.map { "\($0) \(kinds[$0] ?? 0)" }
                 .joined(separator: "  "),
-            "releases: " + releases.prefix(5).map { "\($0.release) (\($0.events))" }.joined(separator: ", "),
+            "releases: "
+                + (releases.isEmpty
+                    ? "none" : releases.prefix(5).map { "\($0.release) (\($0.events))" }.joined(separator: ", ")),
             "",
         ]
         lines.append(IssuesReport.table(topIssues, style: style))

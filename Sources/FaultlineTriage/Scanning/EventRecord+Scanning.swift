@@ -22,6 +22,8 @@ extension EventRecord {
         var eventID: String?
         var timestamp: Double?
         var fields = EventRecord(eventID: "", timestamp: 0)
+        var message: String?
+        var logEntry: String?
         let isObject = scanner.object { key, scanner in
             switch Key(key) {
             case .eventID:
@@ -42,7 +44,8 @@ extension EventRecord {
             case .level: return fields.readString(&scanner, into: \.level)
             case .release: return fields.readString(&scanner, into: \.release)
             case .environment: return fields.readString(&scanner, into: \.environment)
-            case .message: return fields.readMessage(&scanner)
+            case .message: return fields.readMessage(&scanner, into: &message)
+            case .logEntry: return fields.readMessage(&scanner, into: &logEntry)
             case .fingerprint: return fields.readFingerprint(&scanner)
             case .tags: return fields.readTags(&scanner)
             case .user: return fields.readUser(&scanner)
@@ -54,6 +57,7 @@ extension EventRecord {
         guard let eventID, let timestamp else { throw .notAnEvent }
         fields.eventID = eventID
         fields.timestamp = timestamp
+        fields.message = logEntry ?? message  // Sentry reads `logentry` before `message`
         self = fields
     }
 
@@ -73,20 +77,55 @@ extension EventRecord {
         return true
     }
 
-    /// A string, or Sentry's `{"formatted": …, "message": …}`: the formatted text, else the template.
-    private mutating func readMessage(_ scanner: inout JSONScanner) -> Bool {
-        guard scanner.nextValueKind() == .object else { return readString(&scanner, into: \.message) }
+    /// A string, or Sentry's `{"formatted": …, "message": …, "params": […]}`: the formatted text, else the template
+    /// with its parameters put in for `%s` (and `%d`, `%r`, `%f`) in order.
+    private mutating func readMessage(_ scanner: inout JSONScanner, into message: inout String?) -> Bool {
+        guard scanner.nextValueKind() == .object else {
+            guard scanner.optionalString(into: &message) else { return ignore(&scanner) }
+            return true
+        }
         var formatted: String?
         var template: String?
+        var parameters: [String] = []
         let read = scanner.object { key, scanner in
             switch String(decoding: key, as: UTF8.self) {
             case "formatted": return scanner.optionalString(into: &formatted) || ignore(&scanner)
             case "message": return scanner.optionalString(into: &template) || ignore(&scanner)
+            case "params":
+                guard scanner.nextValueKind() == .array else { return scanner.skipValue() }
+                return scanner.array { scanner in
+                    guard let text = scanner.scalarText() else { return scanner.skipValue() }
+                    parameters.append(text)
+                    return true
+                }
             default: return scanner.skipValue()
             }
         }
-        message = formatted ?? template
+        message = formatted ?? template.map { Self.formatted($0, parameters) }
         return read
+    }
+
+    /// `template` with `parameters` put in for its `%s`, `%d`, `%r` and `%f` in order, as Sentry formats a
+    /// `logentry`; `%%` is a percent sign.
+    static func formatted(_ template: String, _ parameters: [String]) -> String {
+        guard !parameters.isEmpty, template.contains("%") else { return template }
+        var text = ""
+        var remaining = parameters[...]
+        var characters = template.makeIterator()
+        while let character = characters.next() {
+            guard character == "%" else {
+                text.append(character)
+                continue
+            }
+            switch characters.next() {
+            case "%": text.append("%")
+            case let conversion? where "sdrf".contains(conversion):
+                text += remaining.popFirst() ?? "%\(conversion)"
+            case let other?: text += "%\(other)"
+            case nil: text.append("%")
+            }
+        }
+        return text
     }
 
     /// An array of strings or numbers; one with any other part is left out whole, since grouping by part of a
@@ -186,7 +225,7 @@ extension EventRecord {
 
     /// The top-level keys triage reads, matched on raw bytes so that the others cost no allocation.
     private enum Key {
-        case eventID, timestamp, level, release, environment, message, fingerprint, tags, user, exception
+        case eventID, timestamp, level, release, environment, message, logEntry, fingerprint, tags, user, exception
 
         init?(_ raw: UnsafeBufferPointer<UInt8>) {
             guard let base = raw.baseAddress else { return nil }
@@ -201,7 +240,9 @@ extension EventRecord {
 
         private static let names: [(StaticString, Key)] = [
             ("event_id", .eventID), ("timestamp", .timestamp), ("level", .level), ("release", .release),
-            ("environment", .environment), ("message", .message), ("fingerprint", .fingerprint), ("tags", .tags),
+            ("environment", .environment), ("message", .message), ("logentry", .logEntry),
+            ("fingerprint", .fingerprint),
+            ("tags", .tags),
             ("user", .user), ("exception", .exception),
         ]
     }

@@ -1,7 +1,7 @@
 /// Reads RFC 3339 timestamps such as `2026-11-23T11:15:13.842Z` or `…+09:00` into seconds since 1970, without a
 /// formatter: `ISO8601DateFormatter` costs more than scanning the whole event.
-enum RFC3339Time {
-    static func seconds(_ text: String) -> Double? {
+package enum RFC3339Time {
+    package static func seconds(_ text: String) -> Double? {
         var utf8 = Array(text.utf8)[...]
         func digits(_ count: Int) -> Int? {
             guard utf8.count >= count else { return nil }

@@ -30,7 +30,7 @@ struct DemoCommand: AsyncParsableCommand {
         if let contents = try? FileManager.default.contentsOfDirectory(atPath: logs.path), !contents.isEmpty {
             throw ValidationError("\(logs.path) is not empty: the demo writes a fresh log. Pass another --log-dir.")
         }
-        try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+        try WriteFailure.createLogDirectory(logs)
         let ingest = dsn == nil ? try await RunningIngest(Self.ingestConfiguration(logs: logs)) : nil
         var options = Reporter.Options(logDirectory: logs)
         options.release = "boleto-ios@4.2.0"
@@ -60,7 +60,7 @@ struct DemoCommand: AsyncParsableCommand {
         }
         let scan = await LogScan(files: try LogFile.all(in: logs), filter: EventFilter())
         print("\n$ faultline summary --log-dir \(logs.path)")
-        print(SummaryReport(scan).text(style: TextStyle(colors: isatty(STDOUT_FILENO) == 1)), terminator: "")
+        print(SummaryReport(scan).text(style: .standardOutput), terminator: "")
         print("\nA page to share: faultline report --html --log-dir \(logs.path) -o report.html")
     }
 

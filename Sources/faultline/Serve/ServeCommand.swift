@@ -33,16 +33,36 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The most events the key may send a minute; past it, requests get 429 and Retry-After.")
     var rateLimit: Int?
 
+    @Flag(name: .shortAndLong, help: "Print no line per request (the access log on standard output).")
+    var quiet = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else {
+            throw ValidationError("--port \(port) is not a port: use 1 to 65535, or 0 to let the system choose.")
+        }
+        if let rateLimit, rateLimit < 1 { throw ValidationError("--rate-limit is a number of events, 1 or more.") }
+    }
+
     func run() async throws {
         let logs = URL(
             fileURLWithPath: logDir ?? ProcessInfo.processInfo.environment["FAULTLINE_LOG_DIR"] ?? "faultline-logs")
-        try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+        try WriteFailure.createLogDirectory(logs)
         var configuration = IngestConfiguration(logDirectory: logs, publicKey: try key ?? Self.storedKey(in: logs))
         configuration.host = host
         configuration.port = port
         configuration.projectID = project
         configuration.eventsPerMinute = rateLimit
+        if !quiet { configuration.accessLog = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) } }
         let settings = configuration
+        do {
+            try await Self.run(settings, logs: logs)
+        } catch let error as IngestServer.ListenFailure {
+            FileHandle.standardError.write(Data("faultline serve: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+
+    private static func run(_ settings: IngestConfiguration, logs: URL) async throws {
         try await IngestServer.run(settings, handlesSignals: true) { port in
             let started = """
                 faultline serve: listening on http://\(settings.host):\(port)
@@ -54,16 +74,21 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    /// The key kept in `<logs>/serve.key`, made on first use, so that the DSN stays the same across restarts.
+    /// The key kept in `<logs>/serve.key`, made on first use, so that the DSN stays the same across restarts. Only
+    /// its owner may read it (0600), as the log it guards.
     private static func storedKey(in logs: URL) throws -> String {
         let file = logs.appendingPathComponent("serve.key")
+        let ownerOnly: [FileAttributeKey: Any] = [.posixPermissions: 0o600]
         if let stored = try? String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
             !stored.isEmpty
         {
+            try? FileManager.default.setAttributes(ownerOnly, ofItemAtPath: file.path)
             return stored
         }
         let key = (0..<4).map { _ in String(format: "%08x", UInt32.random(in: 0...UInt32.max)) }.joined()
-        try key.write(to: file, atomically: true, encoding: .utf8)
+        guard FileManager.default.createFile(atPath: file.path, contents: Data(key.utf8), attributes: ownerOnly) else {
+            throw WriteFailure.failure("cannot write the key file \(file.path)")
+        }
         return key
     }
 }

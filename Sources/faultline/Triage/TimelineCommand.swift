@@ -1,5 +1,6 @@
 import ArgumentParser
 import FaultlineTriage
+import Foundation
 
 /// `faultline timeline`: a histogram of events over time, empty buckets shown.
 struct TimelineCommand: AsyncParsableCommand {
@@ -16,7 +17,11 @@ struct TimelineCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let report = TimelineReport(try await options.scan(), bucketMinutes: bucket)
+        // A window with a start runs to its end, else to now, so that a quiet end shows as empty buckets.
+        let filter = try options.filter()
+        let end = filter.until ?? (filter.since == nil ? nil : Date().timeIntervalSince1970)
+        let report = TimelineReport(
+            try await options.scan(), bucketMinutes: bucket, from: filter.since, to: end)
         try options.print(report) { report.text(style: $0) }
     }
 }

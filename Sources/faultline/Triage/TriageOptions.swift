@@ -13,7 +13,7 @@ struct TriageOptions: ParsableArguments {
 
     @Option(
         name: .customLong("file"),
-        help: "Read this file instead of a directory (.jsonl, .jsonl.gz, .envelope); repeatable.")
+        help: "Read this file instead of a directory (.jsonl, .jsonl.gz, .envelope; - for standard input); repeatable.")
     var files: [String] = []
 
     @Option(help: "Only events at or after this time: 30m, 2h, 7d, 2026-11-23 or 2026-11-23T14:00:00Z.")
@@ -22,13 +22,13 @@ struct TriageOptions: ParsableArguments {
     @Option(help: "Only events before this time, in the same forms as --since.")
     var until: String?
 
-    @Option(help: "Only this error.kind (server, transport, decoding, session_expired, other, message); repeatable.")
+    @Option(help: "Only this kind (server, transport, decoding, session_expired, other, message); repeatable.")
     var kind: [String] = []
 
     @Option(help: "Only this route template, such as /users/{id}; repeatable.")
     var route: [String] = []
 
-    @Option(help: "Only this HTTP status; repeatable.")
+    @Option(help: "Only this HTTP status, such as 503, or class, such as 5xx; repeatable.")
     var status: [String] = []
 
     @Option(help: "Only this server business code; repeatable.")
@@ -46,6 +46,17 @@ struct TriageOptions: ParsableArguments {
     @Flag(help: "Print JSON with a stable schema instead of text.")
     var json = false
 
+    func validate() throws {
+        for kind in kind where !SummaryReport.kinds.contains(kind) {
+            throw ValidationError(
+                "'\(kind)' is not a kind: use \(SummaryReport.kinds.joined(separator: ", ")).")
+        }
+        for status in status where !EventFilter.isStatusPattern(status) {
+            throw ValidationError(
+                "'\(status)' is not an HTTP status: use a number such as 503, or a class such as 5xx.")
+        }
+    }
+
     /// Reads the logs once with the filters applied, with a progress line on a terminal when that takes a while;
     /// exits with status 2 when the directory is missing and 64 when a time cannot be read.
     func scan() async throws -> LogScan {
@@ -56,13 +67,20 @@ struct TriageOptions: ParsableArguments {
         return scan
     }
 
-    /// The files to read: those named, else the log directory's; exits with status 2 when the directory is missing.
+    /// The files to read: those named (`-` standard input), else the log directory's; exits with status 2 when a
+    /// named file or the directory is missing.
     func logFiles() throws -> [LogFile] {
-        guard let logDirectory else { return files.map { LogFile(url: URL(fileURLWithPath: $0)) } }
         do {
+            guard let logDirectory else {
+                return try files.map { path in path == "-" ? try StandardInput.logFile() : try LogFile.named(path) }
+            }
             return try LogFile.all(in: logDirectory)
-        } catch {
+        } catch let error as TriageError {
             FileHandle.standardError.write(Data("faultline: \(error)\n".utf8))
+            throw ExitCode(2)
+        } catch {
+            FileHandle.standardError.write(
+                Data("faultline: cannot keep standard input to read it: \(error.localizedDescription)\n".utf8))
             throw ExitCode(2)
         }
     }
@@ -74,16 +92,15 @@ struct TriageOptions: ParsableArguments {
             fileURLWithPath: logDir ?? ProcessInfo.processInfo.environment["FAULTLINE_LOG_DIR"] ?? "faultline-logs")
     }
 
-    /// How text is decorated: colours on a terminal, unless `NO_COLOR` is set.
-    var style: TextStyle {
-        TextStyle(colors: isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
-    }
+    /// How text is laid out and decorated: for standard output's terminal, if it is one.
+    var style: TextStyle { .standardOutput }
 
     /// Prints `report` as JSON with `--json`, else `text`.
     func print<Report: Encodable>(_ report: Report, text: (TextStyle) -> String) throws {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            encoder.dateEncodingStrategy = .iso8601
             FileHandle.standardOutput.write(try encoder.encode(report) + Data("\n".utf8))
         } else {
             FileHandle.standardOutput.write(Data(text(style).utf8))

@@ -101,6 +101,46 @@ import Testing
         #expect(progress.count == plan.count && progress.last?.bytesRead == bytes.count)
     }
 
+    @Test func anEventReadAgainIsCountedOnceWhereverTheCopiesAre() async throws {
+        // Given a log whose events are all written twice, the copies far apart, and the same log named again
+        let logs = try await Self.pipelineLogs()
+        defer { try? FileManager.default.removeItem(at: logs) }
+        let log = logs.appendingPathComponent("events.jsonl")
+        let original = try Data(contentsOf: log)
+        let single = await LogScan(files: [LogFile(url: log)], filter: EventFilter(), pieceSize: 1 << 30)
+        try (original + original).write(to: log)
+
+        // When it is read whole, in pieces of a few hundred bytes, and twice over
+        let whole = await LogScan(files: [LogFile(url: log)], filter: EventFilter(), pieceSize: 1 << 30)
+        let pieces = await LogScan(files: [LogFile(url: log)], filter: EventFilter(), pieceSize: 700)
+        let twice = await LogScan(files: [LogFile(url: log), LogFile(url: log)], filter: EventFilter(), pieceSize: 700)
+
+        // Then each counts every event once, and says how many reads were of events already read
+        for scan in [whole, pieces, twice] {
+            #expect(scan.events == single.events)
+            #expect(scan.issues == single.issues)
+            #expect(scan.kinds == single.kinds && scan.minutes == single.minutes && scan.releases == single.releases)
+        }
+        #expect(whole.counts.duplicates == single.events && pieces.counts.duplicates == single.events)
+        #expect(twice.counts.duplicates == 3 * single.events)
+    }
+
+    @Test func aStatusClassFiltersLikeItsStatuses() async throws {
+        let logs = try await Self.pipelineLogs()
+        defer { try? FileManager.default.removeItem(at: logs) }
+        var classes = EventFilter()
+        classes.statuses = ["4xx"]
+        var statuses = EventFilter()
+        statuses.statuses = ["409"]
+        let byClass = await LogScan(files: try LogFile.all(in: logs), filter: classes)
+        let byStatus = await LogScan(files: try LogFile.all(in: logs), filter: statuses)
+        #expect(byClass.events == 3 && byClass.issues == byStatus.issues)
+        #expect(EventFilter.isStatusPattern("5xx") && EventFilter.isStatusPattern("503"))
+        #expect(
+            !EventFilter.isStatusPattern("5x") && !EventFilter.isStatusPattern("600")
+                && !EventFilter.isStatusPattern("abc"))
+    }
+
     /// A log directory the pipeline wrote: three 409s with business code 40901 for two users, two timeouts, and a
     /// message.
     private static func pipelineLogs() async throws -> URL {

@@ -26,6 +26,26 @@ import Testing
         #expect(TimelineReport(first, bucketMinutes: 60).buckets.map(\.events) == [4])
     }
 
+    @Test func aWindowRunsToItsEndSoThatAQuietEndShows() async throws {
+        // Given events in the first two minutes of a window that runs ten minutes, to now
+        let start = 1_795_000_020.0
+        let log = try Self.log(at: [5, 30, 70].map { start + $0 })
+        defer { try? FileManager.default.removeItem(at: log) }
+        let scan = await LogScan(files: [LogFile(url: log)], filter: EventFilter())
+
+        // When the timeline is drawn over the window
+        let timeline = TimelineReport(scan, bucketMinutes: 1, from: start, to: start + 600)
+
+        // Then it ends at the window's end, its empty minutes shown
+        #expect(timeline.buckets.map(\.events) == [2, 1, 0, 0, 0, 0, 0, 0, 0, 0])
+        #expect(timeline.buckets.last?.start == "2026-11-18T11:16:00Z")
+        // and a window with no events at all is empty buckets, not "no events": 12:07 to 12:37 in buckets of five
+        // minutes, aligned to the clock
+        let quiet = TimelineReport(scan, bucketMinutes: 5, from: start + 3600, to: start + 3600 + 1800)
+        #expect(quiet.buckets.map(\.events) == [0, 0, 0, 0, 0, 0, 0])
+        #expect(quiet.buckets.first?.start == "2026-11-18T12:05:00Z")
+    }
+
     private static func log(at times: [Double]) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-timeline-\(UUID()).jsonl")
         var data = Data()

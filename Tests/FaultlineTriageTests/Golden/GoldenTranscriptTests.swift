@@ -1,5 +1,6 @@
 import FaultlineReporting
 import FaultlineTestServer
+import FaultlineTriage
 import Foundation
 import SeedScenarios
 import Synchronization
@@ -22,7 +23,10 @@ import Testing
         let travels = try #require(issueIDs["server POST /boleto/travels 400 40013"])
         let profileImage = try #require(issueIDs["decoding Envelope<User> data.profileImage"])
 
-        let commands: [(name: String, arguments: [String])] = [
+        let korean = logs.appendingPathComponent("korean")
+        try Self.writeKoreanLog(to: korean)
+
+        var commands: [(name: String, arguments: [String], columns: Int?, logs: URL)] = [
             ("summary", []), ("summary-json", ["summary", "--json"]),
             ("issues", ["issues"]), ("issues-json", ["issues", "--json"]),
             ("issues-server-by-users", ["issues", "--kind", "server", "--sort", "users"]),
@@ -31,12 +35,28 @@ import Testing
             ("tail", ["tail", "-n", "3"]), ("tail-json", ["tail", "-n", "2", "--json"]),
             ("stats", ["stats"]), ("stats-json", ["stats", "--json"]),
             ("summary-user", ["summary", "--user", "APPLE_lee"]),
-        ]
+        ].map { ($0.0, $0.1, nil, logs) }
+        // At a terminal's width, the seed log and a log whose titles and users are Korean, two cells a character.
+        for columns in [80, 120] {
+            commands += [
+                ("summary-\(columns)-columns", ["summary"], columns, logs),
+                ("issues-\(columns)-columns", ["issues"], columns, logs),
+                ("tail-\(columns)-columns", ["tail", "-n", "4"], columns, logs),
+                ("korean-summary-\(columns)-columns", ["summary"], columns, korean),
+                ("korean-tail-\(columns)-columns", ["tail"], columns, korean),
+            ]
+        }
         var mismatches: [String] = []
         for command in commands {
-            let output = try Self.run(command.arguments, logs: logs)
-            let transcript =
-                (["$ faultline"] + command.arguments).joined(separator: " ") + "\n" + Self.redacted(output, logs: logs)
+            let output = try Self.run(
+                command.arguments, logs: command.logs,
+                environment: command.columns.map { ["COLUMNS": String($0)] } ?? [:])
+            let prompt = (command.columns.map { ["$ COLUMNS=\($0) faultline"] } ?? ["$ faultline"]) + command.arguments
+            let transcript = prompt.joined(separator: " ") + "\n" + Self.redacted(output, logs: logs)
+            if let columns = command.columns {
+                let wide = output.split(separator: "\n").filter { TerminalText.width(String($0)) > columns }
+                #expect(wide.isEmpty, "\(command.name): lines wider than \(columns) cells: \(wide)")
+            }
             let file = Self.golden.appendingPathComponent("\(command.name).txt")
             if ProcessInfo.processInfo.environment["FAULTLINE_UPDATE_GOLDEN"] == "1" {
                 try FileManager.default.createDirectory(at: Self.golden, withIntermediateDirectories: true)
@@ -65,6 +85,34 @@ import Testing
         await reporter.close()
     }
 
+    /// A log as an app whose users and server write Korean would have: Korean messages at the start of titles and
+    /// Korean user ids, one event a minute from 2026-11-24T09:00:00Z.
+    private static func writeKoreanLog(to logs: URL) throws {
+        let events: [(kind: String, title: String, user: String, status: Int)] = [
+            ("server", "여행 일정이 중복됩니다. 날짜를 다시 선택해 주세요", "김철수", 400),
+            ("server", "이미 잠긴 여행입니다. 잠금을 해제한 뒤 다시 시도하세요", "이영희", 403),
+            ("decoding", "프로필 이미지가 없는 사용자의 응답을 읽지 못했습니다", "박민수", 200),
+            ("server", "여행 일정이 중복됩니다. 날짜를 다시 선택해 주세요", "이영희", 400),
+            ("transport", "서버에 연결할 수 없습니다: 네트워크 상태를 확인하세요", "김철수", 0),
+        ]
+        try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+        let lines = try events.enumerated().map { index, event in
+            let object: [String: Any] = [
+                "event_id": String(format: "%032x", index + 1),
+                "timestamp": String(format: "2026-11-24T09:%02d:00Z", index), "level": "error",
+                "release": "여행앱@3.0.0",
+                "exception": ["values": [["type": "ServerFailure", "value": event.title]]],
+                "tags": ["error.kind": event.kind, "http.route": "/여행/{id}"]
+                    .merging(event.status == 0 ? [:] : ["http.status_code": String(event.status)]) { $1 },
+                "user": ["id": event.user],
+            ]
+            return String(
+                decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+        }
+        try (lines.joined(separator: "\n") + "\n").write(
+            to: logs.appendingPathComponent("events.jsonl"), atomically: true, encoding: .utf8)
+    }
+
     /// Issue ids by fingerprint (its parts joined by spaces), from `faultline issues --json`.
     private static func issueIDs(logs: URL) throws -> [String: String] {
         struct Issues: Decodable {
@@ -80,8 +128,10 @@ import Testing
     }
 
     /// What `faultline arguments` prints on standard output, reading `logs`.
-    private static func run(_ arguments: [String], logs: URL) throws -> String {
-        String(decoding: try BuiltFaultline.run(arguments + ["--log-dir", logs.path]), as: UTF8.self)
+    private static func run(_ arguments: [String], logs: URL, environment: [String: String] = [:]) throws -> String {
+        String(
+            decoding: try BuiltFaultline.run(arguments + ["--log-dir", logs.path], environment: environment),
+            as: UTF8.self)
     }
 
     /// `output` with what differs between runs replaced: the seed server's port, event and request ids, the log path.

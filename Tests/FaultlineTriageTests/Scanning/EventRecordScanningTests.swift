@@ -101,3 +101,40 @@ import Testing
         try [UInt8](line).withUnsafeBufferPointer { try EventRecord(line: $0) }
     }
 }
+
+/// Events as other SDKs write them: `logentry`, exceptions titled with their type, messages as their own kind.
+@Suite struct ForeignEventScanningTests {
+    private static func record(_ json: String) throws -> EventRecord {
+        try Array(json.utf8).withUnsafeBufferPointer { try EventRecord(line: $0) }
+    }
+
+    @Test func logentryIsTheMessageFormattedOrWithItsParameters() throws {
+        let base = #""event_id":"0123456789abcdef0123456789abcdef","timestamp":"2026-11-24T10:00:00Z""#
+        #expect(try Self.record("{\(base),\"logentry\":{\"formatted\":\"disk full\"}}").message == "disk full")
+        #expect(
+            try Self.record("{\(base),\"logentry\":{\"message\":\"disk %s is %d%% full\",\"params\":[\"/var\",97]}}")
+                .message == "disk /var is 97% full")
+        // logentry wins over message, whichever comes first
+        #expect(
+            try Self.record("{\(base),\"message\":\"old\",\"logentry\":{\"message\":\"new\"}}").message == "new")
+        #expect(
+            try Self.record("{\(base),\"logentry\":{\"message\":\"new\"},\"message\":\"old\"}").message == "new")
+    }
+
+    @Test func titlesAndKindsAreSentrysForOtherSDKsAndFaultlinesOwn() throws {
+        let base = #""event_id":"0123456789abcdef0123456789abcdef","timestamp":1795500000"#
+        let python = try Self.record(
+            "{\(base),\"exception\":{\"values\":[{\"type\":\"ZeroDivisionError\",\"value\":\"division by zero\"}]}}")
+        #expect(python.title == "ZeroDivisionError: division by zero")
+        #expect(python.kind == "other")
+        let own = try Self.record(
+            "{\(base),\"tags\":{\"error.kind\":\"server\"},\"exception\":[{\"type\":\"ServerFailure\",\"value\":\"GET /a: HTTP 500\"}]}"
+        )
+        #expect(own.title == "GET /a: HTTP 500")
+        #expect(own.kind == "server")
+        let message = try Self.record("{\(base),\"logentry\":{\"formatted\":\"database is on fire\"}}")
+        #expect(message.title == "database is on fire")
+        #expect(message.kind == "message")
+        #expect(try Self.record("{\(base)}").title == "(no message)")
+    }
+}

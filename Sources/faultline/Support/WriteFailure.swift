@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+
+/// Why a file could not be written, in one line a person can act on, instead of Foundation's error codes
+/// (`NSCocoaErrorDomain error 512`).
+enum WriteFailure {
+    /// What keeps `path` from being written: a missing folder, a folder in its place, or permissions.
+    static func explanation(for path: String, _ error: any Error) -> String {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return "cannot write \(path): it is a directory"
+        }
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else {
+            return "cannot write \(path): there is no directory \(folder)"
+        }
+        guard isDirectory.boolValue else { return "cannot write \(path): \(folder) is a file, not a directory" }
+        guard FileManager.default.isWritableFile(atPath: folder) else {
+            return "cannot write \(path): permission denied in \(folder)"
+        }
+        return "cannot write \(path): \((error as NSError).localizedFailureReason ?? error.localizedDescription)"
+    }
+}
+
+extension WriteFailure {
+    /// Creates the log directory `url` if it does not exist, or exits with status 2 and one line that says why it
+    /// cannot: a file in its place, a missing parent or permissions.
+    static func createLogDirectory(_ url: URL) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw failure("\(url.path) is a file, not a directory: pass a directory with --log-dir")
+            }
+            guard FileManager.default.isWritableFile(atPath: url.path) else {
+                throw failure("cannot write in \(url.path): permission denied")
+            }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            throw failure(
+                explanation(for: url.path, error).replacingOccurrences(of: "cannot write", with: "cannot create"))
+        }
+    }
+
+    static func failure(_ message: String) -> ExitCode {
+        FileHandle.standardError.write(Data("faultline: \(message)\n".utf8))
+        return ExitCode(2)
+    }
+}

@@ -1,0 +1,31 @@
+"""The official Sentry Python SDK sending what a stranger holding the DSN could: text with terminal escapes.
+
+Usage: hostile_sdk_client.py DSN
+Captures a message that clears the screen, retitles the window and forges a line of `faultline tail`, and a
+ZeroDivisionError for a user whose id holds a right-to-left override, then flushes.
+"""
+import signal
+import sys
+
+import sentry_sdk
+
+# Swift starts child processes with most signals blocked; the SDK's worker thread needs them as usual.
+signal.pthread_sigmask(signal.SIG_SETMASK, [])
+
+FORGED = "\x1b[2J\x1b]0;pwned\x07checkout failed\nFAKE 2026-11-24T00:00:00Z  server  500 injected"
+
+
+def main():
+    sentry_sdk.init(dsn=sys.argv[1], release="shop-py@1.0")
+    sentry_sdk.capture_message(FORGED)
+    with sentry_sdk.new_scope() as scope:
+        scope.set_user({"id": "ana\u202egnp.exe"})
+        try:
+            1 / 0
+        except ZeroDivisionError:
+            sentry_sdk.capture_exception()
+    sentry_sdk.flush(timeout=20)
+
+
+if __name__ == "__main__":
+    main()
