@@ -19,7 +19,12 @@ public struct EventFilter: Hashable, Sendable {
     public func accepts(_ record: EventRecord) -> Bool {
         if let since, record.timestamp < since { return false }
         if let until, record.timestamp >= until { return false }
-        return Self.accepts(kinds, record.kind) && Self.accepts(routes, record.tags["http.route"])
+        return acceptsIgnoringTime(record)
+    }
+
+    /// Whether `record` passes every filter but the time window.
+    public func acceptsIgnoringTime(_ record: EventRecord) -> Bool {
+        Self.accepts(kinds, record.kind) && Self.accepts(routes, record.tags["http.route"])
             && acceptsStatus(record.tags["http.status_code"])
             && Self.accepts(serverCodes, record.tags["server.code"]) && Self.accepts(releases, record.release)
             && Self.accepts(environments, record.environment) && Self.accepts(users, record.user)

@@ -19,6 +19,14 @@ public struct LogScan: Sendable {
 
     /// The files read.
     public let files: [LogFile]
+    /// The incident window the signals are computed for, if any: its events are the ones counted, and the events
+    /// before it make the issues' histories.
+    public let window: SignalWindow?
+    /// Each issue's history up to the window's end, by issue id; only with a window.
+    private(set) var histories: [String: IssueHistory] = [:]
+    /// Each release's first event and its events up to the window's end; only with a window.
+    public private(set) var releaseFirstSeen: [String: Double] = [:]
+    public private(set) var releaseEvents: [String: Int] = [:]
     /// The issues, by id.
     public private(set) var issues: [String: Issue] = [:]
     /// What was read and skipped.
@@ -45,14 +53,22 @@ public struct LogScan: Sendable {
     /// ``Issue/minuteTrendSpan``.
     private var countsMinutes = true
 
-    /// Reads `files` and keeps the events `filter` accepts, telling `progress` after each piece it has read.
-    public init(files: [LogFile], filter: EventFilter, progress: (Progress) -> Void = { _ in }) async {
-        await self.init(files: files, filter: filter, pieceSize: Self.pieceSize, progress: progress)
+    /// Reads `files` and keeps the events `filter` accepts, telling `progress` after each piece it has read. With a
+    /// `window`, the events counted are those in it (the filter's own times are not used), and the events before it
+    /// are read for the signals (``signals(of:)``), in the same single pass.
+    public init(
+        files: [LogFile], filter: EventFilter, window: SignalWindow? = nil, progress: (Progress) -> Void = { _ in }
+    ) async {
+        await self.init(files: files, filter: filter, window: window, pieceSize: Self.pieceSize, progress: progress)
     }
 
     /// Reads `files` in pieces of about `pieceSize` bytes.
-    init(files: [LogFile], filter: EventFilter, pieceSize: Int, progress: (Progress) -> Void = { _ in }) async {
+    init(
+        files: [LogFile], filter: EventFilter, window: SignalWindow? = nil, pieceSize: Int,
+        progress: (Progress) -> Void = { _ in }
+    ) async {
         self.files = files
+        self.window = window
         // Envelopes are read first (there are at most a thousand): those the log also holds are counted there.
         var reader = LogReader()
         var outbox: [String: EventRecord] = [:]
@@ -70,7 +86,9 @@ public struct LogScan: Sendable {
             var merged = 0
             func startNext() {
                 let index = started
-                group.addTask { (index, LogScan(piece: pieces[index], filter: filter, outboxIDs: outboxIDs)) }
+                group.addTask {
+                    (index, LogScan(piece: pieces[index], filter: filter, window: window, outboxIDs: outboxIDs))
+                }
                 started += 1
             }
             while started < min(pieces.count, ProcessInfo.processInfo.activeProcessorCount) { startNext() }
@@ -91,8 +109,9 @@ public struct LogScan: Sendable {
     }
 
     /// The scan of one piece, which ``init(files:filter:pieceSize:progress:)`` merges into the whole.
-    private init(piece: LogPiece, filter: EventFilter, outboxIDs: Set<String>) {
+    private init(piece: LogPiece, filter: EventFilter, window: SignalWindow?, outboxIDs: Set<String>) {
         files = [piece.file]
+        self.window = window
         source = (piece, filter)
         var reader = LogReader()
         var duplicates = 0
@@ -109,7 +128,23 @@ public struct LogScan: Sendable {
     }
 
     private mutating func add(_ record: EventRecord, filter: EventFilter) {
-        guard filter.accepts(record) else { return }
+        let fingerprint: [String]
+        let id: String
+        if let window {
+            guard filter.acceptsIgnoringTime(record), record.timestamp < window.end else { return }
+            fingerprint = Issue.fingerprint(of: record)
+            id = IssueID.of(fingerprint)
+            histories[id, default: IssueHistory(firstSeen: record.timestamp)].add(record, window: window)
+            if let release = record.release {
+                releaseFirstSeen[release] = min(releaseFirstSeen[release] ?? record.timestamp, record.timestamp)
+                releaseEvents[release, default: 0] += 1
+            }
+            guard record.timestamp >= window.start else { return }
+        } else {
+            guard filter.accepts(record) else { return }
+            fingerprint = Issue.fingerprint(of: record)
+            id = IssueID.of(fingerprint)
+        }
         events += 1
         kinds[record.kind, default: 0] += 1
         if let user = record.user { users.insert(user) }
@@ -117,8 +152,6 @@ public struct LogScan: Sendable {
         firstSeen = min(firstSeen ?? record.timestamp, record.timestamp)
         lastSeen = max(lastSeen ?? record.timestamp, record.timestamp)
         minutes[Int((record.timestamp / 60).rounded(.down)), default: 0] += 1
-        let fingerprint = Issue.fingerprint(of: record)
-        let id = IssueID.of(fingerprint)
         issues[id, default: Issue(first: record, fingerprint: fingerprint, countsMinutes: countsMinutes)].add(record)
         dropMinutesPastTheirSpan()
     }
@@ -131,12 +164,19 @@ public struct LogScan: Sendable {
 
     /// Takes an event back out of the counts: it was read again in a later piece than the one that counted it.
     private mutating func remove(_ record: EventRecord, filter: EventFilter) {
-        guard filter.accepts(record) else { return }
+        let id = IssueID.of(Issue.fingerprint(of: record))
+        if let window {
+            guard filter.acceptsIgnoringTime(record), record.timestamp < window.end else { return }
+            histories[id]?.remove(record, window: window)
+            if let release = record.release { Self.decrement(&releaseEvents, release) }
+            guard record.timestamp >= window.start else { return }
+        } else {
+            guard filter.accepts(record) else { return }
+        }
         events -= 1
         Self.decrement(&kinds, record.kind)
         if let release = record.release { Self.decrement(&releases, release) }
         Self.decrement(&minutes, Int((record.timestamp / 60).rounded(.down)))
-        let id = IssueID.of(Issue.fingerprint(of: record))
         issues[id]?.remove(record)
         if issues[id]?.events == 0 { issues[id] = nil }
     }
@@ -170,6 +210,9 @@ public struct LogScan: Sendable {
         lastSeen = [lastSeen, later.lastSeen].compactMap { $0 }.max()
         issues.merge(later.issues) { earlier, later in earlier.merged(with: later) }
         eventsAlsoInOutbox.formUnion(later.eventsAlsoInOutbox)
+        histories.merge(later.histories) { earlier, later in earlier.merged(with: later) }
+        releaseFirstSeen.merge(later.releaseFirstSeen) { min($0, $1) }
+        releaseEvents.merge(later.releaseEvents, uniquingKeysWith: +)
         if !later.countsMinutes { countsMinutes = false }
         if countsMinutes {
             dropMinutesPastTheirSpan()

@@ -113,8 +113,9 @@ public struct IssueReport: Hashable, Sendable, Encodable {
     /// The report of `issue` from `scan`, with its latest event decoded in full when it could be read again.
     public init(_ issue: Issue, in scan: LogScan, latestEvent: SentryEvent?) {
         self.issue = IssueRow(
-            issue, trendFrom: scan.firstSeen ?? issue.firstSeen, to: scan.lastSeen ?? issue.lastSeen,
-            buckets: IssuesReport.trendBuckets)
+            issue, trendFrom: scan.window?.start ?? scan.firstSeen ?? issue.firstSeen,
+            to: scan.window.map { $0.end.nextDown } ?? scan.lastSeen ?? issue.lastSeen,
+            buckets: IssuesReport.trendBuckets, signals: scan.signals(of: issue))
         fingerprint = issue.fingerprint
         users = Self.counts(issue.users)
         segments = Self.counts(issue.segments)
@@ -160,8 +161,9 @@ public struct IssueReport: Hashable, Sendable, Encodable {
             "\(counted(issue.events, "event")), \(counted(issue.users, "user")), "
                 + "first seen \(issue.firstSeen), last seen \(issue.lastSeen)",
             "fingerprint: \(fingerprint.map(safe).joined(separator: " · "))",
-            "",
         ]
+        if let signals = issue.signals { lines += Self.lines(of: signals) }
+        lines.append("")
         for (name, counts) in [
             ("users", users), ("segments", segments), ("routes", routes), ("statuses", statuses),
             ("server codes", serverCodes), ("releases", releases), ("environments", environments),
@@ -185,6 +187,29 @@ public struct IssueReport: Hashable, Sendable, Encodable {
             }
         }
         return lines.joined(separator: "\n") + "\n" + ReadCounts.text(read, style: style)
+    }
+
+    /// What the window says of the issue: its signals and since when, its rates, whom it hit, its releases.
+    private static func lines(of signals: IssueSignals) -> [String] {
+        let spike = signals.spike
+        let names = signals.names.isEmpty ? "steady" : signals.names.joined(separator: ", ")
+        let since = signals.since.map { " since \($0)" } ?? ""
+        let rates = "\(IncidentReport.number(spike.baselineRate)) → \(IncidentReport.number(spike.windowRate))"
+        let factor = spike.factor.map { " (\(IncidentReport.number($0))×)" } ?? ""
+        let segments = IssueRow.ranked(signals.segments).map { segment -> String in
+            "\(TerminalText.safe(segment)) (\(signals.segments[segment] ?? 0))"
+        }
+        var lines = [
+            "in the window: \(names)\(since); \(rates) events an hour\(factor)",
+            "hit \(signals.users) of the \(signals.usersInWindow) users seen in the window"
+                + (segments.isEmpty ? "" : "; segments " + segments.joined(separator: ", ")),
+        ]
+        let releases = signals.releases.map { share -> String in
+            let percent = Int((share.share * 100).rounded())
+            return "\(TerminalText.safe(share.release)) \(share.events) (\(percent)% of the release's events)"
+        }
+        if !releases.isEmpty { lines.append("by release: " + releases.joined(separator: ", ")) }
+        return lines
     }
 
     private static func counts(_ counts: [String: Int]) -> [Count] {

@@ -20,15 +20,19 @@ public struct IssueRow: Hashable, Sendable, Codable {
     /// Events per bucket over the range of the whole report, oldest first: buckets of whole minutes for logs that span
     /// up to 12 hours, of whole hours beyond.
     public let trend: [Int]
+    /// Its signals in the incident window (`incident`, and `summary` and `issues` with `--since`); `null` without a
+    /// window.
+    public let signals: IssueSignals?
 
     enum CodingKeys: String, CodingKey {
-        case id, fingerprint, kind, title, route, status, events, users, releases, trend
+        case id, fingerprint, kind, title, route, status, events, users, releases, trend, signals
         case serverCode = "server_code"
         case firstSeen = "first_seen"
         case lastSeen = "last_seen"
     }
 
-    init(_ issue: Issue, trendFrom start: Double, to end: Double, buckets: Int) {
+    init(_ issue: Issue, trendFrom start: Double, to end: Double, buckets: Int, signals: IssueSignals? = nil) {
+        self.signals = signals
         id = issue.id
         fingerprint = issue.fingerprint
         kind = issue.kind
@@ -64,6 +68,7 @@ public struct IssueRow: Hashable, Sendable, Codable {
         try container.encode(lastSeen, forKey: .lastSeen)
         try container.encode(releases, forKey: .releases)
         try container.encode(trend, forKey: .trend)
+        try container.encode(signals, forKey: .signals)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -81,6 +86,7 @@ public struct IssueRow: Hashable, Sendable, Codable {
         lastSeen = try container.decode(String.self, forKey: .lastSeen)
         releases = try container.decode([String].self, forKey: .releases)
         trend = try container.decode([Int].self, forKey: .trend)
+        signals = try container.decodeIfPresent(IssueSignals.self, forKey: .signals)
     }
 
     /// The sparkline of ``trend``.

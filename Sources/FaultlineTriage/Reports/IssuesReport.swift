@@ -46,6 +46,17 @@ public struct IssuesReport: Hashable, Sendable, Codable {
         read = try container.decode(ReadCounts.self, forKey: .read)
     }
 
+    /// The report with only the issues whose signals pass `isKept` (issues without signals are left out).
+    public func keeping(_ isKept: (IssueSignals) -> Bool) -> IssuesReport {
+        IssuesReport(issues: issues.filter { $0.signals.map(isKept) ?? false }, events: events, read: read)
+    }
+
+    private init(issues: [IssueRow], events: Int, read: ReadCounts) {
+        self.issues = issues
+        self.events = events
+        self.read = read
+    }
+
     /// The issues as the terminal shows them, with a footer that names the drill-down command.
     public func text(style: TextStyle) -> String {
         guard !issues.isEmpty else { return "No issues found.\n" + ReadCounts.text(read, style: style) }
@@ -57,8 +68,8 @@ public struct IssuesReport: Hashable, Sendable, Codable {
     }
 
     static func rows(of scan: LogScan, sortedBy order: Order) -> [IssueRow] {
-        let start = scan.firstSeen ?? 0
-        let end = scan.lastSeen ?? 0
+        let start = scan.window?.start ?? scan.firstSeen ?? 0
+        let end = scan.window.map { $0.end.nextDown } ?? scan.lastSeen ?? 0
         let issues = scan.issues.values.sorted { left, right in
             switch order {
             case .events: (left.events, left.lastSeen, right.id) > (right.events, right.lastSeen, left.id)
@@ -66,26 +77,32 @@ public struct IssuesReport: Hashable, Sendable, Codable {
             case .recent: (left.lastSeen, left.events, right.id) > (right.lastSeen, right.events, left.id)
             }
         }
-        return issues.map { IssueRow($0, trendFrom: start, to: end, buckets: trendBuckets) }
+        return issues.map {
+            IssueRow($0, trendFrom: start, to: end, buckets: trendBuckets, signals: scan.signals(of: $0))
+        }
     }
 
-    /// The issues' table. On a narrow terminal the title gives up cells first, then the first-seen, releases,
-    /// route, trend, code, status, last-seen and kind columns are left out in that order.
+    /// The issues' table, with a SIGNALS column when an issue has one. On a narrow terminal the title gives up
+    /// cells first, then the first-seen, releases, route, trend, code, status, last-seen and kind columns are left
+    /// out in that order.
     static func table(_ rows: [IssueRow], style: TextStyle) -> String {
         var table = TextTable(
             header: [
                 "ID", "KIND", "ISSUE", "ROUTE", "STATUS", "CODE", "EVENTS", "USERS", "FIRST SEEN (UTC)",
-                "LAST SEEN (UTC)", "RELEASES", "TREND",
+                "LAST SEEN (UTC)", "RELEASES", "TREND", "SIGNALS",
             ],
             rightAligned: [6, 7], flexible: 2, dropOrder: [8, 10, 3, 11, 5, 4, 9, 1])
         for row in rows {
             let releases = row.releases.first.map { row.releases.count > 1 ? "\($0) +\(row.releases.count - 1)" : $0 }
-            table.rows.append([
+            let signals: String = row.signals?.names.joined(separator: ", ") ?? ""
+            let cells: [String] = [
                 row.id, row.kind, Self.shortened(row.title, to: titleWidth), row.route ?? "-", row.status ?? "-",
                 row.serverCode ?? "-", String(row.events), String(row.users), UTCTime.minute(row.firstSeen),
-                UTCTime.minute(row.lastSeen), releases ?? "-", row.sparkline,
-            ])
+                UTCTime.minute(row.lastSeen), releases ?? "-", row.sparkline, signals,
+            ]
+            table.rows.append(cells)
         }
+        if !rows.contains(where: { $0.signals?.names.isEmpty == false }) { table.leaveOut(12) }
         return table.render(style: style)
     }
 

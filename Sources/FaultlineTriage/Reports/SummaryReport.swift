@@ -20,6 +20,15 @@ public struct SummaryReport: Hashable, Sendable, Encodable {
     public let releases: [Release]
     /// The issues with the most events, at most five.
     public let topIssues: [IssueRow]
+    /// How many issues each signal flags, when the summary has a window (`--since`); `null` otherwise.
+    public let signals: SignalCounts?
+
+    /// How many issues are new, spiking and regressed in the window.
+    public struct SignalCounts: Hashable, Sendable, Encodable {
+        public let new: Int
+        public let spiking: Int
+        public let regressed: Int
+    }
     public let read: ReadCounts
 
     enum CodingKeys: String, CodingKey {
@@ -30,6 +39,7 @@ public struct SummaryReport: Hashable, Sendable, Encodable {
         case firstSeen = "first_seen"
         case lastSeen = "last_seen"
         case topIssues = "top_issues"
+        case signals
     }
 
     /// The summary of a scan.
@@ -43,7 +53,15 @@ public struct SummaryReport: Hashable, Sendable, Encodable {
         kinds.merge(scan.kinds) { $1 }
         self.kinds = kinds
         releases = IssueRow.ranked(scan.releases).map { Release(release: $0, events: scan.releases[$0] ?? 0) }
-        topIssues = IssuesReport.rows(of: scan, sortedBy: .events).prefix(5).map { $0 }
+        let rows = IssuesReport.rows(of: scan, sortedBy: .events)
+        topIssues = Array(rows.prefix(5))
+        signals =
+            scan.window == nil
+            ? nil
+            : SignalCounts(
+                new: rows.filter { $0.signals?.isNew == true }.count,
+                spiking: rows.filter { $0.signals?.isSpiking == true }.count,
+                regressed: rows.filter { $0.signals?.isRegressed == true }.count)
         read = scan.counts
     }
 
@@ -58,6 +76,7 @@ public struct SummaryReport: Hashable, Sendable, Encodable {
         try container.encode(kinds, forKey: .kinds)
         try container.encode(releases, forKey: .releases)
         try container.encode(topIssues, forKey: .topIssues)
+        try container.encode(signals, forKey: .signals)
         try container.encode(read, forKey: .read)
     }
 
@@ -79,6 +98,11 @@ public struct SummaryReport: Hashable, Sendable, Encodable {
                     ? "none" : releases.prefix(5).map { "\($0.release) (\($0.events))" }.joined(separator: ", ")),
             "",
         ]
+        if let signals {
+            lines.insert(
+                "in the window: \(signals.new) new, \(signals.spiking) spiking, \(signals.regressed) regressed"
+                    + " (faultline incident lists them)", at: lines.count - 1)
+        }
         lines.append(IssuesReport.table(topIssues, style: style))
         lines.append(style.dim("Run 'faultline issues' for all issues, 'faultline show <id>' for one."))
         return lines.joined(separator: "\n") + "\n" + ReadCounts.text(read, style: style)

@@ -14,11 +14,18 @@ struct TextTable {
     var dropOrder: [Int] = []
     /// The narrowest the flexible column gets before other columns are left out.
     var minimumFlexibleWidth = 24
+    /// Columns never shown.
+    var hidden: Set<Int> = []
+
+    /// Leaves `column` out whatever the width.
+    mutating func leaveOut(_ column: Int) {
+        hidden.insert(column)
+    }
 
     func render(style: TextStyle) -> String {
         let cells = ([header] + rows).map { $0.map(TerminalText.safe) }
         var widths = header.indices.map { column in cells.map { TerminalText.width($0[column]) }.max() ?? 0 }
-        var shown = Array(header.indices)
+        var shown = header.indices.filter { !hidden.contains($0) }
         if let available = style.width { fit(&widths, &shown, into: available) }
         func line(_ row: [String]) -> String {
             shown.map { column in

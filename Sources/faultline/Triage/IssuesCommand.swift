@@ -13,8 +13,26 @@ struct IssuesCommand: AsyncParsableCommand {
     @Option(help: "Order rows by events, users or recent.")
     var sort: IssuesReport.Order = .events
 
+    @Flag(help: "Only issues first seen in the window (--since, 1h by default); see 'faultline incident --help'.")
+    var new = false
+
+    @Flag(help: "Only issues whose rate in the window is --spike-factor times their baseline's.")
+    var spiking = false
+
+    @Flag(help: "Only issues in the newest release, not in the one before, and in an older one.")
+    var regressed = false
+
+    @OptionGroup var signals: SignalOptions
+
     func run() async throws {
-        let report = IssuesReport(try await options.scan(), order: sort)
+        let filtering = new || spiking || regressed
+        var report = IssuesReport(
+            try await options.scan(signals: signals, defaultSince: filtering ? "1h" : nil), order: sort)
+        if filtering {
+            report = report.keeping { signals in
+                (new && signals.isNew) || (spiking && signals.isSpiking) || (regressed && signals.isRegressed)
+            }
+        }
         try options.print(report) { report.text(style: $0) }
     }
 }

@@ -15,6 +15,7 @@ struct ReportCommand: AsyncParsableCommand {
     }
 
     @OptionGroup var options: TriageOptions
+    @OptionGroup var signals: SignalOptions
 
     @Flag(help: "The format to write.")
     var format: Format
@@ -27,7 +28,7 @@ struct ReportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let report = HTMLReport(try await options.scan(), generatedAt: Date().timeIntervalSince1970)
+        let report = HTMLReport(try await options.scan(signals: signals), generatedAt: Date().timeIntervalSince1970)
         let page = Data(report.html().utf8)
         guard let output else {
             FileHandle.standardOutput.write(page)

@@ -12,9 +12,10 @@ struct ShowCommand: AsyncParsableCommand {
     var id: String
 
     @OptionGroup var options: TriageOptions
+    @OptionGroup var signals: SignalOptions
 
     func run() async throws {
-        let scan = try await options.scan()
+        let scan = try await options.scan(signals: signals)
         let issue: Issue
         do {
             issue = try scan.issue(id)

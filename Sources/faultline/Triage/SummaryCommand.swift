@@ -8,9 +8,10 @@ struct SummaryCommand: AsyncParsableCommand {
         commandName: "summary", abstract: "What broke, since when, for how many users, in which releases.")
 
     @OptionGroup var options: TriageOptions
+    @OptionGroup var signals: SignalOptions
 
     func run() async throws {
-        let report = SummaryReport(try await options.scan())
+        let report = SummaryReport(try await options.scan(signals: signals))
         try options.print(report) { report.text(style: $0) }
     }
 }

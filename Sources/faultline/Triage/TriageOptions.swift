@@ -59,10 +59,14 @@ struct TriageOptions: ParsableArguments {
 
     /// Reads the logs once with the filters applied, with a progress line on a terminal when that takes a while;
     /// exits with status 2 when the directory is missing and 64 when a time cannot be read.
-    func scan() async throws -> LogScan {
-        let (files, filter) = (try logFiles(), try filter())
+    func scan(signals: SignalOptions? = nil, defaultSince: String? = nil) async throws -> LogScan {
+        let (files, filter) = (try logFiles(), try filter(defaultSince: defaultSince))
+        // A window, when there is a start, for the signals: the events before it are read for the history.
+        let window = signals.flatMap { signals in
+            filter.since.map { signals.window(from: $0, to: filter.until ?? Date().timeIntervalSince1970) }
+        }
         var progressLine = ProgressLine()
-        let scan = await LogScan(files: files, filter: filter) { progressLine.show($0) }
+        let scan = await LogScan(files: files, filter: filter, window: window) { progressLine.show($0) }
         progressLine.erase()
         return scan
     }
@@ -107,11 +111,12 @@ struct TriageOptions: ParsableArguments {
         }
     }
 
-    /// The filters of the options; a time that cannot be read is a usage error.
-    func filter() throws -> EventFilter {
+    /// The filters of the options, `--since` being `defaultSince` when it is not given; a time that cannot be read is
+    /// a usage error.
+    func filter(defaultSince: String? = nil) throws -> EventFilter {
         let now = Date().timeIntervalSince1970
         var filter = EventFilter()
-        for (text, keyPath) in [(since, \EventFilter.since), (until, \EventFilter.until)] {
+        for (text, keyPath) in [(since ?? defaultSince, \EventFilter.since), (until, \EventFilter.until)] {
             guard let text else { continue }
             guard let seconds = TimeExpression.seconds(text, now: now) else {
                 throw ValidationError("'\(text)' is not a time: use 30m, 2h, 7d, 2026-11-23 or 2026-11-23T14:00:00Z.")

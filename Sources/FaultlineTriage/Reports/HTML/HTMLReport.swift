@@ -14,6 +14,8 @@ public struct HTMLReport: Sendable {
     static let maximumIssues = 25
 
     private let summary: SummaryReport
+    /// The incident signals, when the report has a window (`--since`).
+    private let incident: IncidentReport?
     private let timeline: TimelineReport
     private let issues: [IssueRow]
     private let breakdowns: [(id: String, heading: String, counts: [String: Int])]
@@ -22,7 +24,8 @@ public struct HTMLReport: Sendable {
     /// The report of `scan`, stamped as made at `generatedAt` (seconds since 1970).
     public init(_ scan: LogScan, generatedAt: Double) {
         summary = SummaryReport(scan)
-        timeline = TimelineReport(scan)
+        incident = scan.window == nil ? nil : IncidentReport(scan)
+        timeline = TimelineReport(scan, from: scan.window?.start, to: scan.window?.end)
         issues = Array(IssuesReport.rows(of: scan, sortedBy: .events).prefix(Self.maximumIssues))
         let all = scan.issues.values
         func total(_ counts: KeyPath<Issue, [String: Int]>) -> [String: Int] {
@@ -57,6 +60,13 @@ public struct HTMLReport: Sendable {
         page += "<p class=\"headline\">\(HTMLText.escaped(headline))</p>\n"
         page +=
             "<p class=\"note read\">\(HTMLText.escaped(ReadCounts.text(summary.read, style: TextStyle(colors: false))))</p>\n"
+        if let incident, !incident.flagged.isEmpty {
+            page += section(
+                id: "signals", heading: "New, spiking and regressed in the window",
+                note: "from \(incident.window.start) to \(incident.window.end), against the "
+                    + "\(IncidentReport.number(incident.window.baselineHours)) hours before",
+                body: signalsTable(incident.flagged))
+        }
         if summary.events > 0 {
             page += section(
                 id: "timeline", heading: "Events over time",
@@ -108,6 +118,27 @@ public struct HTMLReport: Sendable {
             table += "<td class=\"number\">\(row.events)</td><td class=\"number\">\(row.users)</td>"
             table +=
                 "<td class=\"time\">\(UTCTime.minute(row.lastSeen))</td><td>\(TrendChart(counts: row.trend).svg())</td></tr>\n"
+        }
+        return table + "</table>"
+    }
+
+    private func signalsTable(_ rows: [IssueRow]) -> String {
+        var table = "<table>\n<tr>"
+        for heading in ["ID", "Signals", "Issue", "Events", "Users", "Per hour (before → now)", "Since (UTC)"] {
+            table += "<th>\(heading)</th>"
+        }
+        table += "</tr>\n"
+        for row in rows {
+            guard let signals = row.signals else { continue }
+            let rates =
+                "\(IncidentReport.number(signals.spike.baselineRate)) → \(IncidentReport.number(signals.spike.windowRate))"
+            table += "<tr><td><code>\(row.id)</code></td>"
+            table += "<td>\(HTMLText.escaped(signals.names.joined(separator: ", ")))</td>"
+            table += "<td>\(HTMLText.escaped(IssuesReport.shortened(row.title, to: 160)))</td>"
+            table += "<td class=\"number\">\(row.events)</td>"
+            table += "<td class=\"number\">\(signals.users) of \(signals.usersInWindow)</td>"
+            table += "<td class=\"number\">\(HTMLText.escaped(rates))</td>"
+            table += "<td class=\"time\">\(signals.since.map(UTCTime.minute) ?? "–")</td></tr>\n"
         }
         return table + "</table>"
     }

@@ -1,0 +1,139 @@
+/// `faultline incident`: the first questions of an incident answered for a window: what is new, what is spiking,
+/// what regressed in the newest release, since when, and for whom. ``SignalWindow`` defines each signal.
+public struct IncidentReport: Hashable, Sendable, Encodable {
+    /// The window and the thresholds, as the report used them.
+    public struct Window: Hashable, Sendable, Encodable {
+        public let start: String
+        public let end: String
+        public let baselineHours: Double
+        public let spikeFactor: Double
+        public let spikeMinimum: Int
+
+        enum CodingKeys: String, CodingKey {
+            case start, end
+            case baselineHours = "baseline_hours"
+            case spikeFactor = "spike_factor"
+            case spikeMinimum = "spike_minimum"
+        }
+    }
+
+    public let window: Window
+    public let events: Int
+    public let issues: Int
+    public let users: Int
+    public let newestRelease: String?
+    public let previousRelease: String?
+    /// The issues a signal flags: new first, then spiking, then regressed, most events first within each.
+    public let flagged: [IssueRow]
+    public let read: ReadCounts
+
+    enum CodingKeys: String, CodingKey {
+        case window, flagged, read
+        case events = "event_count"
+        case issues = "issue_count"
+        case users = "user_count"
+        case newestRelease = "newest_release"
+        case previousRelease = "previous_release"
+    }
+
+    /// The incident view of a scan made with a window.
+    public init(_ scan: LogScan) {
+        let signalWindow = scan.window ?? SignalWindow(start: scan.firstSeen ?? 0, end: (scan.lastSeen ?? 0) + 1)
+        window = Window(
+            start: UTCTime.string(signalWindow.start), end: UTCTime.string(signalWindow.end),
+            baselineHours: signalWindow.baseline / 3600, spikeFactor: signalWindow.spikeFactor,
+            spikeMinimum: signalWindow.spikeMinimum)
+        events = scan.events
+        issues = scan.issues.count
+        users = scan.users.count
+        let rows = IssuesReport.rows(of: scan, sortedBy: .events).filter { $0.signals?.isFlagged == true }
+        func rank(_ row: IssueRow) -> Int {
+            guard let signals = row.signals else { return 3 }
+            return signals.isNew ? 0 : signals.isSpiking ? 1 : 2
+        }
+        flagged = rows.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(
+            \.element)
+        newestRelease = rows.first?.signals?.newestRelease ?? scan.releaseFirstSeen.max { $0.value < $1.value }?.key
+        previousRelease = rows.first?.signals?.previousRelease
+        read = scan.counts
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try JSONSchemaVersion.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(window, forKey: .window)
+        try container.encode(events, forKey: .events)
+        try container.encode(issues, forKey: .issues)
+        try container.encode(users, forKey: .users)
+        try container.encode(newestRelease, forKey: .newestRelease)
+        try container.encode(previousRelease, forKey: .previousRelease)
+        try container.encode(flagged, forKey: .flagged)
+        try container.encode(read, forKey: .read)
+    }
+
+    /// The incident as the terminal shows it: the window, the flagged issues with their numbers, and the
+    /// definitions the flags follow.
+    public func text(style: TextStyle) -> String {
+        let counts = [
+            counted(flagged.filter { $0.signals?.isNew == true }.count, "new issue"),
+            "\(flagged.filter { $0.signals?.isSpiking == true }.count) spiking",
+            "\(flagged.filter { $0.signals?.isRegressed == true }.count) regressed",
+        ]
+        var lines = [
+            style.bold(
+                "incident window \(window.start) to \(window.end), baseline the \(Self.hours(window.baselineHours)) before"
+            ),
+            "\(counted(events, "event")) in \(counted(issues, "issue")), \(counted(users, "user")); "
+                + counts.joined(separator: ", "),
+        ]
+        if let newestRelease {
+            lines.append(
+                "newest release \(TerminalText.safe(newestRelease))"
+                    + (previousRelease.map { ", after \(TerminalText.safe($0))" } ?? ""))
+        }
+        lines.append("")
+        if flagged.isEmpty {
+            lines.append("Nothing is new, spiking or regressed in the window.")
+        } else {
+            lines.append(Self.table(flagged, style: style))
+        }
+        lines.append(
+            style.dim(
+                "new: first seen in the window. spiking: at least \(window.spikeMinimum) events and \(Self.number(window.spikeFactor))× "
+                    + "the baseline's rate. regressed: in the newest release, not in the one before, seen in an older one."
+            ))
+        lines.append(style.dim("Run 'faultline show <id>' for one issue's users, releases and breadcrumbs."))
+        return lines.joined(separator: "\n") + "\n" + ReadCounts.text(read, style: style)
+    }
+
+    /// The flagged issues' table: per-hour rates in the baseline and the window, the factor, and since when.
+    static func table(_ rows: [IssueRow], style: TextStyle) -> String {
+        var table = TextTable(
+            header: [
+                "ID", "SIGNALS", "KIND", "ISSUE", "EVENTS", "USERS", "PER HOUR (BEFORE → NOW)", "FACTOR", "SINCE (UTC)",
+            ],
+            rightAligned: [4, 5, 7], flexible: 3, dropOrder: [2, 7, 6])
+        for row in rows {
+            guard let signals = row.signals else { continue }
+            let spike = signals.spike
+            table.rows.append([
+                row.id, signals.names.joined(separator: ", "), row.kind,
+                IssuesReport.shortened(row.title, to: IssuesReport.titleWidth),
+                String(row.events), "\(signals.users) of \(signals.usersInWindow)",
+                "\(number(spike.baselineRate)) → \(number(spike.windowRate))",
+                spike.factor.map { "\(number($0))×" } ?? "-", signals.since.map(UTCTime.minute) ?? "-",
+            ])
+        }
+        return table.render(style: style)
+    }
+
+    /// A rate or factor with at most one decimal: `0.4`, `12`, `2.5`.
+    static func number(_ value: Double) -> String {
+        let rounded = (value * 10).rounded() / 10
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+
+    private static func hours(_ hours: Double) -> String {
+        hours.truncatingRemainder(dividingBy: 24) == 0 && hours >= 24 ? "\(Int(hours / 24)) d" : "\(number(hours)) h"
+    }
+}

@@ -1,0 +1,134 @@
+/// What an issue's events in an incident window say against its history (``SignalWindow`` defines each): whether it
+/// is new, spiking or regressed, since when, for whom, and in which releases.
+public struct IssueSignals: Hashable, Sendable, Codable {
+    /// A spike: the issue's events and rates (events per hour) in the baseline and the window, and their ratio,
+    /// `null` when the baseline had none.
+    public struct Spike: Hashable, Sendable, Codable {
+        public let baselineEvents: Int
+        public let windowEvents: Int
+        public let baselineRate: Double
+        public let windowRate: Double
+        public let factor: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case factor
+            case baselineEvents = "baseline_events"
+            case windowEvents = "window_events"
+            case baselineRate = "baseline_per_hour"
+            case windowRate = "window_per_hour"
+        }
+    }
+
+    /// The issue's share of one release's events.
+    public struct ReleaseShare: Hashable, Sendable, Codable {
+        public let release: String
+        public let events: Int
+        /// Its events over all the release's events, 0 to 1.
+        public let share: Double
+    }
+
+    /// First seen in the window.
+    public let isNew: Bool
+    /// Its rates, whether it spikes or not; ``isSpiking`` says whether they make a spike.
+    public let spike: Spike
+    public let isSpiking: Bool
+    /// In the newest release, not in the one before, and in an older one.
+    public let isRegressed: Bool
+    /// In the newest release and in no older one.
+    public let isNewInRelease: Bool
+    /// The newest release and the one before it, by their first events.
+    public let newestRelease: String?
+    public let previousRelease: String?
+    /// RFC 3339 UTC: when a new issue started, the minute a spiking one jumped, or a regressed one's first event in the
+    /// window; `null` for the others.
+    public let since: String?
+    /// The users it hit in the window, and all users seen in the window.
+    public let users: Int
+    public let usersInWindow: Int
+    /// Its events by user segment in the window, most first.
+    public let segments: [String: Int]
+    /// Its releases up to the window's end, newest first, with its share of each.
+    public let releases: [ReleaseShare]
+
+    enum CodingKeys: String, CodingKey {
+        case spike, since, users, segments, releases
+        case isNew = "new"
+        case isSpiking = "spiking"
+        case isRegressed = "regressed"
+        case isNewInRelease = "new_in_release"
+        case newestRelease = "newest_release"
+        case previousRelease = "previous_release"
+        case usersInWindow = "users_in_window"
+    }
+
+    /// The signals' names, as the text reports list them: `new`, `spiking`, `regressed`, `new in <release>`.
+    public var names: [String] {
+        var names: [String] = []
+        if isNew { names.append("new") }
+        if isSpiking { names.append("spiking") }
+        if isRegressed { names.append("regressed") }
+        if isNewInRelease, let newestRelease { names.append("new in \(newestRelease)") }
+        return names
+    }
+
+    /// Whether any signal flags it.
+    public var isFlagged: Bool { isNew || isSpiking || isRegressed }
+}
+
+extension LogScan {
+    /// The signals of `issue` in the scan's window; `nil` for a scan without one.
+    public func signals(of issue: Issue) -> IssueSignals? {
+        guard let window, let history = histories[issue.id] else { return nil }
+        let isNew = history.firstSeen >= window.start
+        let hours = (window.end - window.start) / 3600
+        let baselineHours = window.baseline / 3600
+        let windowRate = hours > 0 ? Double(issue.events) / hours : 0
+        let baselineRate = baselineHours > 0 ? Double(history.baselineEvents) / baselineHours : 0
+        let factor = history.baselineEvents > 0 ? windowRate / baselineRate : nil
+        let isSpiking =
+            !isNew && issue.events >= window.spikeMinimum && (factor.map { $0 >= window.spikeFactor } ?? true)
+        let spike = IssueSignals.Spike(
+            baselineEvents: history.baselineEvents, windowEvents: issue.events, baselineRate: baselineRate,
+            windowRate: windowRate, factor: factor)
+
+        let ordered = releaseFirstSeen.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map(\.key)
+        let newest = ordered.last
+        let previous = ordered.count > 1 ? ordered[ordered.count - 2] : nil
+        let older = ordered.dropLast()
+        let inNewest = newest.map { history.releases[$0, default: 0] > 0 } ?? false
+        let inPrevious = previous.map { history.releases[$0, default: 0] > 0 } ?? false
+        let inOlder = older.contains { history.releases[$0, default: 0] > 0 }
+        let isRegressed = inNewest && !inPrevious && older.dropLast().contains { history.releases[$0, default: 0] > 0 }
+
+        let since: Double? =
+            if isNew {
+                history.firstSeen
+            } else if isSpiking {
+                jumpMinute(of: issue, spike: spike, window: window)
+            } else if isRegressed {
+                issue.firstSeen
+            } else {
+                nil
+            }
+        let shares = ordered.reversed().compactMap { release -> IssueSignals.ReleaseShare? in
+            guard let events = history.releases[release], events > 0 else { return nil }
+            return IssueSignals.ReleaseShare(
+                release: release, events: events, share: Double(events) / Double(max(1, releaseEvents[release] ?? 0)))
+        }
+        return IssueSignals(
+            isNew: isNew, spike: spike, isSpiking: isSpiking, isRegressed: isRegressed,
+            isNewInRelease: inNewest && !inOlder, newestRelease: newest, previousRelease: previous,
+            since: since.map(UTCTime.string), users: issue.users.count, usersInWindow: users.count,
+            segments: issue.segments, releases: shares)
+    }
+
+    /// The first minute in the window with at least `factor` times the baseline's events per minute, and at least
+    /// one event.
+    private func jumpMinute(of issue: Issue, spike: IssueSignals.Spike, window: SignalWindow) -> Double? {
+        let threshold = max(1, window.spikeFactor * spike.baselineRate / 60)
+        if let minutes = issue.minutes {
+            return minutes.filter { Double($0.value) >= threshold }.keys.min().map { Double($0 * 60) }
+        }
+        return issue.hours.filter { Double($0.value) >= threshold * 60 }.keys.min().map { Double($0 * 3600) }
+    }
+}

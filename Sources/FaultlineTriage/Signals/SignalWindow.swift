@@ -1,0 +1,33 @@
+/// The window an incident is looked at in, the baseline before it, and the thresholds that flag an issue: what
+/// `faultline incident` and the `--new`, `--spiking` and `--regressed` filters compare. The definitions, so that
+/// people can trust them:
+///
+/// - **New**: the issue's first event in the logs read is in the window; it had no event before.
+/// - **Spiking**: not new, at least ``spikeMinimum`` events in the window, and its rate in the window (events per
+///   hour) at least ``spikeFactor`` times its rate in the baseline, the ``baseline`` seconds before the window (an
+///   issue with no event in the baseline but events before it spikes on the minimum alone).
+/// - **Regressed**: it has events in the newest release, none in the release before it, and events in an older one.
+///   **New in release**: events in the newest release and in no older one. Releases are ordered by their first event.
+/// - **Since**: when a new issue started; the first minute in the window in which a spiking issue had at least
+///   ``spikeFactor`` times its baseline's events per minute (and at least one); a regressed issue's first event in the
+///   window.
+public struct SignalWindow: Hashable, Sendable {
+    /// The window, seconds since 1970: events at or after `start` and before `end`.
+    public var start: Double
+    public var end: Double
+    /// The length of the baseline before the window, in seconds: 24 hours by default.
+    public var baseline: Double = 24 * 3600
+    /// How many times its baseline rate an issue's window rate must be to spike: 5 by default.
+    public var spikeFactor: Double = 5
+    /// The fewest events in the window a spiking issue has: 10 by default, so that 1 → 5 is no spike.
+    public var spikeMinimum = 10
+
+    /// A window from `start` to `end`, with the default baseline and thresholds.
+    public init(start: Double, end: Double) {
+        self.start = start
+        self.end = end
+    }
+
+    /// Where the baseline starts.
+    public var baselineStart: Double { start - baseline }
+}

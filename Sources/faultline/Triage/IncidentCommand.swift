@@ -1,0 +1,27 @@
+import ArgumentParser
+import FaultlineTriage
+
+/// `faultline incident`: what is new, what is spiking, what regressed, since when and for whom, in one view.
+struct IncidentCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "incident",
+        abstract: "What is new, spiking or regressed in the window (--since, 1h by default), since when, for whom.",
+        discussion: """
+            new: first seen in the window, with no event before it in the logs read. \
+            spiking: not new, at least --spike-minimum events in the window, and its events per hour at least \
+            --spike-factor times its rate in the baseline (the --baseline before the window; an issue with no event \
+            in the baseline but older ones spikes on the minimum alone). \
+            regressed: events in the newest release, none in the release before it, some in an older one (releases \
+            are ordered by their first event). \
+            since: the minute a new issue started, or the first minute in the window with at least --spike-factor \
+            times the baseline's events per minute.
+            """)
+
+    @OptionGroup var options: TriageOptions
+    @OptionGroup var signals: SignalOptions
+
+    func run() async throws {
+        let report = IncidentReport(try await options.scan(signals: signals, defaultSince: "1h"))
+        try options.print(report) { report.text(style: $0) }
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import FaultlineTriage
+import Foundation
+
+/// The incident window's baseline and thresholds, for `incident`, and for `summary` and `issues` with `--since`.
+struct SignalOptions: ParsableArguments {
+    @Option(help: "The baseline that spikes compare with: the time before the window, such as 24h, 6h or 7d.")
+    var baseline = "24h"
+
+    @Option(help: "A spike is at least this many times the baseline's rate of events.")
+    var spikeFactor: Double = 5
+
+    @Option(help: "A spike has at least this many events in the window.")
+    var spikeMinimum = 10
+
+    func validate() throws {
+        guard let seconds = TimeExpression.duration(baseline), seconds > 0 else {
+            throw ValidationError("'\(baseline)' is not a duration: use 6h, 24h or 7d.")
+        }
+        if spikeFactor <= 1 { throw ValidationError("--spike-factor is a ratio above 1, such as 5.") }
+        if spikeMinimum < 1 { throw ValidationError("--spike-minimum is a number of events, 1 or more.") }
+    }
+
+    /// The window from `start` to `end` with these thresholds.
+    func window(from start: Double, to end: Double) -> SignalWindow {
+        var window = SignalWindow(start: start, end: end)
+        window.baseline = TimeExpression.duration(baseline) ?? window.baseline
+        window.spikeFactor = spikeFactor
+        window.spikeMinimum = spikeMinimum
+        return window
+    }
+}
