@@ -24,8 +24,11 @@ extension ValueScanner {
         guard let key = Self.bareKey(endingAt: keyEnd, in: bytes), isSensitiveKey(key, in: bytes) else { return nil }
         let valueStart = Self.end(of: index + 1, in: bytes, while: Self.isSpace)
         guard valueStart < bytes.count else { return nil }
-        if Self.isQuote(bytes[valueStart]) { return Self.quoted(at: valueStart, in: bytes) }
-        return Self.bareValue(at: valueStart, in: bytes)
+        let first = bytes[valueStart]
+        guard Self.isQuote(first) else { return Self.bareValue(at: valueStart, in: bytes) }
+        // In `"password=" + secret`, source code a stack frame quotes, the quote closes the key's literal.
+        if key.lowerBound > 0, bytes[key.lowerBound - 1] == first { return nil }
+        return Self.quoted(at: valueStart, in: bytes)
     }
 
     /// `"key": value`, `'key': value` with any value but an object, an array, `true`, `false` or `null`; and
