@@ -19,6 +19,10 @@ public struct IngestConfiguration: Hashable, Sendable {
     /// The most events the key may send per minute; `nil` (the default) for no limit. Past it, requests are
     /// answered 429 with `Retry-After` and `X-Sentry-Rate-Limits`.
     public var eventsPerMinute: Int?
+    /// Whether the secrets inside the events' texts (messages, exception values, breadcrumbs, contexts, `extra`,
+    /// request data: every string value) are replaced with `[Filtered]` before an event is stored, by the default
+    /// `ScrubRules.valuePatterns`, as Sentry's Relay scrubs what SDKs send; `true` by default.
+    public var scrubsValues = true
 
     /// A configuration that writes to `logDirectory` and accepts `publicKey`.
     public init(logDirectory: URL, publicKey: String) {

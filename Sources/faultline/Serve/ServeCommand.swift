@@ -33,6 +33,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The most events the key may send a minute; past it, requests get 429 and Retry-After.")
     var rateLimit: Int?
 
+    @Flag(
+        inversion: .prefixedNo,
+        help: ArgumentHelp(
+            "Replace secrets inside the events' texts with [Filtered] before storing them (on by default).",
+            discussion: """
+                JWTs, Bearer/Token/Basic credentials, values of key=value and "key": "value" pairs whose key looks \
+                sensitive, URL passwords, PEM private keys and card numbers, in every string of an event, as \
+                Sentry's Relay scrubs what SDKs send.
+                """))
+    var scrubValues = true
+
     func run() async throws {
         let logs = URL(
             fileURLWithPath: logDir ?? ProcessInfo.processInfo.environment["FAULTLINE_LOG_DIR"] ?? "faultline-logs")
@@ -42,6 +53,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.projectID = project
         configuration.eventsPerMinute = rateLimit
+        configuration.scrubsValues = scrubValues
         let settings = configuration
         try await IngestServer.run(settings, handlesSignals: true) { port in
             let started = """
