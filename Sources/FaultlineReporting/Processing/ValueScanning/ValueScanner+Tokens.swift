@@ -1,7 +1,7 @@
 /// Credentials recognised by their own shape: JSON Web Tokens, the credential after an authorization scheme, and
 /// tokens with a known prefix.
 extension ValueScanner {
-    /// A JWT starting at `index` (on an `e`): `eyJ` + base64url, `.`, a segment starting `ey` (the payload is a
+    /// A JWT starting at `index` (the scan finds its `J`): `eyJ` + base64url, `.`, a segment starting `ey` (the payload is a
     /// JSON object too), then optionally `.` and the signature; or three segments of any payload.
     static func jsonWebToken(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
         guard has("eyJ", at: index, in: bytes), index == 0 || !isBase64URL(bytes[index - 1]) else { return nil }

@@ -1,7 +1,8 @@
-/// Finds the secrets of a set of ``ValuePattern``s in UTF-8 text, in one pass: a table says which bytes can start
-/// a secret (`e` of `eyJ`, the first letters of `Bearer`, `Token` and `Basic`, `=`, `:`, `@`, `-` of `-----BEGIN`,
-/// the digits a card number starts with, the first bytes of token prefixes), and only at those bytes is a pattern
-/// checked, by reading the bytes around it. Text with no secret costs one table lookup per byte and no allocation.
+/// Finds the secrets of a set of ``ValuePattern``s in UTF-8 text, in one pass: a table says at which bytes a check
+/// can start (`J` of `eyJ`, the first letters of `Bearer`, `Token` and `Basic` at the start of a word, `=`, `:`,
+/// `@`, `-` of `-----BEGIN`, the digits a card number starts with, the first bytes of token prefixes), and only
+/// there is a pattern checked, by reading the bytes around it. Text with no secret costs about one table lookup per
+/// byte and no allocation.
 struct ValueScanner: Sendable {
     /// Which checks may start at a byte: a bit per check, indexed by the byte.
     private let starts: [UInt8]
@@ -31,7 +32,7 @@ struct ValueScanner: Sendable {
         var prefixes: [[UInt8]] = []
         for pattern in rules.valuePatterns {
             switch pattern {
-            case .jsonWebToken: mark("e", Self.jsonWebTokenStart)
+            case .jsonWebToken: mark("J", Self.jsonWebTokenStart)
             case .authorizationCredential: mark("bBtT", Self.schemeStart)
             case .sensitivePair: mark("=:", Self.pairSeparator)
             case .urlPassword: mark("@", Self.userInfoEnd)
@@ -53,44 +54,47 @@ struct ValueScanner: Sendable {
     /// `text` with its secrets replaced by `replacement`, or `nil` when it has none.
     func scrubbed(_ text: String, replacement: String) -> String? {
         guard isEnabled else { return nil }
-        var text = text
-        let result = text.utf8.withContiguousStorageIfAvailable { bytes -> String? in
-            let secrets = secrets(in: bytes)
-            guard !secrets.isEmpty else { return nil }
-            return String(decoding: Self.replacing(secrets, in: bytes, with: replacement), as: UTF8.self)
+        if let result = text.utf8.withContiguousStorageIfAvailable({ scrubbed($0, replacement: replacement) }) {
+            return result
         }
-        if let result { return result }
         // A bridged string without contiguous UTF-8: made native, then scanned.
-        text.makeContiguousUTF8()
-        return text.utf8.withContiguousStorageIfAvailable { bytes -> String? in
-            let secrets = secrets(in: bytes)
-            guard !secrets.isEmpty else { return nil }
-            return String(decoding: Self.replacing(secrets, in: bytes, with: replacement), as: UTF8.self)
-        } ?? nil
+        var native = text
+        native.makeContiguousUTF8()
+        return native.utf8.withContiguousStorageIfAvailable { scrubbed($0, replacement: replacement) } ?? nil
+    }
+
+    private func scrubbed(_ bytes: UnsafeBufferPointer<UInt8>, replacement: String) -> String? {
+        let secrets = secrets(in: bytes)
+        guard !secrets.isEmpty else { return nil }
+        return String(decoding: Self.replacing(secrets, in: bytes, with: replacement), as: UTF8.self)
     }
 
     /// The byte ranges of the secrets in `bytes`, in order, not overlapping.
     func secrets(in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
         guard isEnabled else { return [] }
-        var secrets: [Range<Int>] = []
-        var index = 0
-        starts.withUnsafeBufferPointer { starts in
-            while index < bytes.count {
+        return starts.withUnsafeBufferPointer { starts in
+            var secrets: [Range<Int>] = []
+            var index = 0
+            let count = bytes.count
+            while index < count {
                 let checks = starts[Int(bytes[index])]
-                guard checks != 0, let secret = secret(at: index, checks: checks, in: bytes) else {
+                if checks == 0 || (checks == Self.schemeStart && index > 0 && Self.isWordByte(bytes[index - 1])) {
+                    // Most bytes, and the letters of `Bearer`, `Token` and `Basic` inside words, start nothing.
+                    index &+= 1
+                } else if let secret = secret(at: index, checks: checks, in: bytes) {
+                    Self.add(secret, to: &secrets)
+                    index = max(index + 1, secret.upperBound)
+                } else {
                     index += 1
-                    continue
                 }
-                Self.add(secret, to: &secrets)
-                index = max(index + 1, secret.upperBound)
             }
+            return secrets
         }
-        return secrets
     }
 
     /// The secret that a check of `checks` finds starting at, or ending at, `index`.
     private func secret(at index: Int, checks: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
-        if checks & Self.jsonWebTokenStart != 0, let secret = Self.jsonWebToken(at: index, in: bytes) {
+        if checks & Self.jsonWebTokenStart != 0, let secret = Self.jsonWebToken(at: index - 2, in: bytes) {
             return secret
         }
         if checks & Self.schemeStart != 0, let secret = Self.schemeCredential(at: index, in: bytes) {
