@@ -5,8 +5,9 @@ import Logging
 /// the app logged before it, and can capture records at a level and above as events.
 ///
 /// Records become breadcrumbs with the logger's label as their category, their level, their message, and their
-/// metadata as data (scrubbed like every breadcrumb: keys such as `token` or `password` are filtered). Records are
-/// forwarded in the order they were logged, shortly after.
+/// metadata as data (scrubbed like every breadcrumb: keys such as `token` or `password` are filtered, and so are the
+/// secrets the scrub rules' value patterns find inside messages and values, such as a JWT or `api_key=…`). Records
+/// are forwarded in the order they were logged, shortly after.
 ///
 /// Following swift-log's conventions, Faultline never bootstraps logging: the app does, usually beside its own
 /// handler, with handlers made by one ``LogRecorder``.

@@ -60,6 +60,35 @@ import Testing
         #expect(declined.breadcrumbs?.values.last?.level == .error)
     }
 
+    @Test func secretsInsideLogMessagesAndMetadataValuesAreFilteredBeforeTheyAreWritten() async throws {
+        let logs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-logging-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: logs) }
+        let reporter = try Reporter(options: Reporter.Options(logDirectory: logs))
+        let recorder = LogRecorder(reporter: reporter)
+        let logger = Logger(label: "app.auth") { recorder.handler(label: $0, captureLevel: .error) }
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJraW0ifQ.bG9nZ2VkLXNpZ25hdHVyZQ"
+
+        // When the app logs texts that carry secrets, under keys that do not say so
+        logger.info(
+            "refreshing with refresh_token=rt7f3k9q2m", metadata: ["upstream": "https://svc:pw7x2k9@auth.internal"])
+        logger.warning("login rejected", metadata: ["reason": "invalid token \(jwt)"])
+        logger.error("rejected Bearer \(jwt) for kim")
+        try await Self.waitUntilCaptured(1, by: reporter)
+        #expect(await reporter.close(timeout: .seconds(5)))
+
+        // Then the secrets are filtered and the words around them kept
+        let file = try String(contentsOf: logs.appendingPathComponent("events.jsonl"), encoding: .utf8)
+        for secret in ["rt7f3k9q2m", "pw7x2k9", jwt, "bG9nZ2VkLXNpZ25hdHVyZQ"] {
+            #expect(!file.contains(secret))
+        }
+        let event = try JSONDecoder().decode(SentryEvent.self, from: Data(file.utf8.prefix { $0 != 0x0A }))
+        #expect(event.message == "rejected Bearer [Filtered] for kim")
+        let crumbs = event.breadcrumbs?.values ?? []
+        #expect(crumbs.first?.message == "refreshing with refresh_token=[Filtered]")
+        #expect(crumbs.first?.data?["upstream"] == .string("https://svc:[Filtered]@auth.internal"))
+        #expect(crumbs.last?.data?["reason"] == .string("invalid token [Filtered]"))
+    }
+
     /// Waits until `reporter` has captured `count` events: records reach it shortly after they are logged.
     private static func waitUntilCaptured(_ count: Int, by reporter: Reporter) async throws {
         let deadline = ContinuousClock.now + .seconds(10)

@@ -2,7 +2,8 @@ import Faultline
 import Foundation
 
 /// Turns a ``PendingCapture`` into the event that is written and sent: the failure's event (scrubbed), the error's or
-/// the message's, with the id and time of the capture, the scope of that moment, then `beforeSend`.
+/// the message's, with the id and time of the capture, the scope of that moment, the secrets in all of its text
+/// filtered, then `beforeSend`.
 struct EventAssembler: Sendable {
     let builder: FailureEventBuilder
     let beforeSend: (@Sendable (SentryEvent) -> SentryEvent?)?
@@ -31,6 +32,7 @@ struct EventAssembler: Sendable {
         event.release = builder.release
         event.environment = builder.environment
         capture.scope.apply(to: &event, user: capture.user)
+        builder.scrubber.scrubTexts(of: &event)
         guard let beforeSend else { return event }
         return beforeSend(event)
     }

@@ -6,6 +6,8 @@ import Foundation
 #endif
 
 /// Turns a classified failure into a Sentry event: exception, tags, fingerprint, scrubbed request and response.
+/// Secrets inside its texts (a server message that echoes a token, a body preview with debug output) are left to
+/// ``Scrubber/text(_:)``, which the ``Reporter`` applies to the whole event once the scope is added.
 ///
 /// Tags every event carries, so that the CLI and dashboards can rely on them: `error.kind` (`transport`, `server`,
 /// `decoding`, `session_expired`), `http.method`, `http.route` (the template, never the raw URL), and when known

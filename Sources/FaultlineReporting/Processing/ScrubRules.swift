@@ -1,5 +1,6 @@
-/// Which names are sensitive: the values of matching headers, query items and JSON body keys are replaced with
-/// `[Filtered]` before an event is written or sent. On by default.
+/// Which names and which values are sensitive: the values of matching headers, query items and JSON body keys, and
+/// the secrets that ``valuePatterns`` find inside any text an event carries, are replaced with `[Filtered]` before
+/// an event is written or sent. On by default.
 public struct ScrubRules: Sendable {
     /// Header names whose values are always filtered, compared case-insensitively: `Authorization`,
     /// `Proxy-Authorization`, `Cookie`, `Set-Cookie`, `X-API-Key`, `X-CSRF-Token`, `X-XSRF-Token`, `X-Forwarded-For`,
@@ -13,6 +14,17 @@ public struct ScrubRules: Sendable {
     public var isSensitiveName: (@Sendable (String) -> Bool)?
     /// The most bytes of a request body kept in an event; 8 KiB by default (Sentry trims `request.data` to ~8 kB).
     public var maximumBodySize: Int
+    /// The secrets found by their shape inside free text: exception values, server messages, body previews,
+    /// decoding messages, breadcrumb messages and data, contexts, `extra`, log messages. ``ValuePattern/defaults``
+    /// by default (JWTs, authorization credentials, values of sensitive pairs, URL passwords, PEM private keys, card
+    /// numbers); remove one to keep what it matches, add ``ValuePattern/prefixedToken(_:)`` for your own token
+    /// formats, or empty the set to turn value scrubbing off. ``ValuePattern/sensitivePair`` reads its keys with
+    /// ``sensitiveTerms`` and ``isSensitiveName``.
+    public var valuePatterns: Set<ValuePattern>
+    /// Your own rule for secrets in free text that the patterns miss (a regular expression, a list of known
+    /// values): it gets each text after the patterns and returns it with its secrets replaced; `nil` by default. It
+    /// runs on every text of every event, so keep it cheap.
+    public var scrubText: (@Sendable (String) -> String)?
 
     /// Creates rules; see the properties for the defaults.
     public init(
@@ -24,12 +36,15 @@ public struct ScrubRules: Sendable {
             "auth", "token", "secret", "password", "passwd", "pwd", "key", "jwt", "bearer", "sso", "saml", "csrf",
             "xsrf", "credentials", "session", "sid", "identity", "cookie",
         ],
-        isSensitiveName: (@Sendable (String) -> Bool)? = nil, maximumBodySize: Int = 8 << 10
+        isSensitiveName: (@Sendable (String) -> Bool)? = nil, maximumBodySize: Int = 8 << 10,
+        valuePatterns: Set<ValuePattern> = ValuePattern.defaults, scrubText: (@Sendable (String) -> String)? = nil
     ) {
         self.sensitiveHeaders = Set(sensitiveHeaders.map { $0.lowercased() })
         self.sensitiveTerms = sensitiveTerms.map { $0.lowercased() }
         self.isSensitiveName = isSensitiveName
         self.maximumBodySize = maximumBodySize
+        self.valuePatterns = valuePatterns
+        self.scrubText = scrubText
     }
 
     /// Whether a query item or JSON key named `name` is sensitive.

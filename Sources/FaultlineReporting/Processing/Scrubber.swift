@@ -2,17 +2,20 @@ import Foundation
 
 /// Removes credentials from what an event says about a request and its response, before anything is written or
 /// sent: sensitive header values, query item values (the URL itself is kept) and JSON body values become
-/// `[Filtered]`.
+/// `[Filtered]`, and so do the secrets found inside free text by their shape (see ``text(_:)``).
 public struct Scrubber: Sendable {
     /// The replacement for a sensitive value.
     public static let filtered = "[Filtered]"
 
     /// What counts as sensitive.
     public let rules: ScrubRules
+    /// What finds the secrets of ``ScrubRules/valuePatterns`` in text.
+    let scanner: ValueScanner
 
     /// Creates a scrubber.
     public init(rules: ScrubRules = ScrubRules()) {
         self.rules = rules
+        self.scanner = ValueScanner(rules: rules)
     }
 
     /// Header fields with lower-cased names and sensitive values filtered.

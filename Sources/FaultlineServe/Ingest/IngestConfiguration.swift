@@ -22,6 +22,10 @@ public struct IngestConfiguration: Sendable {
     /// Where a line about each request goes (time, client, method, path, status, events or the refusal's reason,
     /// duration); `nil` (the default) for none.
     public var accessLog: (@Sendable (String) -> Void)?
+    /// Whether the secrets inside the events' texts (messages, exception values, breadcrumbs, contexts, `extra`,
+    /// request data: every string value) are replaced with `[Filtered]` before an event is stored, by the default
+    /// `ScrubRules.valuePatterns`, as Sentry's Relay scrubs what SDKs send; `true` by default.
+    public var scrubsValues = true
 
     /// A configuration that writes to `logDirectory` and accepts `publicKey`.
     public init(logDirectory: URL, publicKey: String) {

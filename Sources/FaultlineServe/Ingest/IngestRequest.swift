@@ -54,7 +54,7 @@ struct IngestRequest {
                         + "\(configuration.maximumItemSize)")
             }
             switch item.type {
-            case "event": try add(event: item.payload, fallbackID: responseID)
+            case "event": try add(event: Self.scrubbed(item.payload, configuration), fallbackID: responseID)
             case "client_report": readClientReport(item.payload)
             default: break  // sessions, attachments, transactions: accepted, not stored
             }
@@ -70,7 +70,16 @@ struct IngestRequest {
         guard body.count <= configuration.maximumItemSize else {
             throw Refusal(status: 413, reason: "an event of \(body.count) bytes is over the limit")
         }
-        try add(event: body, fallbackID: nil)
+        try add(event: Self.scrubbed(body, configuration), fallbackID: nil)
+    }
+
+    /// What scrubs the events' texts: the default rules, as Relay applies its defaults to every project.
+    private static let scrubber = Scrubber()
+
+    /// `payload` with the secrets in its string values filtered, when the configuration scrubs values.
+    private static func scrubbed(_ payload: Data, _ configuration: IngestConfiguration) -> Data {
+        guard configuration.scrubsValues else { return payload }
+        return scrubber.scrubbedTexts(inJSON: payload) ?? payload
     }
 
     private static func authenticate(_ key: String?, _ configuration: IngestConfiguration) throws(Refusal) {

@@ -11,6 +11,7 @@ enum SeedRouter {
         FlakyRoutes(state: state).add(to: router)
         MalformedRoutes().add(to: router)
         MiscRoutes().add(to: router)
+        EchoingRoutes().add(to: router)
         return router
     }
 }

@@ -36,6 +36,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Print no line per request (the access log on standard output).")
     var quiet = false
 
+    @Flag(
+        inversion: .prefixedNo,
+        help: ArgumentHelp(
+            "Replace secrets inside the events' texts with [Filtered] before storing them (on by default).",
+            discussion: """
+                JWTs, Bearer/Token/Basic credentials, values of key=value and "key": "value" pairs whose key looks \
+                sensitive, URL passwords, PEM private keys and card numbers, in every string of an event, as \
+                Sentry's Relay scrubs what SDKs send.
+                """))
+    var scrubValues = true
+
     func validate() throws {
         guard (0...65535).contains(port) else {
             throw ValidationError("--port \(port) is not a port: use 1 to 65535, or 0 to let the system choose.")
@@ -53,6 +64,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.projectID = project
         configuration.eventsPerMinute = rateLimit
         if !quiet { configuration.accessLog = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) } }
+        configuration.scrubsValues = scrubValues
         let settings = configuration
         do {
             try await Self.run(settings, logs: logs)

@@ -1,0 +1,151 @@
+/// Finds the secrets of a set of ``ValuePattern``s in UTF-8 text, in one pass: a table says at which bytes a check
+/// can start (`J` of `eyJ`, the first letters of `Bearer`, `Token` and `Basic` at the start of a word, `=`, `:`,
+/// `@`, `-` of `-----BEGIN`, the digits a card number starts with, the first bytes of token prefixes), and only
+/// there is a pattern checked, by reading the bytes around it. Text with no secret costs about one table lookup per
+/// byte and no allocation.
+struct ValueScanner: Sendable {
+    /// Which checks may start at a byte: a bit per check, indexed by the byte.
+    private let starts: [UInt8]
+    /// The sensitive terms of pair keys, lower-cased.
+    let terms: [[UInt8]]
+    /// The rule for key names that the terms miss.
+    let isSensitiveName: (@Sendable (String) -> Bool)?
+    /// The prefixes of ``ValuePattern/prefixedToken(_:)``.
+    let prefixes: [[UInt8]]
+
+    /// Whether any pattern is on.
+    let isEnabled: Bool
+
+    private static let jsonWebTokenStart: UInt8 = 1 << 0
+    private static let schemeStart: UInt8 = 1 << 1
+    private static let pairSeparator: UInt8 = 1 << 2
+    private static let userInfoEnd: UInt8 = 1 << 3
+    private static let privateKeyStart: UInt8 = 1 << 4
+    private static let cardNumberStart: UInt8 = 1 << 5
+    private static let prefixStart: UInt8 = 1 << 6
+
+    init(rules: ScrubRules) {
+        var starts = [UInt8](repeating: 0, count: 256)
+        func mark(_ characters: String, _ bit: UInt8) {
+            for byte in characters.utf8 { starts[Int(byte)] |= bit }
+        }
+        var prefixes: [[UInt8]] = []
+        for pattern in rules.valuePatterns {
+            switch pattern {
+            case .jsonWebToken: mark("J", Self.jsonWebTokenStart)
+            case .authorizationCredential: mark("bBtT", Self.schemeStart)
+            case .sensitivePair: mark("=:", Self.pairSeparator)
+            case .urlPassword: mark("@", Self.userInfoEnd)
+            case .privateKey: mark("-", Self.privateKeyStart)
+            case .cardNumber: mark("23456", Self.cardNumberStart)
+            case .prefixedToken(let prefix):
+                guard let first = prefix.utf8.first else { continue }
+                prefixes.append(Array(prefix.utf8))
+                starts[Int(first)] |= Self.prefixStart
+            }
+        }
+        self.starts = starts
+        self.terms = rules.sensitiveTerms.map { Array($0.lowercased().utf8) }.filter { !$0.isEmpty }
+        self.isSensitiveName = rules.isSensitiveName
+        self.prefixes = prefixes
+        self.isEnabled = starts.contains { $0 != 0 }
+    }
+
+    /// `text` with its secrets replaced by `replacement`, or `nil` when it has none.
+    func scrubbed(_ text: String, replacement: String) -> String? {
+        guard isEnabled else { return nil }
+        if let result = text.utf8.withContiguousStorageIfAvailable({ scrubbed($0, replacement: replacement) }) {
+            return result
+        }
+        // A bridged string without contiguous UTF-8: made native, then scanned.
+        var native = text
+        native.makeContiguousUTF8()
+        return native.utf8.withContiguousStorageIfAvailable { scrubbed($0, replacement: replacement) } ?? nil
+    }
+
+    private func scrubbed(_ bytes: UnsafeBufferPointer<UInt8>, replacement: String) -> String? {
+        let secrets = secrets(in: bytes)
+        guard !secrets.isEmpty else { return nil }
+        return String(decoding: Self.replacing(secrets, in: bytes, with: replacement), as: UTF8.self)
+    }
+
+    /// The byte ranges of the secrets in `bytes`, in order, not overlapping.
+    func secrets(in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        guard isEnabled else { return [] }
+        return starts.withUnsafeBufferPointer { starts in
+            var secrets: [Range<Int>] = []
+            var index = 0
+            let count = bytes.count
+            while index < count {
+                let checks = starts[Int(bytes[index])]
+                if checks == 0 || (checks == Self.schemeStart && index > 0 && Self.isWordByte(bytes[index - 1])) {
+                    // Most bytes, and the letters of `Bearer`, `Token` and `Basic` inside words, start nothing.
+                    index &+= 1
+                } else if let secret = secret(at: index, checks: checks, in: bytes) {
+                    Self.add(secret, to: &secrets)
+                    index = max(index + 1, secret.upperBound)
+                } else {
+                    index += 1
+                }
+            }
+            return secrets
+        }
+    }
+
+    /// The secret that a check of `checks` finds starting at, or ending at, `index`.
+    private func secret(at index: Int, checks: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        if checks & Self.jsonWebTokenStart != 0, let secret = Self.jsonWebToken(at: index - 2, in: bytes) {
+            return secret
+        }
+        if checks & Self.schemeStart != 0, let secret = Self.schemeCredential(at: index, in: bytes) {
+            return secret
+        }
+        if checks & Self.pairSeparator != 0, let secret = pairValue(at: index, in: bytes) {
+            return secret
+        }
+        if checks & Self.userInfoEnd != 0, let secret = Self.urlPassword(endingAt: index, in: bytes) {
+            return secret
+        }
+        if checks & Self.privateKeyStart != 0, let secret = Self.privateKey(at: index, in: bytes) {
+            return secret
+        }
+        if checks & Self.cardNumberStart != 0, let secret = Self.cardNumber(at: index, in: bytes) {
+            return secret
+        }
+        if checks & Self.prefixStart != 0, let secret = prefixedToken(at: index, in: bytes) {
+            return secret
+        }
+        return nil
+    }
+
+    /// Adds `secret` to `secrets`, merged with those it overlaps (a URL's password is found from its end, after
+    /// what precedes it).
+    private static func add(_ secret: Range<Int>, to secrets: inout [Range<Int>]) {
+        guard let last = secrets.last, secret.lowerBound < last.upperBound else {
+            secrets.append(secret)
+            return
+        }
+        var merged = secret
+        while let last = secrets.last, merged.lowerBound < last.upperBound {
+            merged = min(last.lowerBound, merged.lowerBound)..<max(last.upperBound, merged.upperBound)
+            secrets.removeLast()
+        }
+        secrets.append(merged)
+    }
+
+    /// `bytes` with each of `secrets` replaced by `replacement`.
+    static func replacing(
+        _ secrets: [Range<Int>], in bytes: UnsafeBufferPointer<UInt8>, with replacement: String
+    ) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + secrets.count * replacement.utf8.count)
+        var copied = 0
+        for secret in secrets {
+            result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<secret.lowerBound]))
+            result.append(contentsOf: replacement.utf8)
+            copied = secret.upperBound
+        }
+        result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
+        return result
+    }
+}

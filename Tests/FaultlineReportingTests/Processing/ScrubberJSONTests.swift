@@ -1,0 +1,51 @@
+import FaultlineReporting
+import Foundation
+import Testing
+
+/// Events that arrive as JSON (from other SDKs, at `faultline serve`) have the secrets in their string values
+/// filtered, with everything else byte for byte as it came.
+@Suite struct ScrubberJSONTests {
+    let scrubber = Scrubber()
+    static let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbmEifQ.c2lnbmF0dXJlLXNpZ25hdHVyZQ"
+
+    @Test func stringValuesAreScrubbedAndTheRestKeptByteForByte() throws {
+        let event = Data(
+            """
+            {"event_id": "0123456789abcdef0123456789abcdef", "level":"error",
+             "exception":{"values":[{"type":"PermissionError","value":"invalid token \(Self.jwt)"}]},
+             "extra":{"sys.argv":["app.py","--password=hunter2"],"count":4111111111111111},
+             "tags":{"route":"/users/{id}"}}
+            """.utf8)
+
+        let scrubbed = try #require(scrubber.scrubbedTexts(inJSON: event))
+
+        #expect(
+            String(decoding: scrubbed, as: UTF8.self)
+                == """
+                {"event_id": "0123456789abcdef0123456789abcdef", "level":"error",
+                 "exception":{"values":[{"type":"PermissionError","value":"invalid token [Filtered]"}]},
+                 "extra":{"sys.argv":["app.py","--password=[Filtered]"],"count":4111111111111111},
+                 "tags":{"route":"/users/{id}"}}
+                """)
+    }
+
+    @Test func escapedStringsAreDecodedBeforeTheScanAndWrittenBackEscaped() throws {
+        let event = Data(#"{"message":"page:\n<pre>\"api_key\": \"sk_4f9a8c7e2b\"\u000a\u00e9t\u00e9</pre>"}"#.utf8)
+
+        let scrubbed = try #require(scrubber.scrubbedTexts(inJSON: event))
+
+        let message = try JSONDecoder().decode([String: String].self, from: scrubbed)["message"]
+        #expect(message == "page:\n<pre>\"api_key\": \"[Filtered]\"\nété</pre>")
+    }
+
+    @Test func keysAreNeverChangedAndCleanEventsAreNotCopied() {
+        let keyOnly = Data(#"{"api_key=sk_4f9a8c7e2b": true, "note": "GET /users/{id} 404"}"#.utf8)
+        let clean = Data(#"{"message":"파일 업로드에 실패하였습니다.","release":"shop@4.2.0 (310)"}"#.utf8)
+
+        #expect(scrubber.scrubbedTexts(inJSON: keyOnly) == nil)
+        #expect(scrubber.scrubbedTexts(inJSON: clean) == nil)
+        #expect(scrubber.scrubbedTexts(inJSON: Data(#"{"message":"token=abc"#.utf8)) == nil)
+        #expect(
+            Scrubber(rules: ScrubRules(valuePatterns: [])).scrubbedTexts(inJSON: Data(#"["token=a1"]"#.utf8)) == nil)
+    }
+}
