@@ -1,4 +1,5 @@
 import FaultlineServe
+import FaultlineTestServer
 import Foundation
 import Testing
 
@@ -38,6 +39,26 @@ struct ServeFixture {
             try? await ingest.stop()
             throw error
         }
+    }
+
+    /// Starts the built `faultline serve` (quiet, so that its access log cannot fill a pipe nobody reads) on a port
+    /// the system chooses, writing to `logs`, with `arguments` added; returns the process and its port once it
+    /// listens.
+    static func launch(logs: URL, _ arguments: [String] = []) async throws -> (process: Process, port: Int) {
+        let process = Process()
+        process.executableURL = BuiltFaultline.url
+        process.arguments =
+            ["serve", "--port", "0", "--log-dir", logs.path, "--key", publicKey, "--quiet"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        var lines = ProcessLines.of(output.fileHandleForReading).makeAsyncIterator()
+        guard let started = await lines.next(), let port = started.split(separator: ":").last.flatMap({ Int($0) })
+        else {
+            process.terminate()
+            throw BuiltFaultline.Failure(description: "faultline serve did not say where it listens")
+        }
+        return (process, port)
     }
 
     /// Sends `body` to `path` with `headers`; returns the status and the `X-Sentry-Error` reason.

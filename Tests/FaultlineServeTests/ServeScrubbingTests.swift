@@ -91,17 +91,8 @@ import Testing
     /// it with SIGTERM; returns the log directory.
     private static func serve(arguments: [String], _ body: (String) async throws -> Void) async throws -> URL {
         let logs = ServeFixture.logDirectory()
-        let process = Process()
-        process.executableURL = BuiltFaultline.url
-        process.arguments =
-            ["serve", "--port", "0", "--log-dir", logs.path, "--key", ServeFixture.publicKey] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        let (process, port) = try await ServeFixture.launch(logs: logs, arguments)
         defer { if process.isRunning { process.terminate() } }
-        var lines = ProcessLines.of(output.fileHandleForReading).makeAsyncIterator()
-        let started = try #require(await lines.next())
-        let port = try #require(started.split(separator: ":").last.flatMap { Int($0) }, "\(started)")
         try await body("http://\(ServeFixture.publicKey)@127.0.0.1:\(port)/1")
         process.terminate()
         while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }

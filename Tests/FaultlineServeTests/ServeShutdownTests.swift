@@ -14,16 +14,8 @@ import Testing
     @Test func aSIGTERMWhileClientsSendLosesNoAcceptedEvent() async throws {
         let logs = ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
-        let process = Process()
-        process.executableURL = BuiltFaultline.url
-        process.arguments = ["serve", "--port", "0", "--log-dir", logs.path, "--key", ServeFixture.publicKey]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        let (process, port) = try await ServeFixture.launch(logs: logs)
         defer { if process.isRunning { process.terminate() } }
-        var lines = ProcessLines.of(output.fileHandleForReading).makeAsyncIterator()
-        let started = try #require(await lines.next())
-        let port = try #require(started.split(separator: ":").last.flatMap { Int($0) }, "\(started)")
 
         // Given four clients sending events as fast as they can
         let acceptedSoFar = AcceptedCount()

@@ -63,19 +63,34 @@ struct TriageSummary: ParsableCommand {
                     .utf8))
 
         let summary = [faultline, "summary", "--json", "--file", large.path]
+        // The incident signals over the corpus's last day, against the day before: the same single pass, which also
+        // reads every earlier event into the issues' histories.
+        let incident = [
+            faultline, "incident", "--json", "--file", large.path, "--since", "2026-11-22T00:00:00Z", "--until",
+            "2026-11-23T00:00:00Z",
+        ]
         let jq = ["jq", "-n", "-c", Self.jqProgram, large.path]
         let agreed = try Self.countsAgree(faultline: faultline, jq: jq, log: large)
         var faultlineRuns: [ChildRun] = []
+        var incidentRuns: [ChildRun] = []
         var jqRuns: [ChildRun] = []
         for round in 0...rounds {
-            for command in round % 2 == 0 ? [summary, jq] : [jq, summary] {
+            for command in round % 2 == 0 ? [summary, incident, jq] : [jq, incident, summary] {
                 let run = try ChildRun.run(command)
                 guard round > 0 else { continue }  // the first round warms the page cache
-                if command == summary { faultlineRuns.append(run) } else { jqRuns.append(run) }
+                if command == summary {
+                    faultlineRuns.append(run)
+                } else if command == incident {
+                    incidentRuns.append(run)
+                } else {
+                    jqRuns.append(run)
+                }
             }
         }
         let smallRun = try ChildRun.run([faultline, "summary", "--json", "--file", small.path])
-        try report(written: written, faultline: faultlineRuns, jq: jqRuns, small: smallRun, agreed: agreed)
+        try report(
+            written: written, faultline: faultlineRuns, incident: incidentRuns, jq: jqRuns, small: smallRun,
+            agreed: agreed)
     }
 
     /// Whether `faultline issues --json` counts the same events per fingerprint as jq; the benchmark stops if not.
@@ -102,10 +117,12 @@ struct TriageSummary: ParsableCommand {
     }
 
     private func report(
-        written: LogCorpus.Written, faultline: [ChildRun], jq: [ChildRun], small: ChildRun, agreed: Int
+        written: LogCorpus.Written, faultline: [ChildRun], incident: [ChildRun], jq: [ChildRun], small: ChildRun,
+        agreed: Int
     ) throws {
         let megabytes = Double(written.bytes) / 1e6
         let faultlineSeconds = Samples(faultline.map(\.seconds))
+        let incidentSeconds = Samples(incident.map(\.seconds))
         let jqSeconds = Samples(jq.map(\.seconds))
         let faultlinePeak = faultline.map(\.peakResidentBytes).max() ?? 0
         print(
@@ -120,6 +137,10 @@ struct TriageSummary: ParsableCommand {
             | faultline summary | \(String(format: "%.2f", faultlineSeconds.median)) \
             | \(String(format: "%.0f", megabytes / faultlineSeconds.median)) | \(ProcessMemory.mebibytes(faultlinePeak)) \
             | \(String(format: "%.1f", jqSeconds.median / faultlineSeconds.median))× faster |
+            | faultline incident (signals on) | \(String(format: "%.2f", incidentSeconds.median)) \
+            | \(String(format: "%.0f", megabytes / incidentSeconds.median)) \
+            | \(ProcessMemory.mebibytes(incident.map(\.peakResidentBytes).max() ?? 0)) \
+            | \(String(format: "%.1f", jqSeconds.median / incidentSeconds.median))× faster |
 
             memory against input size: faultline summary over a log of \(smallMegabytes) MiB made the same way \
             peaks at \(ProcessMemory.mebibytes(small.peakResidentBytes)); over \(self.megabytes) MiB at \
@@ -146,6 +167,7 @@ struct TriageSummary: ParsableCommand {
                     target: "≥ 20×, ≥ 500 MB/s", met: ratio >= 20 && speed >= 500,
                     sides: [
                         .init("jq", side(jq, jqSeconds)), .init("faultline summary", side(faultline, faultlineSeconds)),
+                        .init("faultline incident", side(incident, incidentSeconds)),
                     ],
                     parameters: [
                         "events": "\(written.events)", "rounds": "\(rounds)",
