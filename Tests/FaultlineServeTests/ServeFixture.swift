@@ -53,12 +53,14 @@ struct ServeFixture {
         process.standardOutput = output
         try process.run()
         var lines = ProcessLines.of(output.fileHandleForReading).makeAsyncIterator()
-        guard let started = await lines.next(), let port = started.split(separator: ":").last.flatMap({ Int($0) })
-        else {
+        do {
+            let started = try #require(await lines.next(), "faultline serve said nothing")
+            let port = try #require(started.split(separator: ":").last.flatMap { Int($0) }, "\(started)")
+            return (process, port)
+        } catch {
             process.terminate()
-            throw BuiltFaultline.Failure(description: "faultline serve did not say where it listens")
+            throw error
         }
-        return (process, port)
     }
 
     /// Sends `body` to `path` with `headers`; returns the status and the `X-Sentry-Error` reason.
