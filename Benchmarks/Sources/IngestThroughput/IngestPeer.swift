@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import FaultlineReporting
 import FaultlineTestServer
 import Foundation
@@ -40,6 +41,9 @@ final class IngestPeer {
 
     /// The path of its envelope endpoint, `/api/<project>/envelope/`.
     var envelopePath: String { "\(dsn.pathPrefix)/api/\(dsn.projectID)/envelope/" }
+
+    /// The seconds of CPU its process and workers have used so far.
+    var cpuSeconds: Double? { ProcessCPU.seconds(ofTree: process.processIdentifier) }
 
     /// The event id of every event it has stored, one per event, read back from its log or database.
     func storedEventIDs() throws -> [String] {

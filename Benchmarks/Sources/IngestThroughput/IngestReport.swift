@@ -3,7 +3,7 @@ import Foundation
 
 /// The timed rounds of ingest-throughput as a Markdown table and as a ``BenchmarkResult``: each side's median
 /// envelopes per second (answered 200, per second of the run), its median p50 and p99 latency, what it stored against
-/// what it answered 200, and `serve`'s ratio to Bugsink.
+/// what it answered 200, the median CPU time the server and wrk used per request, and `serve`'s ratio to Bugsink.
 struct IngestReport {
     let runs: [IngestSide: [IngestRun]]
     let warmUp: [IngestRun]
@@ -34,8 +34,9 @@ struct IngestReport {
             interleaved rounds after a warm-up; every request one uncompressed envelope of \(envelopeBytes) bytes (an \
             error event with exception, tags, user, request, contexts and 4 breadcrumbs) with a fresh event_id
             """,
-            "| side | envelopes/s (median, min–max) | p50 | p99 | stored / answered 200 | not 200 | ratio vs Bugsink |",
-            "|---|---|---|---|---|---|---|",
+            "| side | envelopes/s (median, min–max) | p50 | p99 | stored / answered 200 | not 200 | server CPU/request "
+                + "| wrk CPU/request | ratio vs Bugsink |",
+            "|---|---|---|---|---|---|---|---|---|",
         ]
         let bugsink = rates(.bugsink).median
         for side in [IngestSide.bugsink, .serve, .ceiling] {
@@ -52,6 +53,8 @@ struct IngestReport {
                     + (side == .ceiling
                         ? "\(stored) (stores nothing) / \(answered200)" : "\(stored) / \(answered200)\(once)")
                     + " | \(Self.notAnswered200(sideRuns)) | "
+                    + String(format: "%.0f µs | ", Samples(sideRuns.compactMap(\.serverCPUPerRequest)).median)
+                    + String(format: "%.0f µs | ", Samples(sideRuns.map(\.generatorCPUPerRequest)).median)
                     + (side == .ceiling ? "—" : String(format: "%.0f×", rates.median / bugsink)) + " |")
         }
         let problems = (warmUp + runs.values.joined()).filter { !$0.problems.isEmpty }
@@ -80,6 +83,8 @@ struct IngestReport {
                 values["answered_200"] = Double(sideRuns.reduce(0) { $0 + $1.wrk.answered200 })
                 values["not_200"] = Double(sideRuns.reduce(0) { $0 + $1.wrk.answered - $1.wrk.answered200 })
                 values["unanswered"] = Double(sideRuns.reduce(0) { $0 + $1.unanswered })
+                values["median_server_cpu_us_per_request"] = Samples(sideRuns.compactMap(\.serverCPUPerRequest)).median
+                values["median_wrk_cpu_us_per_request"] = Samples(sideRuns.map(\.generatorCPUPerRequest)).median
                 return BenchmarkResult.Side(side.name, values)
             },
             parameters: [

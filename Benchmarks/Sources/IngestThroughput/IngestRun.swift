@@ -28,6 +28,14 @@ struct IngestRun {
     let storedIDs: Int
     /// The size of the envelope each request carried.
     let envelopeBytes: Int
+    /// The CPU the server (its process and workers) and wrk used during the run, in seconds; the server's is `nil`
+    /// when `/proc` could not tell.
+    let serverCPUSeconds: Double?
+    let generatorCPUSeconds: Double
+
+    /// The server's and wrk's CPU time per request answered, in microseconds.
+    var serverCPUPerRequest: Double? { serverCPUSeconds.map { $0 / Double(max(1, wrk.answered)) * 1e6 } }
+    var generatorCPUPerRequest: Double { generatorCPUSeconds / Double(max(1, wrk.answered)) * 1e6 }
 
     /// Requests sent and never answered: wrk stopped, or the connection failed, before the answer.
     var unanswered: Int { wrk.sent - wrk.answered }
@@ -48,6 +56,8 @@ struct IngestRun {
         let others = wrk.otherAnswers.sorted { $0.key < $1.key }.map { "\($0.value) answered \($0.key)" }
         return String(format: "%.0f/s", wrk.rate)
             + ", p50 \(Self.milliseconds(wrk.p50Microseconds)), p99 \(Self.milliseconds(wrk.p99Microseconds)), "
+            + "CPU per request \(serverCPUPerRequest.map { String(format: "%.0f µs", $0) } ?? "unknown") server, "
+            + String(format: "%.0f µs wrk, ", generatorCPUPerRequest)
             + "\(wrk.sent) sent, \(wrk.answered200) answered 200, \(stored) stored"
             + (others.isEmpty ? "" : ", " + others.joined(separator: ", "))
             + (problems.isEmpty ? ": checked" : ": " + problems.joined(separator: ", "))

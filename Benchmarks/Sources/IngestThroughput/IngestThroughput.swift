@@ -79,13 +79,17 @@ struct IngestThroughput: AsyncParsableCommand {
         let file = try template.write()
         defer { try? FileManager.default.removeItem(at: file) }
         let id = String(format: "%016llx", UInt64.random(in: 0...UInt64.max))
+        let serverCPU = peer.cpuSeconds
+        let generatorCPU = ProcessCPU.waitedChildrenSeconds
         let result = try load.run(
             template: file, method: side == .ceiling ? "GET" : "POST",
             path: side == .ceiling ? "/health" : peer.envelopePath, port: peer.port, auth: peer.auth, run: id)
+        let generatorSeconds = ProcessCPU.waitedChildrenSeconds - generatorCPU
+        let serverSeconds = serverCPU.flatMap { before in peer.cpuSeconds.map { $0 - before } }
         let stored = try peer.storedEventIDs().filter { $0.hasPrefix(id) }
         return IngestRun(
             side: side, wrk: result, stored: stored.count, storedIDs: Set(stored).count,
-            envelopeBytes: template.bytes.count)
+            envelopeBytes: template.bytes.count, serverCPUSeconds: serverSeconds, generatorCPUSeconds: generatorSeconds)
     }
 
     private static func isOnPath(_ name: String) -> Bool {
