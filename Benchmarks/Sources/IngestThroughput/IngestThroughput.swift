@@ -40,7 +40,8 @@ struct IngestThroughput: AsyncParsableCommand {
 
     func run() async throws {
         guard Self.isOnPath("wrk") else {
-            throw ValidationError("wrk is missing: scripts/bench installs it (Debian's wrk package).")
+            throw IngestPeer.Failure(
+                description: "wrk is not on PATH: run scripts/bench, which installs it, or apt-get install wrk")
         }
         let executable =
             faultline
