@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import FaultlineReporting
 import FaultlineTestServer
 import Foundation
@@ -13,16 +14,43 @@ final class IngestPeer {
         let description: String
     }
 
+    /// Which ingest it is, and so where its stored events are read.
+    enum Kind {
+        case faultline, bugsink
+    }
+
     let name: String
+    let kind: Kind
     let dsn: DSN
     private let process: Process
     private let data: URL
 
-    private init(name: String, dsn: DSN, process: Process, data: URL) {
+    private init(name: String, kind: Kind, dsn: DSN, process: Process, data: URL) {
         self.name = name
+        self.kind = kind
         self.dsn = dsn
         self.process = process
         self.data = data
+    }
+
+    /// The port it listens on, on 127.0.0.1.
+    var port: Int { dsn.port ?? 80 }
+
+    /// The `X-Sentry-Auth` header an SDK sends it.
+    var auth: String { dsn.authHeader(client: "faultline-bench/1.0") }
+
+    /// The path of its envelope endpoint, `/api/<project>/envelope/`.
+    var envelopePath: String { "\(dsn.pathPrefix)/api/\(dsn.projectID)/envelope/" }
+
+    /// The seconds of CPU its process and workers have used so far.
+    var cpuSeconds: Double? { ProcessCPU.seconds(ofTree: process.processIdentifier) }
+
+    /// The event id of every event it has stored, one per event, read back from its log or database.
+    func storedEventIDs() throws -> [String] {
+        switch kind {
+        case .faultline: try StoredEvents.ids(inLog: data)
+        case .bugsink: try StoredEvents.ids(inBugsink: data)
+        }
     }
 
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -32,7 +60,7 @@ final class IngestPeer {
     static func faultline(_ faultline: String) async throws -> IngestPeer {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-ingest-bench-\(UUID())")
         return try await start(
-            name: "faultline serve", executable: URL(fileURLWithPath: faultline),
+            name: "faultline serve", kind: .faultline, executable: URL(fileURLWithPath: faultline),
             arguments: ["serve", "--port", "0", "--log-dir", data.path, "--quiet"], dsnPrefix: "DSN: ", data: data)
     }
 
@@ -45,7 +73,7 @@ final class IngestPeer {
         }
         let script = repository.appendingPathComponent("Tests/peers/bugsink_peer.py").path
         let peer = try await start(
-            name: "Bugsink 2.6.1", executable: python,
+            name: "Bugsink 2.6.1", kind: .bugsink, executable: python,
             arguments: [script, "serve", data.path, String(try LoopbackPort.unused())], dsnPrefix: "DSN ", data: data)
         do {
             try await peer.waitUntilListening()
@@ -66,7 +94,7 @@ final class IngestPeer {
     }
 
     private static func start(
-        name: String, executable: URL, arguments: [String], dsnPrefix: String, data: URL
+        name: String, kind: Kind, executable: URL, arguments: [String], dsnPrefix: String, data: URL
     ) async throws -> IngestPeer {
         let process = Process()
         process.executableURL = executable
@@ -77,7 +105,8 @@ final class IngestPeer {
         try process.run()
         for await line in ProcessLines.of(output.fileHandleForReading) where line.hasPrefix(dsnPrefix) {
             return IngestPeer(
-                name: name, dsn: try DSN(String(line.dropFirst(dsnPrefix.count))), process: process, data: data)
+                name: name, kind: kind, dsn: try DSN(String(line.dropFirst(dsnPrefix.count))), process: process,
+                data: data)
         }
         throw Failure(description: "\(name) ended before printing its DSN")
     }

@@ -3,23 +3,28 @@ import BenchmarkSupport
 import FaultlineReporting
 import Foundation
 
-/// `faultline serve`'s ingest throughput beside Bugsink's on the same envelopes: gzip-compressed error events from
-/// the pipeline's builder and encoder, posted with a fixed number in flight, rounds interleaved. Every envelope has
-/// its own event id, since both ingests store an id once. A refused envelope (Bugsink's quotas answer 429) stops the
-/// benchmark: the rates would not compare the same work.
+/// `faultline serve`'s ingest throughput beside Bugsink's, driven by the same external load generator: wrk (Debian's
+/// package) with `Benchmarks/peers/envelope.lua`, which posts the same uncompressed envelope with a fresh `event_id`
+/// in every request. Each round runs wrk against a fresh `serve`, against Bugsink, and against `serve`'s
+/// `GET /health` with the same requests (the generator's ceiling on this machine), in alternating order. After
+/// each run, the events the ingest stored with that run's ids are read back: each answered 200 must be stored once.
 @main
 struct IngestThroughput: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "ingest-throughput", abstract: "Envelopes per second into faultline serve, beside Bugsink.")
+        commandName: "ingest-throughput",
+        abstract: "Envelopes per second into faultline serve, beside Bugsink, from wrk.")
 
-    @Option(help: "Envelopes per round and side.")
-    var envelopes = 1000
+    @Option(help: "Seconds each run sends for; wrk waits for the last answers after that.")
+    var seconds = 10
 
-    @Option(help: "Timed rounds per side, after a warm-up round.")
+    @Option(help: "Timed rounds, after a warm-up round of a fifth of the seconds.")
     var rounds = 3
 
-    @Option(help: "Requests in flight.")
-    var concurrency = 8
+    @Option(help: "wrk threads.")
+    var threads = 2
+
+    @Option(help: "wrk connections, each with one request in flight.")
+    var connections = 16
 
     @Option(help: "The faultline executable; by default the one built beside this benchmark.")
     var faultline: String?
@@ -27,78 +32,70 @@ struct IngestThroughput: AsyncParsableCommand {
     @Option(help: "Write the results as JSON to this file.")
     var json: String?
 
+    func validate() throws {
+        guard seconds >= 1, rounds >= 1, threads >= 1, connections >= threads else {
+            throw ValidationError("--seconds and --rounds are 1 or more, and --connections at least --threads.")
+        }
+    }
+
     func run() async throws {
+        guard Self.isOnPath("wrk") else {
+            throw IngestPeer.Failure(
+                description: "wrk is not on PATH: run scripts/bench, which installs it, or apt-get install wrk")
+        }
         let executable =
             faultline
             ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("faultline").path
-        var corpus = LogCorpus(seed: 7)
-        let load = EnvelopeLoad(concurrency: concurrency)
-        let serve = try await IngestPeer.faultline(executable)
-        defer { serve.stop() }
         let bugsink = try await IngestPeer.bugsink()
         defer { bugsink.stop() }
-        var results: [String: [EnvelopeLoad.Result]] = [:]
-        var bytes = 0
+        var runs: [IngestSide: [IngestRun]] = [:]
+        var warmUp: [IngestRun] = []
+        var envelopeBytes = 0
         for round in 0...rounds {
-            let count = round == 0 ? envelopes / 10 : envelopes
-            for peer in round.isMultiple(of: 2) ? [serve, bugsink] : [bugsink, serve] {
-                let bodies = (0..<count).map { _ in
-                    let event = corpus.nextEvent(at: Date())
-                    return Gzip.compress(Envelope(eventID: event.id, eventJSON: event.json, dsn: nil).serialized())
-                }
-                let result = await load.run(bodies, to: peer.dsn)
-                guard round > 0 else { continue }
-                bytes = bodies.reduce(0) { $0 + $1.count } / bodies.count
-                results[peer.name, default: []].append(result)
+            let load = WrkRun(
+                threads: threads, connections: connections, seconds: round == 0 ? max(1, seconds / 5) : seconds)
+            for side in round.isMultiple(of: 2) ? IngestSide.allCases : IngestSide.allCases.reversed() {
+                let run = try await measure(side, load: load, faultline: executable, bugsink: bugsink)
+                envelopeBytes = run.envelopeBytes
+                print("\(round == 0 ? "warm-up" : "round \(round)"), \(side.name): \(run.summary)")
+                if round == 0 { warmUp.append(run) } else { runs[side, default: []].append(run) }
             }
         }
-        let refusals = results.filter { $0.value.contains { !$0.refused.isEmpty } }.map(\.key)
-        guard refusals.isEmpty else {
-            throw IngestPeer.Failure(
-                description:
-                    "\(refusals.joined(separator: " and ")) refused envelopes: \(results.mapValues { $0.map(\.refused) })"
-            )
-        }
-        try report(results, serve: serve.name, bugsink: bugsink.name, averageBytes: bytes)
+        let report = IngestReport(
+            runs: runs, warmUp: warmUp, threads: threads, connections: connections, seconds: seconds,
+            rounds: rounds, envelopeBytes: envelopeBytes)
+        print()
+        print(report.table)
+        try BenchmarkResult.write([report.result], to: json)
     }
 
-    private func report(
-        _ results: [String: [EnvelopeLoad.Result]], serve: String, bugsink: String, averageBytes: Int
-    ) throws {
-        func rate(_ result: EnvelopeLoad.Result) -> Double { Double(result.accepted) / result.seconds }
-        let serveRates = Samples((results[serve] ?? []).map(rate))
-        let bugsinkRates = Samples((results[bugsink] ?? []).map(rate))
-        print(
-            """
-            ingest-throughput: \(envelopes) gzip envelopes per round (one error event each, \(averageBytes) bytes \
-            compressed on average), \(concurrency) requests in flight, \(rounds) interleaved rounds after a warm-up
-            | side | median envelopes/s | min | max | ratio |
-            |---|---|---|---|---|
-            """)
-        for (name, rates) in [(bugsink, bugsinkRates), (serve, serveRates)] {
-            print(
-                "| \(name) | \(String(format: "%.0f", rates.median)) | \(String(format: "%.0f", rates.sorted.first ?? 0)) | "
-                    + "\(String(format: "%.0f", rates.sorted.last ?? 0)) | "
-                    + "\(String(format: "%.1f", rates.median / bugsinkRates.median)) |")
+    /// One run of wrk against `side`, and what the ingest stored with the run's event ids.
+    private func measure(_ side: IngestSide, load: WrkRun, faultline: String, bugsink: IngestPeer) async throws
+        -> IngestRun
+    {
+        let peer = side == .bugsink ? bugsink : try await IngestPeer.faultline(faultline)
+        defer { if side != .bugsink { peer.stop() } }
+        let template = try EnvelopeTemplate(seed: 7, dsn: peer.dsn)
+        let file = try template.write()
+        defer { try? FileManager.default.removeItem(at: file) }
+        let id = String(format: "%016llx", UInt64.random(in: 0...UInt64.max))
+        let serverCPU = peer.cpuSeconds
+        let generatorCPU = ProcessCPU.waitedChildrenSeconds
+        let result = try load.run(
+            template: file, method: side == .ceiling ? "GET" : "POST",
+            path: side == .ceiling ? "/health" : peer.envelopePath, port: peer.port, auth: peer.auth, run: id)
+        let generatorSeconds = ProcessCPU.waitedChildrenSeconds - generatorCPU
+        let serverSeconds = serverCPU.flatMap { before in peer.cpuSeconds.map { $0 - before } }
+        let stored = try peer.storedEventIDs().filter { $0.hasPrefix(id) }
+        return IngestRun(
+            side: side, wrk: result, stored: stored.count, storedIDs: Set(stored).count,
+            envelopeBytes: template.bytes.count, serverCPUSeconds: serverSeconds, generatorCPUSeconds: generatorSeconds)
+    }
+
+    private static func isOnPath(_ name: String) -> Bool {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/\(name)")
         }
-        let ratio = serveRates.median / bugsinkRates.median
-        try BenchmarkResult.write(
-            [
-                BenchmarkResult(
-                    name: "ingest-throughput", what: "ingest (faultline serve) from a load generator",
-                    faultline: String(format: "%.0f envelopes/s", serveRates.median),
-                    peer: String(format: "Bugsink %.0f envelopes/s", bugsinkRates.median), value: serveRates.median,
-                    peerValue: bugsinkRates.median, ratio: String(format: "%.1f×", ratio), target: "≥ 10×",
-                    met: ratio >= 10,
-                    sides: [
-                        .init(bugsink, bugsinkRates.values("envelopes_per_second")),
-                        .init(serve, serveRates.values("envelopes_per_second")),
-                    ],
-                    parameters: [
-                        "envelopes per round": "\(envelopes)", "rounds": "\(rounds)",
-                        "in flight": "\(concurrency)", "average gzip bytes": "\(averageBytes)",
-                    ])
-            ], to: json)
     }
 }
