@@ -56,12 +56,13 @@ final class IngestPeer {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Starts `faultline serve` (the executable at `faultline`) on a port the system chooses.
-    static func faultline(_ faultline: String) async throws -> IngestPeer {
+    /// Starts `faultline serve` (the executable at `faultline`, with `arguments` added) on a port the system chooses.
+    static func faultline(_ faultline: String, arguments: [String] = []) async throws -> IngestPeer {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-ingest-bench-\(UUID())")
         return try await start(
             name: "faultline serve", kind: .faultline, executable: URL(fileURLWithPath: faultline),
-            arguments: ["serve", "--port", "0", "--log-dir", data.path, "--quiet"], dsnPrefix: "DSN: ", data: data)
+            arguments: ["serve", "--port", "0", "--log-dir", data.path, "--quiet"] + arguments, dsnPrefix: "DSN: ",
+            data: data)
     }
 
     /// Starts Bugsink in a fresh data folder on a free port; migrations take up to a minute.

@@ -29,6 +29,11 @@ struct IngestThroughput: AsyncParsableCommand {
     @Option(help: "The faultline executable; by default the one built beside this benchmark.")
     var faultline: String?
 
+    @Option(
+        parsing: .unconditionalSingleValue,
+        help: "An argument added to faultline serve's, such as --no-scrub-values to measure without value scrubbing.")
+    var serveArgument: [String] = []
+
     @Option(help: "Write the results as JSON to this file.")
     var json: String?
 
@@ -74,7 +79,7 @@ struct IngestThroughput: AsyncParsableCommand {
     private func measure(_ side: IngestSide, load: WrkRun, faultline: String, bugsink: IngestPeer) async throws
         -> IngestRun
     {
-        let peer = side == .bugsink ? bugsink : try await IngestPeer.faultline(faultline)
+        let peer = side == .bugsink ? bugsink : try await IngestPeer.faultline(faultline, arguments: serveArgument)
         defer { if side != .bugsink { peer.stop() } }
         let template = try EnvelopeTemplate(seed: 7, dsn: peer.dsn)
         let file = try template.write()
