@@ -131,7 +131,7 @@ public struct LogScan: Sendable {
         let fingerprint: [String]
         let id: String
         if let window {
-            guard filter.acceptsIgnoringTime(record), record.timestamp < window.end else { return }
+            guard filter.acceptsIgnoringTime(record), window.contains(before: record.timestamp) else { return }
             fingerprint = Issue.fingerprint(of: record)
             id = IssueID.of(fingerprint)
             histories[id, default: IssueHistory(firstSeen: record.timestamp)].add(record, window: window)
@@ -166,7 +166,7 @@ public struct LogScan: Sendable {
     private mutating func remove(_ record: EventRecord, filter: EventFilter) {
         let id = IssueID.of(Issue.fingerprint(of: record))
         if let window {
-            guard filter.acceptsIgnoringTime(record), record.timestamp < window.end else { return }
+            guard filter.acceptsIgnoringTime(record), window.contains(before: record.timestamp) else { return }
             histories[id]?.remove(record, window: window)
             if let release = record.release { Self.decrement(&releaseEvents, release) }
             guard record.timestamp >= window.start else { return }

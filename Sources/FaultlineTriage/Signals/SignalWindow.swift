@@ -28,6 +28,15 @@ public struct SignalWindow: Hashable, Sendable {
         self.end = end
     }
 
+    /// Whether events after ``end`` count as the window's too: a window that runs to now (no `--until`) keeps the
+    /// events of a clock that runs ahead, so that no event is left out; its rates still use ``end``.
+    public var includesLaterEvents = false
+
     /// Where the baseline starts.
     public var baselineStart: Double { start - baseline }
+
+    /// Whether an event at `time` is before the window's end, or counts as if it were.
+    func contains(before time: Double) -> Bool {
+        time < end || includesLaterEvents
+    }
 }

@@ -19,9 +19,10 @@ struct TimelineCommand: AsyncParsableCommand {
     func run() async throws {
         // A window with a start runs to its end, else to now, so that a quiet end shows as empty buckets.
         let filter = try options.filter()
-        let end = filter.until ?? (filter.since == nil ? nil : Date().timeIntervalSince1970)
-        let report = TimelineReport(
-            try await options.scan(), bucketMinutes: bucket, from: filter.since, to: end)
+        let scan = try await options.scan()
+        // Events of a clock that runs ahead of this one stay in: the window runs to now or to its last event.
+        let end = filter.until ?? filter.since.map { _ in max(Date().timeIntervalSince1970, (scan.lastSeen ?? 0) + 1) }
+        let report = TimelineReport(scan, bucketMinutes: bucket, from: filter.since, to: end)
         try options.print(report) { report.text(style: $0) }
     }
 }

@@ -63,7 +63,11 @@ struct TriageOptions: ParsableArguments {
         let (files, filter) = (try logFiles(), try filter(defaultSince: defaultSince))
         // A window, when there is a start, for the signals: the events before it are read for the history.
         let window = signals.flatMap { signals in
-            filter.since.map { signals.window(from: $0, to: filter.until ?? Date().timeIntervalSince1970) }
+            filter.since.map { since in
+                var window = signals.window(from: since, to: filter.until ?? Date().timeIntervalSince1970)
+                window.includesLaterEvents = filter.until == nil
+                return window
+            }
         }
         var progressLine = ProgressLine()
         let scan = await LogScan(files: files, filter: filter, window: window) { progressLine.show($0) }

@@ -93,6 +93,21 @@ import Testing
         #expect(IncidentReport(pieces) == IncidentReport(whole))
     }
 
+    @Test func aWindowThatRunsToNowKeepsTheEventsOfAClockAhead() async throws {
+        let logs = try Self.plantedLog()
+        defer { try? FileManager.default.removeItem(at: logs) }
+        let files = try LogFile.all(in: logs)
+        // A window that ends half way through the planted one, as if this machine's clock were 30 minutes behind
+        var closed = SignalWindow(start: Self.start, end: Self.start + 1800)
+        var open = closed
+        open.includesLaterEvents = true
+        closed.includesLaterEvents = false
+        let withUntil = await LogScan(files: files, filter: EventFilter(), window: closed)
+        let toNow = await LogScan(files: files, filter: EventFilter(), window: open)
+        #expect(withUntil.events == 9)  // the steady issue's first half hour and the regression
+        #expect(toNow.events == 49)  // every event since the start, none left out
+    }
+
     /// Two days of a steady issue (10 an hour, in every release), a payment failure at 3 an hour that jumps to 30 in
     /// the window's second half, a decoding bug first seen at 09:40, and a crash seen in app@1.0, absent from app@1.1
     /// and back in app@1.2. Releases: app@1.0 until 36 h before the window's end, app@1.1 until 2 h before, app@1.2
