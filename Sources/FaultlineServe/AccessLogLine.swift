@@ -1,3 +1,4 @@
+import Faultline
 import FaultlineReporting
 import Foundation
 import Hummingbird
@@ -15,7 +16,7 @@ struct AccessLogLine {
     let duration: Duration
 
     var text: String {
-        let milliseconds = Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1e3
+        let milliseconds = duration.timeInterval * 1000
         let path = request.uri.path.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : String($0) }
             .joined()
         return "\(RFC3339.string(from: Date())) \(client?.ipAddress ?? "-") \(request.method.rawValue) \(path) "

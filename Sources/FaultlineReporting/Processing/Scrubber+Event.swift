@@ -7,44 +7,25 @@ extension Scrubber {
     func scrubTexts(of event: inout SentryEvent) {
         guard scanner.isEnabled || rules.scrubText != nil else { return }
         if let message = event.message, let scrubbed = scrubbed(message) { event.message = scrubbed }
-        if var exception = event.exception {
-            var changed = false
-            for index in exception.values.indices {
-                guard let scrubbed = scrubbed(exception.values[index].value) else { continue }
-                exception.values[index].value = scrubbed
-                changed = true
+        let exceptions = event.exception?.values.replacingChanged { exception in
+            scrubbed(exception.value).map { value in
+                var scrubbed = exception
+                scrubbed.value = value
+                return scrubbed
             }
-            if changed { event.exception = exception }
         }
+        if let exceptions { event.exception?.values = exceptions }
         if let request = event.request { event.request = scrubbed(request) ?? request }
-        for (name, value) in event.tags {
-            if let scrubbed = scrubbed(value) { event.tags[name] = scrubbed }
-        }
+        if let tags = event.tags.replacingChangedValues(scrubbed) { event.tags = tags }
         if let contexts = scrubbed(event.contexts) { event.contexts = contexts }
         if let extra = event.extra, let scrubbed = scrubbed(extra) { event.extra = scrubbed }
-        if var breadcrumbs = event.breadcrumbs {
-            var changed = false
-            for index in breadcrumbs.values.indices {
-                guard let scrubbed = scrubbed(breadcrumbs.values[index]) else { continue }
-                breadcrumbs.values[index] = scrubbed
-                changed = true
-            }
-            if changed { event.breadcrumbs = breadcrumbs }
-        }
+        if let values = event.breadcrumbs?.values.replacingChanged(scrubbed) { event.breadcrumbs?.values = values }
     }
 
     private func scrubbed(_ request: SentryEvent.Request) -> SentryEvent.Request? {
         let url = request.url.flatMap(scrubbed)
         let query = request.queryString.flatMap(scrubbed)
-        let headers = request.headers.flatMap { headers -> [String: String]? in
-            var result: [String: String]?
-            for (name, value) in headers {
-                guard let scrubbed = scrubbed(value) else { continue }
-                if result == nil { result = headers }
-                result?[name] = scrubbed
-            }
-            return result
-        }
+        let headers = request.headers?.replacingChangedValues(scrubbed)
         let data = request.data.flatMap(scrubbed)
         guard url != nil || query != nil || headers != nil || data != nil else { return nil }
         var result = request

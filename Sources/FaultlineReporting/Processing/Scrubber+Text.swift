@@ -29,14 +29,8 @@ extension Scrubber {
             return scrubbed(string).map(JSONValue.string)
         case .object(let object):
             return scrubbed(object).map(JSONValue.object)
-        case .array(var array):
-            var changed = false
-            for index in array.indices {
-                guard let scrubbed = scrubbed(array[index]) else { continue }
-                array[index] = scrubbed
-                changed = true
-            }
-            return changed ? .array(array) : nil
+        case .array(let array):
+            return array.replacingChanged(scrubbed).map(JSONValue.array)
         case .int, .double, .bool, .null:
             return nil
         }
@@ -44,12 +38,6 @@ extension Scrubber {
 
     /// The object with its strings scrubbed, or `nil` when none changed.
     func scrubbed(_ object: [String: JSONValue]) -> [String: JSONValue]? {
-        var result: [String: JSONValue]?
-        for (key, value) in object {
-            guard let scrubbed = scrubbed(value) else { continue }
-            if result == nil { result = object }
-            result?[key] = scrubbed
-        }
-        return result
+        object.replacingChangedValues(scrubbed)
     }
 }

@@ -53,8 +53,9 @@ public struct IncidentReport: Hashable, Sendable, Encodable {
         }
         flagged = rows.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(
             \.element)
-        newestRelease = rows.first?.signals?.newestRelease ?? scan.releaseFirstSeen.max { $0.value < $1.value }?.key
-        previousRelease = rows.first?.signals?.previousRelease
+        let releases = scan.releasesByFirstEvent
+        newestRelease = releases.last
+        previousRelease = releases.dropLast().last
         read = scan.counts
     }
 

@@ -91,9 +91,9 @@ extension LogScan {
             baselineEvents: history.baselineEvents, windowEvents: issue.events, baselineRate: baselineRate,
             windowRate: windowRate, factor: factor)
 
-        let ordered = releaseFirstSeen.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map(\.key)
+        let ordered = releasesByFirstEvent
         let newest = ordered.last
-        let previous = ordered.count > 1 ? ordered[ordered.count - 2] : nil
+        let previous = ordered.dropLast().last
         let older = ordered.dropLast()
         let inNewest = newest.map { history.releases[$0, default: 0] > 0 } ?? false
         let inPrevious = previous.map { history.releases[$0, default: 0] > 0 } ?? false
@@ -120,6 +120,11 @@ extension LogScan {
             isNewInRelease: inNewest && !inOlder, newestRelease: newest, previousRelease: previous,
             since: since.map(UTCTime.string), users: issue.users.count, usersInWindow: users.count,
             segments: issue.segments, releases: shares)
+    }
+
+    /// The releases up to the window's end, by their first event, oldest first; the last is the newest.
+    public var releasesByFirstEvent: [String] {
+        releaseFirstSeen.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map(\.key)
     }
 
     /// The first minute in the window with at least `factor` times the baseline's events per minute, and at least

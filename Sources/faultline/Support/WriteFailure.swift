@@ -4,22 +4,20 @@ import Foundation
 /// Why a file could not be written, in one line a person can act on, instead of Foundation's error codes
 /// (`NSCocoaErrorDomain error 512`).
 enum WriteFailure {
-    /// What keeps `path` from being written: a missing folder, a folder in its place, or permissions.
-    static func explanation(for path: String, _ error: any Error) -> String {
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
+    /// What kept `path` from being made: a folder in its place, a missing parent folder, or permissions; else the
+    /// reason `error` gives.
+    static func reason(for path: String, _ error: any Error) -> String {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            return "cannot write \(path): it is a directory"
+            return "it is a directory"
         }
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else {
-            return "cannot write \(path): there is no directory \(folder)"
+            return "there is no directory \(folder)"
         }
-        guard isDirectory.boolValue else { return "cannot write \(path): \(folder) is a file, not a directory" }
-        guard FileManager.default.isWritableFile(atPath: folder) else {
-            return "cannot write \(path): permission denied in \(folder)"
-        }
-        return "cannot write \(path): \((error as NSError).localizedFailureReason ?? error.localizedDescription)"
+        guard isDirectory.boolValue else { return "\(folder) is a file, not a directory" }
+        guard FileManager.default.isWritableFile(atPath: folder) else { return "permission denied in \(folder)" }
+        return (error as NSError).localizedFailureReason ?? error.localizedDescription
     }
 }
 
@@ -40,8 +38,7 @@ extension WriteFailure {
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
-            throw failure(
-                explanation(for: url.path, error).replacingOccurrences(of: "cannot write", with: "cannot create"))
+            throw failure("cannot create \(url.path): \(reason(for: url.path, error))")
         }
     }
 

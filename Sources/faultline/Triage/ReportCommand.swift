@@ -37,7 +37,8 @@ struct ReportCommand: AsyncParsableCommand {
         do {
             try page.write(to: URL(fileURLWithPath: output), options: .atomic)
         } catch {
-            FileHandle.standardError.write(Data("faultline: \(WriteFailure.explanation(for: output, error))\n".utf8))
+            FileHandle.standardError.write(
+                Data("faultline: cannot write \(output): \(WriteFailure.reason(for: output, error))\n".utf8))
             throw ExitCode(1)
         }
     }
