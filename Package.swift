@@ -135,6 +135,10 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // An app the kill tests start and kill with SIGKILL: it captures events until it is killed.
+        .executableTarget(
+            name: "CaptureLoop", dependencies: ["Faultline", "FaultlineReporting"], path: "Tests/Processes/CaptureLoop",
+            swiftSettings: strictSettings),
         // Benchmarks, run on demand by scripts/bench in release builds, never in the test run. Each measures Faultline
         // beside a baseline doing the same work in the same run and reports the ratio (Benchmarks/README.md).
         .target(

@@ -37,7 +37,7 @@ import Testing
             let scraped = try await Self.waitUntil { try await prometheus.series("up == 1", overLast: 2).count == 2 }
             try #require(scraped, "Prometheus did not scrape serve and the app within a minute")
 
-            // Given an app whose reporter sends to serve, with room for four envelopes in its outbox, and metrics
+            // Given an app whose reporter sends to serve, with a log that keeps a few events (one per file), and metrics
             let reporter = try Self.reporter(sendingTo: ingest.dsn, logs: work.appendingPathComponent("app"))
             let metrics = ReporterMetrics(
                 reporter: reporter, interval: .milliseconds(250), factory: PrometheusMetricsFactory(registry: registry))
@@ -90,17 +90,18 @@ import Testing
         try await ingest.stop()
     }
 
-    /// A reporter delivering to `dsn` that sends soon, retries soon, and holds at most four envelopes while it cannot:
+    /// A reporter delivering to `dsn` that sends soon, retries soon, and keeps a few events in its log while it cannot:
     /// the outage's six events overflow it.
     private static func reporter(sendingTo dsn: String, logs: URL) throws -> Reporter {
         var options = Reporter.Options(logDirectory: logs)
         options.release = "boleto-ios@4.2.0"
         options.dsn = try DSN(dsn)
+        options.maximumLogFileSize = 1
+        options.maximumLogSize = 20 * 1024
         var delivery = Uploader.Configuration(dsn: try DSN(dsn), outboxDirectory: options.outboxDirectory)
-        delivery.maximumOutboxCount = 4
         delivery.flushInterval = .milliseconds(100)
         delivery.backoff = Backoff(initial: .milliseconds(100), multiplier: 2, maximum: .milliseconds(400), jitter: 0)
-        return try Reporter(options: options, uploader: try Uploader(configuration: delivery))
+        return try Reporter(options: options, delivery: delivery)
     }
 
     /// Checks `condition` every 250 ms until it holds; `false` when 60 seconds pass first.

@@ -145,7 +145,7 @@ struct DeliveryThroughput: AsyncParsableCommand {
         let logs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-bench-\(UUID())")
         defer { try? FileManager.default.removeItem(at: logs) }
         let reporter = try await SampleFailure.reporter(
-            logDirectory: logs, dsn: ingest.dsn(), maxQueueSize: burst, outboxCount: burst, transport: transport)
+            logDirectory: logs, dsn: ingest.dsn(), maxQueueSize: burst, transport: transport)
         let failure = SampleFailure()
         let start = ContinuousClock.now
         for _ in 0..<burst { await failure.capture(with: reporter) }

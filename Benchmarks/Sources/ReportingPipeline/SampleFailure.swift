@@ -42,26 +42,16 @@ struct SampleFailure: Sendable {
 
     /// A reporter writing to `logDirectory` (and sending to `dsn`), with a user, tags and 100 breadcrumbs in scope.
     ///
-    /// - Parameters:
-    ///   - outboxCount: The most envelopes the outbox holds, when not the default 1000.
-    ///   - transport: What carries the envelopes, when not the default URLSession.
+    /// - Parameter transport: What carries the envelopes, when not the default URLSession.
     static func reporter(
-        logDirectory: URL, dsn: String?, maxQueueSize: Int = 1000, outboxCount: Int? = nil,
-        transport: (any EnvelopeTransport)? = nil
+        logDirectory: URL, dsn: String?, maxQueueSize: Int = 1000, transport: (any EnvelopeTransport)? = nil
     ) async throws -> Reporter {
         var options = Reporter.Options(logDirectory: logDirectory)
         options.dsn = try dsn.map { try DSN($0) }
         options.maxQueueSize = maxQueueSize
         options.release = "boleto-ios@4.2.0+310"
         options.transport = transport
-        var uploader: Uploader?
-        if let dsn = options.dsn, let outboxCount {
-            var configuration = Uploader.Configuration(dsn: dsn, outboxDirectory: options.outboxDirectory)
-            configuration.maximumOutboxCount = outboxCount
-            configuration.maximumOutboxBytes = max(configuration.maximumOutboxBytes, outboxCount * 64 * 1024)
-            uploader = try Uploader(configuration: configuration, transport: transport)
-        }
-        let reporter = try Reporter(options: options, uploader: uploader)
+        let reporter = try Reporter(options: options)
         await reporter.setUser(UserContext(id: "42", email: "ana@example.com", segment: "pro"))
         await reporter.configureScope { $0.tags["app.flavor"] = "store" }
         for index in 0..<100 {

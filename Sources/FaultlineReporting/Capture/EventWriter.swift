@@ -1,7 +1,7 @@
 import Foundation
 
-/// Writes captured events off the capturing caller's path, in capture order: assembles each, then writes it to the
-/// local log and, when there is an uploader, to its outbox, with the same bytes.
+/// Writes captured events off the capturing caller's path, in capture order: assembles each, appends it to the local
+/// log and, when there is an uploader, hands it the line and where the log wrote it, for sending from there.
 actor EventWriter {
     private let log: EventLog
     private let assembler: EventAssembler
@@ -61,12 +61,10 @@ actor EventWriter {
         }
         do {
             let json = EventEncoder.encode(event)
-            try await log.append(json)
+            let appended = try await log.appendLine(json)
             captured[event.tags["error.kind"] ?? "other", default: 0] += 1
-            if let uploader {
-                await uploader.enqueue(
-                    Envelope(eventID: event.eventID, eventJSON: json, dsn: uploader.configuration.dsn))
-            }
+            await uploader?.enqueue(
+                loggedEvent: json, at: appended.position, evictedSegments: appended.evictedSegments)
         } catch {
             failedWrites += 1
             lastWriteError = String(describing: error)

@@ -12,6 +12,11 @@ extension Reporter {
         /// ``URLSessionEnvelopeTransport``. Server-side apps on Linux set the `FaultlineAsyncHTTPClient` library's. One
         /// reporter's, not shared: closing the reporter cancels the transport's requests.
         public var transport: (any EnvelopeTransport)?
+        /// The size at which the local log's active file rotates into a compressed file; 8 MiB by default.
+        public var maximumLogFileSize = 8 * 1024 * 1024
+        /// The most bytes the local log takes on disk; 64 MiB by default. Past it the oldest rotated files are deleted,
+        /// and their events not yet sent are counted as `cache_overflow`: the log is what the uploader sends from.
+        public var maximumLogSize = 64 * 1024 * 1024
         /// The most captured events waiting to be written; 1000 by default. Past it, events are dropped and
         /// counted as `queue_overflow`.
         public var maxQueueSize = 1000
@@ -37,7 +42,8 @@ extension Reporter {
         /// set one they control, so that the logs they make are the same on every run.
         public var clock: @Sendable () -> Date = { Date() }
 
-        /// Where envelopes wait to be sent: `<logDirectory>/outbox`.
+        /// Where the uploader keeps its cursor into the log, its statistics and the envelopes that are not logged
+        /// events (client reports sent on their own): `<logDirectory>/outbox`.
         public var outboxDirectory: URL { logDirectory.appendingPathComponent("outbox") }
 
         /// Creates options that write the local log to `logDirectory`.

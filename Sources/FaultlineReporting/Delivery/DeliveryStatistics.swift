@@ -14,6 +14,9 @@ public struct DeliveryStatistics: Hashable, Sendable, Codable {
     public var retried = 0
     /// Events not delivered, by reason and category.
     public var discarded: [DiscardedEvents] = []
+    /// Events and envelopes waiting to be sent when the statistics were written: a reporter's events in its log after
+    /// the delivery cursor, and the outbox's envelopes. `nil` in files written before it was kept.
+    public var waiting: Int?
 
     public init() {}
 

@@ -1,8 +1,9 @@
 import Faultline
 import Foundation
 
-/// Sends envelopes to a Sentry-compatible endpoint through an outbox on disk, so that nothing accepted is lost to an
-/// outage, a rate limit or a restart.
+/// Sends envelopes to a Sentry-compatible endpoint from what is on disk, so that nothing accepted is lost to an outage,
+/// a rate limit or a restart: a reporter's events from its local log (each event is written once, and read back from
+/// the log when it is sent), other envelopes from an outbox of their own.
 ///
 /// ```swift
 /// let uploader = try Uploader(configuration: .init(dsn: dsn, outboxDirectory: logs.appendingPathComponent("outbox")))
@@ -24,20 +25,24 @@ import Foundation
 /// - **Client reports.** What was not delivered is counted by reason and category and sent as a `client_report`
 ///   item with the next envelope, or on its own at ``flush(timeout:)``.
 /// - **Restarts.** Envelopes stored by an earlier run are sent first; an envelope is deleted as soon as the server
-///   accepts it, so nothing is sent twice after a success.
+///   accepts it, so nothing is sent twice after a success. A reporter's events are sent from a cursor into its log,
+///   stored at most every ``cursorInterval`` and whenever nothing waits: an app killed right after a delivery sends
+///   the last events again, which the server deduplicates by `event_id` (at least once).
 /// - **Transport.** Requests go through an ``EnvelopeTransport``: URLSession by default, AsyncHTTPClient from the
 ///   `FaultlineAsyncHTTPClient` library for server-side apps on Linux.
 public actor Uploader {
     /// Where and how envelopes are sent.
     public nonisolated let configuration: Configuration
     private var outbox: Outbox
+    /// The reporter's log lines still to be sent, when the uploader sends a reporter's events.
+    private var journal: DeliveryJournal?
     private var rateLimits = RateLimits()
     private var pendingReport = ClientReport()
     private var counts: DeliveryStatistics
     /// The outbox entries being sent.
     private var sending: Set<String> = []
     /// The envelope in flight that carries the pending client report, and the report.
-    private var reportCarrier: (entry: String, report: ClientReport)?
+    private var reportCarrier: (envelope: PendingEnvelope, report: ClientReport)?
     private var failuresInARow = 0
     private var retryAt: ContinuousClock.Instant?
     private var drainTask: Task<Void, Never>?
@@ -45,6 +50,7 @@ public actor Uploader {
     private var idleWaiters = Waiters<Void>()
     private var isClosed = false
     private var statisticsStoredAt: ContinuousClock.Instant?
+    private var cursorStoredAt: ContinuousClock.Instant?
     private var storedCounts: DeliveryStatistics?
     private let transport: any EnvelopeTransport
     /// The DSN's envelope endpoint and the protocol's headers, the same on every request.
@@ -53,6 +59,9 @@ public actor Uploader {
     /// Compresses request bodies, one after another on the actor.
     private let deflater: Deflater
     private let clock = ContinuousClock()
+
+    /// The longest the stored cursor into a reporter's log lags behind the deliveries while sending.
+    static let cursorInterval = Duration.milliseconds(25)
 
     /// Opens the outbox and starts sending what an earlier run left in it.
     ///
@@ -64,15 +73,30 @@ public actor Uploader {
     ///     ``Configuration/maximumConcurrentRequests`` connections.
     /// - Throws: When the outbox directory cannot be created or listed.
     public init(configuration: Configuration, transport: (any EnvelopeTransport)? = nil) throws {
+        try self.init(configuration: configuration, transport: transport, log: nil)
+    }
+
+    /// Opens the outbox and, with `log`, the journal of that log's lines to send (its cursor kept in the outbox
+    /// directory), and starts sending what an earlier run left in either.
+    ///
+    /// Call it after the log was opened and before lines are appended to it. Log lines that are not an object are
+    /// skipped, counted as `internal_sdk_error`.
+    init(configuration: Configuration, transport: (any EnvelopeTransport)?, log: EventLog.Configuration?) throws {
         var unreadable = 0
         let outbox = try Outbox(
             directory: configuration.outboxDirectory,
             limits: .init(
                 maximumCount: configuration.maximumOutboxCount, maximumBytes: configuration.maximumOutboxBytes),
             unreadable: { _, _ in unreadable += 1 })
+        let journal = try log.map {
+            try DeliveryJournal(
+                log: $0, cursorFile: DeliveryCursor.file(in: configuration.outboxDirectory, for: configuration.dsn),
+                unreadable: { unreadable += $0 })
+        }
         let client = SentryEvent.SDK.faultline.clientName
         self.configuration = configuration
         self.outbox = outbox
+        self.journal = journal
         self.transport =
             transport ?? URLSessionEnvelopeTransport(maximumConnections: configuration.maximumConcurrentRequests)
         self.envelopeURL = configuration.dsn.envelopeURL
@@ -88,16 +112,23 @@ public actor Uploader {
             pendingReport.record(.internalSDKError, .error, quantity: unreadable)
             counts.recordDiscarded(.internalSDKError, .error, quantity: unreadable)
         }
-        if !outbox.entries.isEmpty {
+        if !outbox.entries.isEmpty || !(journal?.isEmpty ?? true) {
             Task { await self.startDraining() }
         }
     }
 
     /// What the uploader did, including earlier runs on the same outbox.
-    public var statistics: DeliveryStatistics { counts }
+    public var statistics: DeliveryStatistics {
+        var statistics = counts
+        statistics.waiting = pendingCount
+        return statistics
+    }
 
-    /// How many envelopes wait in the outbox, including those being sent.
-    public var pendingCount: Int { outbox.entries.count }
+    /// How many envelopes and events wait to be sent, including those being sent.
+    public var pendingCount: Int { outbox.entries.count + (journal?.pendingCount ?? 0) }
+
+    /// Whether nothing waits to be sent.
+    private var isEmpty: Bool { outbox.entries.isEmpty && journal?.isEmpty ?? true }
 
     /// Stores `envelope` in the outbox for sending.
     ///
@@ -120,12 +151,35 @@ public actor Uploader {
             discard(envelope, because: .internalSDKError)
             return false
         }
-        if outbox.entries.count - sending.count >= configuration.batchSize {
+        startSendingOrWait()
+        return true
+    }
+
+    /// Adds a reporter's event, which its log wrote at `position`, to what is sent; the log's rotation that writing it
+    /// caused evicted `evictedSegments`, whose lines not sent yet are counted as `cache_overflow`.
+    ///
+    /// An event of a rate-limited category is not sent, counted as `ratelimit_backoff`.
+    func enqueue(loggedEvent line: Data, at position: LogPosition, evictedSegments: [Int]) {
+        guard !isClosed, journal != nil else { return }
+        let evicted = journal?.evict(evictedSegments) ?? 0
+        if evicted > 0 { recordDiscarded(.cacheOverflow, quantity: evicted) }
+        if rateLimits.deadline(for: .error, at: clock.now) != nil {
+            journal?.skip(to: LogPosition(segment: position.segment, offset: position.offset + line.count + 1))
+            discard(.error, because: .ratelimitBackoff)
+            return
+        }
+        journal?.append(line, at: position)
+        startSendingOrWait()
+    }
+
+    /// Starts sending once a batch waits, or schedules a send after the flush interval.
+    private func startSendingOrWait() {
+        let waiting = outbox.entries.count - sending.count + (journal?.pendingCount ?? 0)
+        if waiting >= configuration.batchSize {
             startDraining()
         } else {
             scheduleWakeUp(at: clock.now + configuration.flushInterval)
         }
-        return true
     }
 
     /// Counts `quantity` events of `category` that were discarded before reaching the uploader, such as those
@@ -142,13 +196,13 @@ public actor Uploader {
     /// - Returns: Whether everything stored was delivered (or dropped by the policy) in time.
     @discardableResult
     public func flush(timeout: Duration) async -> Bool {
-        if !pendingReport.isEmpty, outbox.entries.isEmpty, !isClosed {
+        if !pendingReport.isEmpty, isEmpty, !isClosed {
             storeClientReport()
         }
-        guard !outbox.entries.isEmpty else { return true }
+        guard !isEmpty else { return true }
         startDraining()
         await waitUntilEmpty(timeout: timeout)
-        return outbox.entries.isEmpty
+        return isEmpty
     }
 
     /// Flushes for at most `timeout`, then stops sending: requests still in flight are cancelled, and nothing is
@@ -158,7 +212,7 @@ public actor Uploader {
     ///   empty.
     @discardableResult
     public func close(timeout: Duration) async -> Bool {
-        guard !isClosed else { return outbox.entries.isEmpty }
+        guard !isClosed else { return isEmpty }
         let delivered = await flush(timeout: timeout)
         isClosed = true
         wakeUp?.task.cancel()
@@ -166,6 +220,7 @@ public actor Uploader {
         await transport.cancelRequestsInFlight()
         await drainTask?.value
         outbox.deleteSpares()
+        storeCursor(force: true)
         storeStatistics(force: true)
         return delivered
     }
@@ -183,46 +238,51 @@ public actor Uploader {
     private func drain() async {
         defer {
             drainTask = nil
-            storeStatistics(force: outbox.entries.isEmpty)
-            if outbox.entries.isEmpty { idleWaiters.resume { true } }
+            storeCursor(force: true)
+            storeStatistics(force: isEmpty)
+            if isEmpty { idleWaiters.resume { true } }
         }
         let concurrency = max(configuration.maximumConcurrentRequests, 1)
-        await withTaskGroup(of: (OutboxEntry, EnvelopeResponse?).self) { group in
+        await withTaskGroup(of: (PendingEnvelope, EnvelopeResponse?).self) { group in
             var inFlight = 0
             while true {
-                while inFlight < concurrency, let (entry, envelope) = nextEnvelope() {
+                while inFlight < concurrency, let (pending, envelope) = nextEnvelope() {
                     let body = Gzip.compress(envelope, with: deflater)
                     let request = EnvelopeRequest(
                         url: envelopeURL, headerFields: headerFields, body: body,
                         timeout: configuration.requestTimeout)
-                    group.addTask { [transport] in (entry, await transport.send(request)) }
+                    group.addTask { [transport] in (pending, await transport.send(request)) }
                     inFlight += 1
                 }
-                guard inFlight > 0, let (entry, response) = await group.next() else { break }
+                guard inFlight > 0, let (pending, response) = await group.next() else { break }
                 inFlight -= 1
-                apply(response, to: entry)
+                apply(response, to: pending)
+                storeCursor()
             }
         }
         scheduleNextAttempt()
     }
 
-    /// The oldest stored envelope that may be sent now, stamped with `sent_at` and carrying the pending client report
-    /// when no other envelope in flight carries one; `nil` when the uploader is closed or backing off, or none is
-    /// sendable. An envelope that cannot be read is deleted and counted.
-    private func nextEnvelope() -> (OutboxEntry, Data)? {
+    /// The oldest logged event, or else the oldest stored envelope, that may be sent now, stamped with `sent_at` and
+    /// carrying the pending client report when no other envelope in flight carries one; `nil` when the uploader is
+    /// closed or backing off, or none is sendable. What cannot be read is dropped and counted.
+    private func nextEnvelope() -> (PendingEnvelope, Data)? {
         let now = clock.now
         guard !isClosed, retryAt.map({ $0 <= now }) ?? true else { return nil }
+        if rateLimits.deadline(for: .error, at: now) == nil, let logged = nextLoggedEnvelope() {
+            return logged
+        }
         while let entry = outbox.entries.first(where: {
             !sending.contains($0.name) && rateLimits.deadline(for: $0.category, at: now) == nil
         }) {
-            let report = reportCarrier == nil && !pendingReport.isEmpty ? pendingReport.drain() : nil
+            let report = takeReportToCarry()
             do {
                 let envelope = try Envelope.stamping(
                     outbox.contents(of: entry), sentAt: Date(),
                     appending: try report.map { [try $0.item(at: Date())] } ?? [])
                 sending.insert(entry.name)
-                if let report { reportCarrier = (entry.name, report) }
-                return (entry, envelope)
+                if let report { reportCarrier = (.stored(entry), report) }
+                return (.stored(entry), envelope)
             } catch {
                 if let report { pendingReport.merge(report) }
                 outbox.remove(entry)
@@ -232,30 +292,62 @@ public actor Uploader {
         return nil
     }
 
-    /// Applies the delivery policy to the response to `entry`'s request (`nil` for a network error): reads the rate
-    /// limits, deletes the envelope unless it is to be retried, and backs off after a failure. The client report it
-    /// carried is counted again unless it was delivered.
-    private func apply(_ response: EnvelopeResponse?, to entry: OutboxEntry) {
+    /// The oldest logged event that waits, in an envelope of its own; lines that cannot be read back are dropped and
+    /// counted (`cache_overflow` when the log evicted them, else `internal_sdk_error`).
+    private func nextLoggedEnvelope() -> (PendingEnvelope, Data)? {
+        while journal != nil {
+            let line: DeliveryJournal.Line
+            do {
+                guard let next = try journal?.nextLine() else { return nil }
+                line = next
+            } catch .evicted {
+                discard(.error, because: .cacheOverflow)
+                continue
+            } catch {
+                discard(.error, because: .internalSDKError)
+                continue
+            }
+            let report = takeReportToCarry()
+            var header: [String: JSONValue] = ["dsn": .string(configuration.dsn.description)]
+            if let eventID = LoggedEventID.read(from: line.bytes) { header["event_id"] = .string(eventID) }
+            var items = [Envelope.Item(type: "event", payload: line.bytes)]
+            if let item = try? report?.item(at: Date()) { items.append(item) }
+            if let report { reportCarrier = (.logged(line.serial), report) }
+            return (.logged(line.serial), Envelope(header: header, items: items).serialized(sentAt: Date()))
+        }
+        return nil
+    }
+
+    /// The pending client report, taken out to ride along with the next envelope, unless one in flight carries it.
+    private func takeReportToCarry() -> ClientReport? {
+        reportCarrier == nil && !pendingReport.isEmpty ? pendingReport.drain() : nil
+    }
+
+    /// Applies the delivery policy to the response to `pending`'s request (`nil` for a network error): reads the rate
+    /// limits, deletes the envelope (or passes the logged event) unless it is to be retried, and backs off after a
+    /// failure. The client report it carried is counted again unless it was delivered.
+    private func apply(_ response: EnvelopeResponse?, to pending: PendingEnvelope) {
         let now = clock.now
-        sending.remove(entry.name)
+        if case .stored(let entry) = pending { sending.remove(entry.name) }
         if let response {
             rateLimits.update(
                 status: response.statusCode,
                 rateLimits: response.rateLimits, retryAfter: response.retryAfter, now: now)
         }
         let policy = DeliveryPolicy(status: response?.statusCode)
-        if let carrier = reportCarrier, carrier.entry == entry.name {
+        if let carrier = reportCarrier, carrier.envelope == pending {
             reportCarrier = nil
             if policy != .delivered { pendingReport.merge(carrier.report) }
         }
         switch policy {
         case .delivered:
-            outbox.remove(entry)
+            remove(pending)
             counts.delivered += 1
             failuresInARow = 0
         case .retry where response == nil && isClosed:
-            break  // stopped by close(timeout:): not a failed attempt
+            retry(pending)  // stopped by close(timeout:): not a failed attempt
         case .retry:
+            retry(pending)
             counts.retried += 1
             // The requests already in flight when the endpoint failed fail too: they extend no backoff.
             if retryAt.map({ $0 <= now }) ?? true {
@@ -263,21 +355,35 @@ public actor Uploader {
                 retryAt = now + configuration.backoff.delay(beforeRetry: failuresInARow)
             }
         case .drop:
-            outbox.remove(entry)
-            discard(entry.category, because: .sendError)
+            remove(pending)
+            discard(pending.category, because: .sendError)
             failuresInARow = 0
         }
+    }
+
+    /// Takes a delivered or dropped envelope out of what waits.
+    private func remove(_ pending: PendingEnvelope) {
+        switch pending {
+        case .stored(let entry): outbox.remove(entry)
+        case .logged(let serial): journal?.acknowledge(serial)
+        }
+    }
+
+    /// Puts an envelope whose send failed back among those that wait.
+    private func retry(_ pending: PendingEnvelope) {
+        if case .logged(let serial) = pending { journal?.retry(serial) }
     }
 
     /// Wakes the uploader when the backoff ends, or when the earliest rate limit on a stored envelope lifts.
     private func scheduleNextAttempt() {
         guard !isClosed else { return }
         let now = clock.now
+        let waitingCategories =
+            outbox.entries.filter { !sending.contains($0.name) }.map(\.category)
+            + (journal?.hasWaiting == true ? [DataCategory.error] : [])
         if let retryAt, retryAt > now {
             scheduleWakeUp(at: retryAt)
-        } else if let deadline = outbox.entries.lazy.filter({ !self.sending.contains($0.name) })
-            .compactMap({ self.rateLimits.deadline(for: $0.category, at: now) }).min()
-        {
+        } else if let deadline = waitingCategories.compactMap({ rateLimits.deadline(for: $0, at: now) }).min() {
             scheduleWakeUp(at: deadline)
         }
     }
@@ -305,13 +411,24 @@ public actor Uploader {
         }
     }
 
+    /// Stores the cursor into the log when it moved: at most every ``cursorInterval`` while sending, and whenever
+    /// `force`d (sending stopped, or the uploader closed). A cursor that cannot be stored is tried again next time.
+    private func storeCursor(force: Bool = false) {
+        guard journal != nil else { return }
+        let instant = clock.now
+        if !force, let cursorStoredAt, instant - cursorStoredAt < Self.cursorInterval { return }
+        cursorStoredAt = instant
+        try? journal?.storeCursor()
+    }
+
     /// Writes the statistics file when they changed: at most once a second while sending (the file is synced to
     /// disk, which cost more than storing the envelope), and whenever `force`d: the outbox emptied, or at close.
     private func storeStatistics(force: Bool = false) {
-        guard counts != storedCounts else { return }
+        guard counts != storedCounts || pendingCount != counts.waiting else { return }
         let instant = clock.now
         if !force, let statisticsStoredAt, instant - statisticsStoredAt < .seconds(1) { return }
         statisticsStoredAt = instant
+        counts.waiting = pendingCount
         storedCounts = counts
         try? counts.store(in: configuration.outboxDirectory, at: Date())
     }
@@ -347,5 +464,21 @@ public actor Uploader {
 
     private func timeOutIdleWaiter(_ id: UUID) {
         idleWaiters.timeOut(id)
+    }
+}
+
+extension Uploader {
+    /// What a request carries: an envelope of the outbox, or an event of the reporter's log.
+    enum PendingEnvelope: Hashable {
+        case stored(OutboxEntry)
+        case logged(Int)
+
+        /// The category it is rate-limited and counted by.
+        var category: DataCategory {
+            switch self {
+            case .stored(let entry): entry.category
+            case .logged: .error
+            }
+        }
     }
 }

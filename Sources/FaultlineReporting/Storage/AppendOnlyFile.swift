@@ -31,13 +31,20 @@ struct AppendOnlyFile: ~Copyable {
         return Int(status.st_size)
     }
 
-    /// The file's last byte, `nil` when it is empty.
-    func lastByte() throws(EventLogError) -> UInt8? {
-        let size = try size()
-        guard size > 0 else { return nil }
-        var byte: UInt8 = 0
-        guard pread(descriptor, &byte, 1, off_t(size - 1)) == 1 else { throw Self.failure("read the end of", url) }
-        return byte
+    /// The size of the file up to and including its last newline: where a line cut short by a crash starts, or the
+    /// file's size when it ends with a newline (or is empty).
+    func endOfLastLine() throws(EventLogError) -> Int {
+        var end = try size()
+        var block = [UInt8](repeating: 0, count: 4096)
+        while end > 0 {
+            let start = max(0, end - block.count)
+            let count = end - start
+            let read = block.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(start)) }
+            guard read == count else { throw Self.failure("read the end of", url) }
+            if let newline = block[..<count].lastIndex(of: EventLog.newline) { return start + newline + 1 }
+            end = start
+        }
+        return 0
     }
 
     /// Appends `bytes` with a single `write(2)`, so that a reader sees all of them or none of them.

@@ -25,18 +25,20 @@ extension EventLog {
     }
 
     /// Deletes rotated files, oldest first, until they fit in the total size with room for the active file to grow
-    /// to its full size before the next rotation.
+    /// to its full size before the next rotation; the newest is kept, so that the next log opened here numbers its
+    /// segments on from it.
     private func evictOldestRotations() throws(EventLogError) {
         let rotated = Self.readable(
             try Self.rotatedFiles(in: configuration.directory, logName: configuration.fileName))
         var sizes: [Int] = []
         for file in rotated { sizes.append(try Self.size(of: file.url)) }
         var total = max(activeSize, configuration.maximumFileSize) + sizes.reduce(0, +)
-        for (file, size) in zip(rotated, sizes) where total > configuration.maximumTotalSize {
+        for (file, size) in zip(rotated, sizes).dropLast() where total > configuration.maximumTotalSize {
             try Self.remove(file.url)
             total -= size
             counts.evictedFiles += 1
             counts.evictedBytes += size
+            evictedSegments.append(file.rotation.sequence)
         }
     }
 }

@@ -50,6 +50,7 @@ public struct StatsReport: Hashable, Sendable, Encodable {
             lines.append(style.bold("outbox: \(counted(outbox.envelopes, "envelope")) waiting, \(outbox.bytes) bytes"))
             let updated = delivery.updated.map { UTCTime.string($0.timeIntervalSince1970) } ?? "never"
             lines.append("delivered \(delivery.delivered), retried \(delivery.retried) (updated \(updated))")
+            if let waiting = delivery.waiting { lines.append("waiting to be sent: \(waiting) (at the update)") }
             if delivery.discarded.isEmpty {
                 lines.append("dropped: none")
             } else {

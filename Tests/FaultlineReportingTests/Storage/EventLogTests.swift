@@ -2,7 +2,7 @@ import FaultlineReporting
 import Foundation
 import Testing
 
-/// The event log writes whole lines, one per event, refuses lines that would break that, repairs a line a crash cut
+/// The event log writes whole lines, one per event, refuses lines that would break that, cuts off a line a crash cut
 /// short, and keeps every line whole under concurrent appends.
 @Suite struct EventLogTests {
     @Test func eachLineIsAppendedWholeAndEndsWithANewline() async throws {
@@ -46,7 +46,7 @@ import Testing
         #expect(await log.statistics.linesWritten == 1)
     }
 
-    @Test func aLineCutShortByACrashIsEndedWhenTheLogOpensSoTheNextLineStartsOnItsOwn() async throws {
+    @Test func aLineCutShortByACrashIsCutOffWhenTheLogOpensSoNothingHalfWrittenIsEverRead() async throws {
         // Given an active file whose last line a crash cut short
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -55,10 +55,12 @@ import Testing
 
         // When a log opens it and appends a line
         let log = try EventLog(configuration: .init(directory: directory.url))
-        try await log.append(Data(#"{"c":3}"#.utf8))
+        let position = try await log.append(Data(#"{"c":3}"#.utf8))
 
-        // Then the cut line ends where it was cut, and the new line is whole on a line of its own
-        #expect(try String(contentsOf: active, encoding: .utf8) == "{\"a\":1}\n{\"b\":\n{\"c\":3}\n")
+        // Then the cut line is gone, counted, and the new line starts where it started
+        #expect(try String(contentsOf: active, encoding: .utf8) == "{\"a\":1}\n{\"c\":3}\n")
+        #expect(await log.statistics.cutOffBytes == 5)
+        #expect(position == LogPosition(segment: 1, offset: 8))
     }
 
     @Test func anActiveFileThatEndsWithANewlineIsLeftAsItWasWhenTheLogOpens() async throws {

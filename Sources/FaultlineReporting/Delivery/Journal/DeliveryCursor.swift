@@ -1,0 +1,38 @@
+import Foundation
+
+/// Where delivery of a log to one destination stands, kept in a file of the uploader's directory so that a restarted
+/// app resumes there: every line before the cursor was delivered or counted as dropped, the lines from it on are sent.
+///
+/// The file is replaced by an atomic rename, so it always holds a whole cursor; it lags the delivered lines by at most
+/// one write, so an app killed just after a delivery sends the last few events again (at least once: the server
+/// deduplicates them by `event_id`).
+struct DeliveryCursor: Hashable, Codable {
+    /// The first line not yet delivered, or where the next line will start.
+    var position: LogPosition
+
+    /// The cursor's file for `dsn` in `directory`, one per destination: `cursor-<host>[_<port>]-<project>.json`.
+    static func file(in directory: URL, for dsn: DSN) -> URL {
+        let port = dsn.port.map { "_\($0)" } ?? ""
+        let name = "\(dsn.host)\(port)-\(dsn.projectID)".map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "_" }
+        return directory.appendingPathComponent("cursor-\(String(name)).json", isDirectory: false)
+    }
+
+    /// The cursor stored in `file`; `nil` when there is none.
+    ///
+    /// - Throws: When the file exists but does not hold a cursor.
+    static func stored(in file: URL) throws -> DeliveryCursor? {
+        guard let data = try? Data(contentsOf: file) else { return nil }
+        return try JSONDecoder().decode(DeliveryCursor.self, from: data)
+    }
+
+    /// Writes the cursor to `file` through a temporary file and a rename.
+    func store(in file: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).tmp")
+        try WholeFile.write(try encoder.encode(self), to: temporary.path)
+        guard rename(temporary.path, file.path) == 0 else {
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
+    }
+}

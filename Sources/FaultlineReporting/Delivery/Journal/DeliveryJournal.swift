@@ -1,0 +1,186 @@
+import Foundation
+
+/// The lines of the local log still to be delivered to one destination, read where the log wrote them: the log is the
+/// outbox, and each event is written once.
+///
+/// - Lines are sent oldest first; a line is acknowledged when it was delivered or dropped, and the cursor moves past
+///   the oldest lines acknowledged. The cursor is stored in a file (``DeliveryCursor``), so a restarted app sends the
+///   lines from it on. With no cursor stored, delivery starts at the end of the log: an app that gets a DSN does not
+///   send the history it logged before.
+/// - The bytes of the newest lines are kept in memory, up to ``cacheBudget``; the others are read back from the log
+///   when they are sent (after a restart, or a backlog larger than the budget).
+/// - When the log's size cap evicts a segment, its lines not sent yet are dropped and counted.
+struct DeliveryJournal {
+    /// A line waiting to be delivered.
+    struct Entry {
+        enum State { case waiting, sending, done }
+        let position: LogPosition
+        /// Its length without the newline.
+        let length: Int32
+        var state = State.waiting
+    }
+
+    /// A line to send: its number in the journal, and its bytes.
+    struct Line {
+        let serial: Int
+        let bytes: Data
+    }
+
+    /// The most bytes of lines kept in memory.
+    static let cacheBudget = 4 * 1024 * 1024
+
+    let cursorFile: URL
+    /// Entries from the oldest not acknowledged on; `entries[i]` has the serial number `firstSerial + i`.
+    private var entries: [Entry] = []
+    private var firstSerial = 0
+    /// The bytes of lines kept in memory, by serial number.
+    private var cachedLines: [Int: Data] = [:]
+    private var cachedBytes = 0
+    /// No entry before this serial number is waiting.
+    private var firstWaiting = 0
+    /// Where the line after the last entry starts.
+    private var end: LogPosition
+    private(set) var activeSegment: Int
+    private var reader: LogSegmentReader
+    private var storedCursor: DeliveryCursor?
+    /// How many lines wait, being sent included.
+    private(set) var pendingCount = 0
+
+    /// Opens the journal of `log` for the destination whose cursor is kept in `cursorFile`: the lines from the stored
+    /// cursor to the end of the log are waiting. Call it after the log was opened (which cuts off a line a crash cut
+    /// short) and before lines are appended.
+    ///
+    /// - Parameter unreadable: Called with the number of lines that cannot be sent (not an object on a line).
+    init(log: EventLog.Configuration, cursorFile: URL, unreadable: (Int) -> Void) throws {
+        let rotated = EventLog.readable(try EventLog.rotatedFiles(in: log.directory, logName: log.fileName))
+        let segments = rotated.map(\.rotation.sequence)
+        let activeSegment = (segments.max() ?? 0) + 1
+        let activeSize = (try? EventLog.size(of: log.activeFile)) ?? 0
+        self.cursorFile = cursorFile
+        self.activeSegment = activeSegment
+        self.end = LogPosition(segment: activeSegment, offset: activeSize)
+        self.reader = LogSegmentReader(log: log)
+        guard let cursor = try DeliveryCursor.stored(in: cursorFile) else {
+            try storeCursor()
+            return
+        }
+        var skipped = 0
+        for segment in segments + [activeSegment] where segment >= cursor.position.segment {
+            let offset = segment == cursor.position.segment ? cursor.position.offset : 0
+            let lines: [(LogPosition, Data)]
+            do {
+                lines = try reader.lines(of: segment, from: offset, isActive: segment == activeSegment)
+            } catch {
+                continue
+            }
+            for (position, bytes) in lines {
+                guard bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else {
+                    skipped += 1
+                    continue
+                }
+                append(Data(bytes), at: position)
+            }
+        }
+        if skipped > 0 { unreadable(skipped) }
+        end = LogPosition(segment: activeSegment, offset: activeSize)
+    }
+
+    var isEmpty: Bool { pendingCount == 0 }
+
+    /// The first line not delivered, or where the next line starts.
+    var cursor: DeliveryCursor {
+        DeliveryCursor(position: entries.first { $0.state != .done }?.position ?? end)
+    }
+
+    /// Whether a line waits to be sent, not being sent already.
+    var hasWaiting: Bool { entries[(firstWaiting - firstSerial)...].contains { $0.state == .waiting } }
+
+    /// Adds the line the log wrote at `position`.
+    mutating func append(_ line: Data, at position: LogPosition) {
+        let serial = firstSerial + entries.count
+        entries.append(Entry(position: position, length: Int32(line.count)))
+        pendingCount += 1
+        if cachedBytes + line.count <= Self.cacheBudget {
+            cachedLines[serial] = line
+            cachedBytes += line.count
+        }
+        activeSegment = max(activeSegment, position.segment)
+        end = LogPosition(segment: position.segment, offset: position.offset + line.count + 1)
+    }
+
+    /// Notes that the log is at `position` after lines the journal does not send (an event a rate limit refused).
+    mutating func skip(to position: LogPosition) {
+        activeSegment = max(activeSegment, position.segment)
+        end = max(end, position)
+    }
+
+    /// The oldest waiting line, marked as being sent; `nil` when none waits.
+    ///
+    /// - Throws: ``LogSegmentReader/Failure`` when its bytes cannot be read back; the line is acknowledged then.
+    mutating func nextLine() throws(LogSegmentReader.Failure) -> Line? {
+        var index = firstWaiting - firstSerial
+        while index < entries.count, entries[index].state != .waiting { index += 1 }
+        firstWaiting = firstSerial + index
+        guard index < entries.count else { return nil }
+        let serial = firstSerial + index
+        entries[index].state = .sending
+        firstWaiting = serial + 1
+        if let bytes = cachedLines[serial] { return Line(serial: serial, bytes: bytes) }
+        do {
+            let entry = entries[index]
+            let bytes = try reader.line(at: entry.position, length: Int(entry.length), activeSegment: activeSegment)
+            return Line(serial: serial, bytes: bytes)
+        } catch {
+            acknowledge(serial)
+            throw error
+        }
+    }
+
+    /// Makes the line `serial` wait again, as after a failed send.
+    mutating func retry(_ serial: Int) {
+        guard serial >= firstSerial, entries[serial - firstSerial].state == .sending else { return }
+        entries[serial - firstSerial].state = .waiting
+        firstWaiting = min(firstWaiting, serial)
+    }
+
+    /// Marks the line `serial` delivered or dropped; the cursor moves past the oldest lines so marked.
+    mutating func acknowledge(_ serial: Int) {
+        guard serial >= firstSerial, serial < firstSerial + entries.count,
+            entries[serial - firstSerial].state != .done
+        else { return }
+        entries[serial - firstSerial].state = .done
+        pendingCount -= 1
+        if let bytes = cachedLines.removeValue(forKey: serial) { cachedBytes -= bytes.count }
+        var done = 0
+        while done < entries.count, entries[done].state == .done { done += 1 }
+        guard done > 0 else { return }
+        // Removing from the front of an array moves the rest: do it in batches.
+        if done == entries.count || done >= 1024 {
+            entries.removeFirst(done)
+            firstSerial += done
+            firstWaiting = max(firstWaiting, firstSerial)
+        }
+    }
+
+    /// Drops the waiting lines of `segments`, whose files the log evicted, even those still in memory: what is sent is
+    /// what the log holds, so a restart never finds a cursor into a deleted file. Returns how many were dropped.
+    mutating func evict(_ segments: [Int]) -> Int {
+        guard !segments.isEmpty else { return 0 }
+        let evicted = Set(segments)
+        var dropped: [Int] = []
+        for (index, entry) in entries.enumerated()
+        where entry.state == .waiting && evicted.contains(entry.position.segment) {
+            dropped.append(firstSerial + index)
+        }
+        for serial in dropped { acknowledge(serial) }
+        return dropped.count
+    }
+
+    /// Stores the cursor when it moved since it was last stored.
+    mutating func storeCursor() throws {
+        let cursor = cursor
+        guard cursor != storedCursor else { return }
+        try cursor.store(in: cursorFile)
+        storedCursor = cursor
+    }
+}

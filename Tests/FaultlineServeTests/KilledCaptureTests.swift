@@ -1,0 +1,119 @@
+import FaultlineReporting
+import FaultlineTestServer
+import FaultlineTriage
+import Foundation
+import Testing
+
+/// An app killed with SIGKILL while it captures loses none of the events it had written to its log: a child process
+/// captures against a real `faultline serve` on loopback, is killed at random moments and started again on the same
+/// directory, and in the end serve holds every event that was in the child's log, once, and nothing else.
+@Suite(.serialized) struct KilledCaptureTests {
+    static let kills = 20
+
+    @Test func everyEventInTheLogWhenTheAppWasKilledIsDeliveredOnceAndNothingHalfWrittenIsSent() async throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-kill-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let appLogs = work.appendingPathComponent("app")
+        let serveLogs = work.appendingPathComponent("serve")
+
+        let (durable, cutOff, duplicates) = try await ServeFixture.run(logs: serveLogs) { ingest in
+            // Given an app capturing against serve, killed 20 times at random moments and started again
+            var durable: Set<String> = []
+            var cutOff = 0
+            for _ in 0..<Self.kills {
+                let child = try await CaptureLoop.start(logs: appLogs, dsn: ingest.dsn)
+                try await Task.sleep(for: .milliseconds(Int.random(in: 100...700)))
+                kill(child.processIdentifier, SIGKILL)
+                child.waitUntilExit()
+                #expect(child.terminationReason == .uncaughtSignal)
+                // What the log holds now was written before the kill: every whole line is an event the app must send.
+                let lines = try LogLines(in: appLogs)
+                durable.formUnion(lines.eventIDs)
+                cutOff += lines.cutShort
+            }
+            // When it starts once more and sends what the earlier runs left
+            #expect(try CaptureLoop.flush(logs: appLogs, dsn: ingest.dsn) == "flushed")
+            let metrics = try await ingest.metrics()
+            return (durable, cutOff, metrics[#"faultline_events_dropped_total{reason="duplicate"}"#] ?? 0)
+        }
+
+        // Then serve stored every event that was in the app's log, each once, and nothing else
+        let stored = try LogLines(in: serveLogs)
+        #expect(durable.count > Self.kills * 100, "too few events were written to learn anything")
+        #expect(stored.cutShort == 0)
+        #expect(stored.unparsable == 0)
+        #expect(Set(stored.eventIDs).count == stored.eventIDs.count)
+        let lost = durable.subtracting(stored.eventIDs)
+        #expect(lost.isEmpty, "\(lost.count) of \(durable.count) events in the app's log were never delivered")
+        let foreign = Set(stored.eventIDs).subtracting(durable)
+        #expect(foreign.isEmpty, "serve stored \(foreign.count) events that were never whole in the app's log")
+        // and the app's log stays readable: a line a kill cut short is cut off when the log opens again
+        let summary = try BuiltFaultline.run(["summary", "--log-dir", appLogs.path, "--json"])
+        let counts = try #require(try JSONSerialization.jsonObject(with: summary) as? [String: Any])
+        #expect(counts["event_count"] as? Int == durable.count)
+        #expect(try LogLines(in: appLogs).cutShort == 0)
+        // Delivery is at least once: a kill between a delivery and the cursor's next write sends those events again,
+        // and serve counts them as duplicates.
+        print(
+            "kill test: \(durable.count) events written over \(Self.kills) kills, \(cutOff) lines cut short by a kill, "
+                + "\(duplicates) sent again after a kill (deduplicated by serve)")
+    }
+}
+
+/// The `CaptureLoop` executable built beside the test runner.
+private enum CaptureLoop {
+    static var url: URL { BuiltFaultline.url.deletingLastPathComponent().appendingPathComponent("CaptureLoop") }
+
+    /// Starts it capturing into `logs` and sending to `dsn`; returns once it captures.
+    static func start(logs: URL, dsn: String) async throws -> Process {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = [logs.path, dsn]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        var lines = ProcessLines.of(output.fileHandleForReading).makeAsyncIterator()
+        let first = await lines.next()
+        try #require(first == "ready", "CaptureLoop said \(first ?? "nothing")")
+        return process
+    }
+
+    /// Runs it to send what earlier runs left; returns what it said.
+    static func flush(logs: URL, dsn: String) throws -> String {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = [logs.path, dsn, "--flush"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let said = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// The events of a log directory's files, read as they are on disk: whole lines (ending with a newline) and the
+/// `event_id` of each, the last line cut short when it has no newline.
+private struct LogLines {
+    var eventIDs: [String] = []
+    var unparsable = 0
+    var cutShort = 0
+
+    init(in directory: URL) throws {
+        for file in EventLog.files(in: directory) {
+            var bytes = try Data(contentsOf: file)
+            if file.pathExtension == "gz" { bytes = try Gzip.decompress(bytes, maximumSize: 1 << 30) }
+            let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            if let last = lines.last, !last.isEmpty { cutShort += 1 }
+            for line in lines.dropLast() where !line.isEmpty {
+                guard let event = try? JSONSerialization.jsonObject(with: line) as? [String: Any],
+                    let id = event["event_id"] as? String
+                else {
+                    unparsable += 1
+                    continue
+                }
+                eventIDs.append(id)
+            }
+        }
+    }
+}

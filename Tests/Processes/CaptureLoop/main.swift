@@ -1,0 +1,42 @@
+import Faultline
+import FaultlineReporting
+import Foundation
+
+// A process the kill tests start, kill with SIGKILL and start again on the same log directory: an app that captures
+// events as fast as its reporter writes them and sends them to a DSN.
+//
+//   CaptureLoop <log directory> <dsn>           says "ready", then captures until it is killed
+//   CaptureLoop <log directory> <dsn> --flush   sends what earlier runs left, closes, says "flushed" or "timed out"
+//
+// The log's files rotate every 64 KiB, so that kills land in rotations and the backlog is read back from rotated
+// files too; the log's cap is the default 64 MiB, far above what a test writes, so nothing is evicted.
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3 else {
+    FileHandle.standardError.write(Data("usage: CaptureLoop <log directory> <dsn> [--flush]\n".utf8))
+    exit(64)
+}
+var options = Reporter.Options(logDirectory: URL(fileURLWithPath: arguments[1]))
+options.dsn = try DSN(arguments[2])
+options.maximumLogFileSize = 64 * 1024
+var delivery = Uploader.Configuration(dsn: options.dsn!, outboxDirectory: options.outboxDirectory)
+delivery.flushInterval = .milliseconds(50)
+delivery.backoff = Backoff(initial: .milliseconds(50), multiplier: 2, maximum: .milliseconds(400), jitter: 0)
+let reporter = try Reporter(options: options, delivery: delivery)
+
+if arguments.dropFirst(3).first == "--flush" {
+    let delivered = await reporter.close(timeout: .seconds(60))
+    FileHandle.standardOutput.write(Data((delivered ? "flushed\n" : "timed out\n").utf8))
+    exit(delivered ? 0 : 1)
+}
+
+FileHandle.standardOutput.write(Data("ready\n".utf8))
+var index = 0
+while true {
+    // Capturing waits for nothing but a place in the queue: pace it so that most captures are written, not dropped.
+    for _ in 0..<25 {
+        index += 1
+        await reporter.capture(message: "capture \(index) of process \(getpid())", level: .error)
+    }
+    try await Task.sleep(for: .milliseconds(2))
+}
