@@ -7,7 +7,7 @@ import Foundation
 
 /// How fast captured events reach a Sentry-compatible endpoint: a burst captured as fast as the caller can, timed
 /// until the endpoint has received every event, beside the official Python SDK sending the same event to the same
-/// endpoint, rounds interleaved. Both sides get a queue (and Faultline an outbox) that holds the whole burst, so that
+/// endpoint, rounds interleaved. Both sides get a queue that holds the whole burst, so that
 /// neither loses events. Faultline runs over each of its transports, each beside its floor.
 struct DeliveryThroughput: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -50,8 +50,8 @@ struct DeliveryThroughput: AsyncParsableCommand {
         var name: String {
             switch self {
             case .python: "sentry-python 2.75"
-            case .faultline: "Faultline Reporter (log + outbox + uploader), URLSession"
-            case .faultlineAsyncHTTPClient: "Faultline Reporter (log + outbox + uploader), AsyncHTTPClient"
+            case .faultline: "Faultline Reporter (log, uploader sending from it), URLSession"
+            case .faultlineAsyncHTTPClient: "Faultline Reporter (log, uploader sending from it), AsyncHTTPClient"
             case .floor: "floor: URLSession posting the prebuilt gzip envelope, 4 in flight"
             case .floorAsyncHTTPClient: "floor: AsyncHTTPClient posting the prebuilt gzip envelope, 4 in flight"
             }
@@ -99,7 +99,7 @@ struct DeliveryThroughput: AsyncParsableCommand {
             delivery-throughput: \(rounds) rounds × a burst of \(events) events captured as fast as possible, timed \
             until a loopback endpoint received all of them; sides interleaved. CPU is that of both processes (this \
             one runs the endpoint too) while the side delivers, per event.
-            Queues (sentry-python's transport queue, Faultline's queue and outbox) hold \(events) events.
+            Queues (sentry-python's transport queue, Faultline's queue) hold \(events) events; Faultline's log holds them all.
             | side | median events/s | min | max | median ratio to sentry-python | median CPU ms/event |
             |---|---|---|---|---|---|
             """)

@@ -206,7 +206,8 @@ public actor Uploader {
     }
 
     /// Flushes for at most `timeout`, then stops sending: requests still in flight are cancelled, and nothing is
-    /// sent once this returns. What was not delivered stays in the outbox for the next run.
+    /// sent once this returns. What was not delivered is sent by the next run: the outbox's envelopes, the log's
+    /// events from the cursor, and a client report of what was dropped.
     ///
     /// - Returns: Whether everything stored was delivered in time. Closing again only says whether the outbox is
     ///   empty.
@@ -219,6 +220,8 @@ public actor Uploader {
         wakeUp = nil
         await transport.cancelRequestsInFlight()
         await drainTask?.value
+        // Counts not delivered yet wait in the outbox for the next run.
+        if !pendingReport.isEmpty { storeClientReport() }
         outbox.deleteSpares()
         storeCursor(force: true)
         storeStatistics(force: true)
@@ -369,9 +372,11 @@ public actor Uploader {
         }
     }
 
-    /// Puts an envelope whose send failed back among those that wait.
+    /// Puts an envelope whose send failed back among those that wait; a logged event whose file the log evicted
+    /// meanwhile is dropped instead, counted as `cache_overflow`.
     private func retry(_ pending: PendingEnvelope) {
-        if case .logged(let serial) = pending { journal?.retry(serial) }
+        guard case .logged(let serial) = pending, journal?.retry(serial) == false else { return }
+        discard(.error, because: .cacheOverflow)
     }
 
     /// Wakes the uploader when the backoff ends, or when the earliest rate limit on a stored envelope lifts.

@@ -41,6 +41,8 @@ struct DeliveryJournal {
     /// Where the line after the last entry starts.
     private var end: LogPosition
     private(set) var activeSegment: Int
+    /// The oldest segment the log has not evicted, as far as the journal was told.
+    private var firstKeptSegment = 0
     private var reader: LogSegmentReader
     private var storedCursor: DeliveryCursor?
     /// How many lines wait, being sent included.
@@ -136,11 +138,17 @@ struct DeliveryJournal {
         }
     }
 
-    /// Makes the line `serial` wait again, as after a failed send.
-    mutating func retry(_ serial: Int) {
-        guard serial >= firstSerial, entries[serial - firstSerial].state == .sending else { return }
+    /// Makes the line `serial` wait again, as after a failed send; returns `false` when the log evicted its segment
+    /// while it was being sent, in which case it is dropped.
+    mutating func retry(_ serial: Int) -> Bool {
+        guard serial >= firstSerial, entries[serial - firstSerial].state == .sending else { return true }
+        guard entries[serial - firstSerial].position.segment >= firstKeptSegment else {
+            acknowledge(serial)
+            return false
+        }
         entries[serial - firstSerial].state = .waiting
         firstWaiting = min(firstWaiting, serial)
+        return true
     }
 
     /// Marks the line `serial` delivered or dropped; the cursor moves past the oldest lines so marked.
@@ -162,14 +170,15 @@ struct DeliveryJournal {
         }
     }
 
-    /// Drops the waiting lines of `segments`, whose files the log evicted, even those still in memory: what is sent is
-    /// what the log holds, so a restart never finds a cursor into a deleted file. Returns how many were dropped.
+    /// Drops the waiting lines of `segments`, whose files the log evicted (the oldest, always), even those still in
+    /// memory: what is sent is what the log holds, so a restart never finds a cursor into a deleted file. Lines being
+    /// sent are dropped if their send fails. Returns how many were dropped.
     mutating func evict(_ segments: [Int]) -> Int {
-        guard !segments.isEmpty else { return 0 }
-        let evicted = Set(segments)
+        guard let newest = segments.max() else { return 0 }
+        firstKeptSegment = max(firstKeptSegment, newest + 1)
         var dropped: [Int] = []
         for (index, entry) in entries.enumerated()
-        where entry.state == .waiting && evicted.contains(entry.position.segment) {
+        where entry.state == .waiting && entry.position.segment < firstKeptSegment {
             dropped.append(firstSerial + index)
         }
         for serial in dropped { acknowledge(serial) }

@@ -1,0 +1,119 @@
+import FaultlineReporting
+import FaultlineTestServer
+import Foundation
+import Testing
+
+/// A reporter writes each event once, to its local log, and its uploader sends the events from there: what an outage
+/// or a restart leaves is sent by the next run from its cursor (across rotated files), what the log's cap evicts
+/// unsent is counted as `cache_overflow` (and reported by the next run), and what was logged before the app had a DSN
+/// is never sent.
+@Suite struct LogDeliveryTests {
+    @Test func eventsLeftByARunThatCouldNotSendAreSentOnceInOrderByTheNextRunFromItsLog() async throws {
+        let logs = try TemporaryDirectory()
+        defer { logs.remove() }
+        // Given a run whose endpoint is down, with a log that rotates every 4 KiB
+        let closed = try ClosedPort()
+        var logged: [String] = []
+        do {
+            let reporter = try Self.reporter(logs: logs.url, dsn: Self.dsn(port: closed.port))
+            for index in 0..<40 {
+                logged.append(try #require(await reporter.capture(message: "outage \(index)", level: .error)))
+            }
+            #expect(await reporter.close(timeout: .milliseconds(300)) == false)
+            #expect(await reporter.uploader?.pendingCount == 40)
+        }
+        // and nothing but the log holds the events: no envelope was written beside it
+        let outbox = try FileManager.default.contentsOfDirectory(atPath: logs.file("outbox").path)
+        #expect(outbox.allSatisfy { !$0.hasSuffix(".envelope") }, "\(outbox)")
+        #expect(try logs.names().contains { $0.hasSuffix(".jsonl.gz") }, "the log rotated")
+        closed.release()
+        let captured = logged
+
+        // When the next run starts with the endpoint back
+        try await RecordingIngest.run(port: closed.port) { ingest in
+            let reporter = try Self.reporter(logs: logs.url, dsn: ingest.dsn())
+            #expect(await reporter.close(timeout: DeliveryFixtures.patience))
+
+            // Then every event arrives once
+            #expect(try await DeliveryFixtures.acceptedEventIDs(ingest.recorder).sorted() == captured.sorted())
+        }
+    }
+
+    @Test func eventsTheLogsCapEvictsBeforeTheyAreSentAreCountedAsCacheOverflowAndReported() async throws {
+        let logs = try TemporaryDirectory()
+        defer { logs.remove() }
+        let closed = try ClosedPort()
+        // Given a run whose endpoint is down, with a log that keeps its active file and the newest rotated one
+        var options = Reporter.Options(logDirectory: logs.url)
+        options.dsn = try DSN(Self.dsn(port: closed.port))
+        options.maximumLogFileSize = 1
+        options.maximumLogSize = 1
+        let reporter = try Reporter(options: options)
+
+        // When 10 events are captured, each rotating the one before out of the active file
+        for index in 0..<10 { await reporter.capture(message: "overflow \(index)", level: .error) }
+        #expect(await reporter.flush(timeout: .milliseconds(300)) == false)
+
+        // Then the 8 whose files were evicted are counted, and the 2 the log still holds wait
+        let overflow = DiscardedEvents(reason: .cacheOverflow, category: .error, quantity: 8)
+        #expect(await reporter.uploader?.statistics.discarded == [overflow])
+        #expect(await reporter.uploader?.pendingCount == 2)
+        _ = await reporter.close(timeout: .zero)
+        closed.release()
+        let firstRun = options
+
+        // and the next run sends the 2, with a client report of the 8
+        try await RecordingIngest.run(port: closed.port) { ingest in
+            let next = try Reporter(options: firstRun.sending(to: ingest.dsn()))
+            #expect(await next.close(timeout: DeliveryFixtures.patience))
+            let envelopes = try await DeliveryFixtures.envelopes(ingest.recorder)
+            #expect(envelopes.flatMap(\.items).filter { $0.type == "event" }.count == 2)
+            let reports = envelopes.flatMap(\.items).filter { $0.type == "client_report" }.map {
+                String(decoding: $0.payload, as: UTF8.self)
+            }
+            #expect(reports.contains { $0.contains(#""quantity":8"#) && $0.contains(#""reason":"cache_overflow""#) })
+        }
+    }
+
+    @Test func whatWasLoggedBeforeTheAppHadADSNIsNeverSent() async throws {
+        let logs = try TemporaryDirectory()
+        defer { logs.remove() }
+        // Given a run without a DSN that logged 3 events
+        let local = try Reporter(options: Reporter.Options(logDirectory: logs.url))
+        for index in 0..<3 { await local.capture(message: "local \(index)") }
+        #expect(await local.close())
+
+        try await RecordingIngest.run { ingest in
+            // When a run with a DSN logs 2 more
+            let reporter = try Self.reporter(logs: logs.url, dsn: ingest.dsn())
+            let sent = [
+                await reporter.capture(message: "sent 1"), await reporter.capture(message: "sent 2"),
+            ].compactMap { $0 }
+            #expect(await reporter.close(timeout: DeliveryFixtures.patience))
+
+            // Then only those 2 are sent
+            #expect(try await DeliveryFixtures.acceptedEventIDs(ingest.recorder).sorted() == sent.sorted())
+        }
+    }
+
+    private static func dsn(port: Int) -> String {
+        "http://0123456789abcdef0123456789abcdef@127.0.0.1:\(port)/1"
+    }
+
+    /// A reporter sending to `dsn` with the delivery tests' short intervals, whose log rotates every 4 KiB.
+    private static func reporter(logs: URL, dsn: String) throws -> Reporter {
+        var options = Reporter.Options(logDirectory: logs)
+        options.maximumLogFileSize = 4 * 1024
+        let delivery = try DeliveryFixtures.configuration(dsn: dsn, outbox: options.outboxDirectory)
+        return try Reporter(options: options, delivery: delivery)
+    }
+}
+
+extension Reporter.Options {
+    /// The same options, sending to `dsn`.
+    fileprivate func sending(to dsn: String) throws -> Reporter.Options {
+        var options = self
+        options.dsn = try DSN(dsn)
+        return options
+    }
+}
