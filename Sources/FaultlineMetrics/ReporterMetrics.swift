@@ -13,6 +13,9 @@ import FaultlineReporting
 /// | `faultline_sdk_token_refreshes_total` | counter | `outcome`: `refreshed` or `expired` |
 /// | `faultline_sdk_outbox_envelopes` | gauge | |
 ///
+/// `faultline_sdk_outbox_envelopes` is what waits to be sent: the log's events after the delivery cursor, and envelopes
+/// of the outbox (client reports); the name stays from when every event had an envelope file of its own.
+///
 /// Dimension values come from fixed sets (an unknown kind is `other`), so the number of series is bounded. The
 /// metrics are read from `Reporter.statistics` and `Uploader.statistics` every `interval` rather than counted on
 /// the capture path, which costs the same with metrics as without. Following swift-metrics' conventions, the

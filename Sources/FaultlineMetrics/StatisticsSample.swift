@@ -11,6 +11,7 @@ struct StatisticsSample: Equatable {
     var delivered = 0
     var retried = 0
     var refreshes: [String: Int] = [:]
+    /// Events and envelopes waiting to be sent.
     var outboxEnvelopes = 0
 
     init(of reporter: Reporter) async {

@@ -54,7 +54,7 @@ import Testing
                 "faultline_sdk_events_dropped_total", [("reason", discarded.reason.rawValue)])
             #expect(counter.totalValue == Int64(discarded.quantity))
         }
-        // past the ingest's limit, the rest wait in the outbox
+        // past the ingest's limit, the rest wait in the log
         #expect(try testMetrics.expectCounter("faultline_sdk_events_delivered_total").totalValue == 4)
         let outbox = try testMetrics.expectGauge("faultline_sdk_outbox_envelopes")
         #expect(outbox.lastValue == Double(await uploader.pendingCount))

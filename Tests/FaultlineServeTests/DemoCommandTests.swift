@@ -12,7 +12,7 @@ import Testing
         let printed = String(
             decoding: try BuiltFaultline.run(["demo", "--log-dir", logs.path]), as: UTF8.self)
 
-        #expect(printed.contains("--  the ingest goes down: events wait in the outbox"))
+        #expect(printed.contains("--  the ingest goes down: events wait in the log"))
         #expect(printed.contains("Every event was delivered."))
         #expect(printed.contains("The ingest received 11 events"))
         #expect(printed.contains("11 events in 7 issues, 6 users affected"))

@@ -2,8 +2,8 @@ import Faultline
 import Foundation
 
 /// Turns a ``PendingCapture`` into the event that is written and sent: the failure's event (scrubbed), the error's or
-/// the message's, with the id and time of the capture, the scope of that moment, the secrets in all of its text
-/// filtered, then `beforeSend`.
+/// the message's, with the id and time of the capture, the scope of that moment (whose breadcrumbs were scrubbed as
+/// they entered it), the secrets in the rest of its text filtered, then `beforeSend`.
 struct EventAssembler: Sendable {
     let builder: FailureEventBuilder
     let beforeSend: (@Sendable (SentryEvent) -> SentryEvent?)?

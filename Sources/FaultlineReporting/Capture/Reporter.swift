@@ -143,9 +143,11 @@ public actor Reporter {
         return written && delivered
     }
 
-    /// Changes the scope: tags, contexts, user.
+    /// Changes the scope: tags, contexts, user. Breadcrumbs added here are scrubbed like those of
+    /// ``addBreadcrumb(_:)``.
     public func configureScope(_ change: @Sendable (inout Scope) -> Void) {
         change(&scope)
+        scope.replaceBreadcrumbs(scrubber.scrubbedTexts)
     }
 
     /// Sets the user every event carries (`nil` on sign-out).
@@ -153,11 +155,18 @@ public actor Reporter {
         scope.user = user
     }
 
-    /// Adds a breadcrumb to the scope, with sensitive keys of its data filtered by ``Options/scrubRules``.
+    /// Adds a breadcrumb to the scope, with sensitive keys of its data filtered and the secrets in its message and
+    /// data replaced, by ``Options/scrubRules``.
     public func addBreadcrumb(_ breadcrumb: Breadcrumb) {
-        var scrubbed = breadcrumb
-        scrubbed.data = breadcrumb.data.map(scrubber.data)
-        scope.addBreadcrumb(scrubbed)
+        var filtered = breadcrumb
+        filtered.data = breadcrumb.data.map(scrubber.data)
+        keep(filtered)
+    }
+
+    /// Adds a breadcrumb to the scope with the secrets in its text replaced: each is scrubbed once, here, not for
+    /// every event that carries it.
+    private func keep(_ breadcrumb: Breadcrumb) {
+        scope.addBreadcrumb(scrubber.scrubbedTexts(of: breadcrumb) ?? breadcrumb)
     }
 
     /// Captures a classified failure; returns the event id, or `nil` when nothing was captured (a cancellation, a
@@ -267,7 +276,7 @@ public actor Reporter {
             data["reason"] = .string(FailureKind(failure.reason)?.rawValue ?? "cancelled")
             level = (failure.context.statusCode ?? 500) >= 500 ? .error : .warning
         }
-        scope.addBreadcrumb(
+        keep(
             Breadcrumb(
                 type: "http", category: "http", level: level, message: context.endpoint, data: data,
                 date: options.clock()))
@@ -277,14 +286,14 @@ public actor Reporter {
         switch event {
         case .refreshed(let version, let trigger):
             refreshes += 1
-            scope.addBreadcrumb(
+            keep(
                 Breadcrumb(
                     category: "auth.refresh", level: .info,
                     message: "Credential refreshed (version \(version)) after \(trigger.endpoint) was rejected",
                     date: options.clock()))
         case .expired(let expiry, let trigger):
             sessionExpiries += 1
-            scope.addBreadcrumb(
+            keep(
                 Breadcrumb(
                     category: "auth.expired", level: .error, message: "\(trigger.endpoint): \(expiry)",
                     date: options.clock()))

@@ -2,8 +2,9 @@
 extension Scrubber {
     /// Scrubs every text of `event` that can hold a secret: the message, the exceptions' values, the request's URL,
     /// query string, header values and data, the tags' values, contexts (where a server's message, a body preview
-    /// and a decoding message are), `extra`, and the breadcrumbs' messages and data. Identifiers, times, levels, the
-    /// SDK, the user and the fingerprint are left as they are.
+    /// and a decoding message are) and `extra`. Identifiers, times, levels, the SDK, the user and the fingerprint are
+    /// left as they are. Breadcrumbs are not: the reporter scrubs each once, when it enters the scope
+    /// (``scrubbedTexts(of:)``), rather than the same hundred again for every event.
     func scrubTexts(of event: inout SentryEvent) {
         guard scanner.isEnabled || rules.scrubText != nil else { return }
         if let message = event.message, let scrubbed = scrubbed(message) { event.message = scrubbed }
@@ -19,7 +20,6 @@ extension Scrubber {
         if let tags = event.tags.replacingChangedValues(scrubbed) { event.tags = tags }
         if let contexts = scrubbed(event.contexts) { event.contexts = contexts }
         if let extra = event.extra, let scrubbed = scrubbed(extra) { event.extra = scrubbed }
-        if let values = event.breadcrumbs?.values.replacingChanged(scrubbed) { event.breadcrumbs?.values = values }
     }
 
     private func scrubbed(_ request: SentryEvent.Request) -> SentryEvent.Request? {
@@ -36,7 +36,9 @@ extension Scrubber {
         return result
     }
 
-    private func scrubbed(_ breadcrumb: Breadcrumb) -> Breadcrumb? {
+    /// `breadcrumb` with the secrets in its message and data replaced; `nil` when it holds none.
+    func scrubbedTexts(of breadcrumb: Breadcrumb) -> Breadcrumb? {
+        guard scanner.isEnabled || rules.scrubText != nil else { return nil }
         let message = breadcrumb.message.flatMap(scrubbed)
         let data = breadcrumb.data.flatMap(scrubbed)
         guard message != nil || data != nil else { return nil }

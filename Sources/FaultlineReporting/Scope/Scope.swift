@@ -24,6 +24,11 @@ public struct Scope: Sendable {
         breadcrumbs.append(breadcrumb)
     }
 
+    /// Replaces each breadcrumb that `change` returns a new one for.
+    mutating func replaceBreadcrumbs(_ change: (Breadcrumb) -> Breadcrumb?) {
+        if let changed = breadcrumbs.replacingChanged(change) { breadcrumbs = changed }
+    }
+
     /// Copies the scope into `event`; `user`, when given, replaces the scope's user for this event only.
     func apply(to event: inout SentryEvent, user override: UserContext?) {
         event.user = override ?? user

@@ -26,7 +26,7 @@ public struct SeedDemo: Sendable {
         "cancellation",
     ]
 
-    /// The indices in ``scenarios`` during which the demo's ingest is down, so that events wait in the outbox: from
+    /// The indices in ``scenarios`` during which the demo's ingest is down, so that events wait in the log: from
     /// "missing profile images" to "proxy error page".
     public static let outage =
         (scenarios.firstIndex(of: "missing profile images") ?? 0)..<(scenarios.firstIndex(of: "timeout") ?? 0)

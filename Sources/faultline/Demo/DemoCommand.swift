@@ -78,10 +78,10 @@ struct DemoCommand: AsyncParsableCommand {
         do {
             if index == SeedDemo.outage.lowerBound {
                 try await ingest.stop()
-                print("--  the ingest goes down: events wait in the outbox")
+                print("--  the ingest goes down: events wait in the log")
             } else if index == SeedDemo.outage.upperBound {
                 try await ingest.restart()
-                print("--  the ingest is back: the outbox sends what waited")
+                print("--  the ingest is back: the uploader sends what waited")
             }
         } catch {
             print("--  the embedded ingest could not be restarted: \(error)")
