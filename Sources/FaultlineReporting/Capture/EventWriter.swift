@@ -64,7 +64,8 @@ actor EventWriter {
             let appended = try await log.appendLine(json)
             captured[event.tags["error.kind"] ?? "other", default: 0] += 1
             await uploader?.enqueue(
-                loggedEvent: json, at: appended.position, evictedSegments: appended.evictedSegments)
+                loggedEvent: json, eventID: event.eventID, at: appended.position,
+                evictedSegments: appended.evictedSegments)
         } catch {
             failedWrites += 1
             lastWriteError = String(describing: error)

@@ -155,11 +155,11 @@ public actor Uploader {
         return true
     }
 
-    /// Adds a reporter's event, which its log wrote at `position`, to what is sent; the log's rotation that writing it
-    /// caused evicted `evictedSegments`, whose lines not sent yet are counted as `cache_overflow`.
+    /// Adds a reporter's event `eventID`, which its log wrote at `position`, to what is sent; the log's rotation that
+    /// writing it caused evicted `evictedSegments`, whose lines not sent yet are counted as `cache_overflow`.
     ///
     /// An event of a rate-limited category is not sent, counted as `ratelimit_backoff`.
-    func enqueue(loggedEvent line: Data, at position: LogPosition, evictedSegments: [Int]) {
+    func enqueue(loggedEvent line: Data, eventID: String, at position: LogPosition, evictedSegments: [Int]) {
         guard !isClosed, journal != nil else { return }
         let evicted = journal?.evict(evictedSegments) ?? 0
         if evicted > 0 { recordDiscarded(.cacheOverflow, quantity: evicted) }
@@ -168,7 +168,7 @@ public actor Uploader {
             discard(.error, because: .ratelimitBackoff)
             return
         }
-        journal?.append(line, at: position)
+        journal?.append(line, at: position, eventID: eventID)
         startSendingOrWait()
     }
 
@@ -312,7 +312,9 @@ public actor Uploader {
             }
             let report = takeReportToCarry()
             var header: [String: JSONValue] = ["dsn": .string(configuration.dsn.description)]
-            if let eventID = LoggedEventID.read(from: line.bytes) { header["event_id"] = .string(eventID) }
+            if let eventID = line.eventID ?? LoggedEventID.read(from: line.bytes) {
+                header["event_id"] = .string(eventID)
+            }
             var items = [Envelope.Item(type: "event", payload: line.bytes)]
             if let item = try? report?.item(at: Date()) { items.append(item) }
             if let report { reportCarrier = (.logged(line.serial), report) }

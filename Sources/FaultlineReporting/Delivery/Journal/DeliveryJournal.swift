@@ -20,10 +20,11 @@ struct DeliveryJournal {
         var state = State.waiting
     }
 
-    /// A line to send: its number in the journal, and its bytes.
+    /// A line to send: its number in the journal, its bytes, and its event's id when the writer said it.
     struct Line {
         let serial: Int
         let bytes: Data
+        let eventID: String?
     }
 
     /// The most bytes of lines kept in memory.
@@ -33,8 +34,8 @@ struct DeliveryJournal {
     /// Entries from the oldest not acknowledged on; `entries[i]` has the serial number `firstSerial + i`.
     private var entries: [Entry] = []
     private var firstSerial = 0
-    /// The bytes of lines kept in memory, by serial number.
-    private var cachedLines: [Int: Data] = [:]
+    /// The bytes of lines kept in memory, and their events' ids, by serial number.
+    private var cachedLines: [Int: (bytes: Data, eventID: String?)] = [:]
     private var cachedBytes = 0
     /// No entry before this serial number is waiting.
     private var firstWaiting = 0
@@ -80,7 +81,7 @@ struct DeliveryJournal {
                     skipped += 1
                     continue
                 }
-                append(Data(bytes), at: position)
+                append(Data(bytes), at: position, eventID: nil)
             }
         }
         if skipped > 0 { unreadable(skipped) }
@@ -97,13 +98,13 @@ struct DeliveryJournal {
     /// Whether a line waits to be sent, not being sent already.
     var hasWaiting: Bool { entries[(firstWaiting - firstSerial)...].contains { $0.state == .waiting } }
 
-    /// Adds the line the log wrote at `position`.
-    mutating func append(_ line: Data, at position: LogPosition) {
+    /// Adds the line the log wrote at `position`, whose event has the id `eventID` when the caller knows it.
+    mutating func append(_ line: Data, at position: LogPosition, eventID: String?) {
         let serial = firstSerial + entries.count
         entries.append(Entry(position: position, length: Int32(line.count)))
         pendingCount += 1
         if cachedBytes + line.count <= Self.cacheBudget {
-            cachedLines[serial] = line
+            cachedLines[serial] = (line, eventID)
             cachedBytes += line.count
         }
         activeSegment = max(activeSegment, position.segment)
@@ -127,11 +128,13 @@ struct DeliveryJournal {
         let serial = firstSerial + index
         entries[index].state = .sending
         firstWaiting = serial + 1
-        if let bytes = cachedLines[serial] { return Line(serial: serial, bytes: bytes) }
+        if let cached = cachedLines[serial] {
+            return Line(serial: serial, bytes: cached.bytes, eventID: cached.eventID)
+        }
         do {
             let entry = entries[index]
             let bytes = try reader.line(at: entry.position, length: Int(entry.length), activeSegment: activeSegment)
-            return Line(serial: serial, bytes: bytes)
+            return Line(serial: serial, bytes: bytes, eventID: nil)
         } catch {
             acknowledge(serial)
             throw error
@@ -158,7 +161,7 @@ struct DeliveryJournal {
         else { return }
         entries[serial - firstSerial].state = .done
         pendingCount -= 1
-        if let bytes = cachedLines.removeValue(forKey: serial) { cachedBytes -= bytes.count }
+        if let cached = cachedLines.removeValue(forKey: serial) { cachedBytes -= cached.bytes.count }
         var done = 0
         while done < entries.count, entries[done].state == .done { done += 1 }
         guard done > 0 else { return }
