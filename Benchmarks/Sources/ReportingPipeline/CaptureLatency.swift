@@ -4,8 +4,9 @@ import FaultlineReporting
 import FaultlineTestServer
 import Foundation
 
-/// What capturing a failure costs the caller: from the call to the event being queued for the log and the outbox,
-/// beside `capture_event` of the official Python SDK with the same event, rounds interleaved.
+/// What capturing a failure costs the caller: from the call to the event being queued for the log, beside
+/// `capture_event` of the official Python SDK with the same event, rounds interleaved; and, for isolated captures, how
+/// long after `capture` returns the event is in the log (its durability point).
 struct CaptureLatency: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "capture-latency",
@@ -39,6 +40,8 @@ struct CaptureLatency: AsyncParsableCommand {
         case python = "sentry-python 2.75 capture_event"
         case floor = "floor: AsyncStream.yield to a waiting task"
         case threadWake = "floor: NSCondition.signal to a waiting thread"
+        /// Measured with ``faultline``'s isolated captures: from `capture` returning to the log file changing.
+        case written = "Faultline: capture returned → its line written to the log"
     }
 
     func run() async throws {
@@ -52,7 +55,11 @@ struct CaptureLatency: AsyncParsableCommand {
             let failure = SampleFailure()
             let floor = QueueFloor()
             let wake = ThreadWakeFloor()
-            defer { wake.stop() }
+            let watcher = LogWatcher()
+            defer {
+                wake.stop()
+                watcher.stop()
+            }
             var times: [Regime: [Side: [Double]]] = [:]
             for round in 0...rounds {
                 // Round 0 warms every side up and is not counted; then the order of the sides alternates.
@@ -61,7 +68,15 @@ struct CaptureLatency: AsyncParsableCommand {
                         let batchTimes: [Double]
                         switch side {
                         case .faultline:
-                            batchTimes = await Self.timeCaptures(batch, regime, failure: failure, reporter: reporter)
+                            let timed = await Self.timeCaptures(
+                                batch, regime, failure: failure, reporter: reporter,
+                                log: logs.appendingPathComponent("events.jsonl"), watcher: watcher)
+                            batchTimes = timed.captures
+                            if round > 0, !timed.written.isEmpty {
+                                times[regime, default: [:]][.written, default: []] += timed.written
+                            }
+                        case .written:
+                            continue
                         case .python:
                             let answer = try await peer.run("\(regime.rawValue) \(batch)")
                             batchTimes = (answer["nanoseconds"] as? [Int] ?? []).map { Double($0) / 1000 }
@@ -138,24 +153,30 @@ struct CaptureLatency: AsyncParsableCommand {
     }
 
     /// Captures `count` times, timing each call; waits until each event (isolated) or all of them (burst) are
-    /// written and delivered, outside the timing.
+    /// written and delivered, outside the timing. Isolated captures are also timed from `capture` returning until
+    /// `watcher` saw the `log` file change size: the event's line is written (or the file rotated to hold it). 0 when
+    /// the writer was faster than the caller's return.
     static func timeCaptures(
-        _ count: Int, _ regime: Regime, failure: SampleFailure, reporter: Reporter
-    ) async -> [Double] {
+        _ count: Int, _ regime: Regime, failure: SampleFailure, reporter: Reporter, log: URL, watcher: LogWatcher
+    ) async -> (captures: [Double], written: [Double]) {
         let clock = ContinuousClock()
         var times: [Double] = []
+        var written: [Double] = []
         times.reserveCapacity(count)
         for _ in 0..<count {
+            if regime == .isolated { watcher.arm(log.path, size: LogWatcher.size(log.path)) }
             let start = clock.now
             await failure.capture(with: reporter)
-            times.append((clock.now - start).microseconds)
+            let returned = clock.now
+            times.append((returned - start).microseconds)
             if regime == .isolated {
+                written.append(max(0, (await watcher.change() - returned).microseconds))
                 await reporter.flush(timeout: .seconds(60))
                 try? await Task.sleep(for: idlePause)
             }
         }
         await reporter.flush(timeout: .seconds(60))
-        return times
+        return (times, written)
     }
 
     static func row(_ samples: Samples) -> String {
