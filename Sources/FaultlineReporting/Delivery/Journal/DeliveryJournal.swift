@@ -53,6 +53,9 @@ struct DeliveryJournal {
     /// cursor to the end of the log are waiting. Call it after the log was opened (which cuts off a line a crash cut
     /// short) and before lines are appended.
     ///
+    /// A rotated file that cannot be read (corrupt gzip) is skipped: its lines cannot be sent, and `faultline stats`
+    /// names the file.
+    ///
     /// - Parameter unreadable: Called with the number of lines that cannot be sent (not an object on a line).
     init(log: EventLog.Configuration, cursorFile: URL, unreadable: (Int) -> Void) throws {
         let rotated = EventLog.readable(try EventLog.rotatedFiles(in: log.directory, logName: log.fileName))
