@@ -88,11 +88,11 @@ public actor Uploader {
             limits: .init(
                 maximumCount: configuration.maximumOutboxCount, maximumBytes: configuration.maximumOutboxBytes),
             unreadable: { _, _ in unreadable += 1 })
-        let journal = try log.map {
+        var journal = try log.map {
             try DeliveryJournal(
-                log: $0, cursorFile: DeliveryCursor.file(in: configuration.outboxDirectory, for: configuration.dsn),
-                unreadable: { unreadable += $0 })
+                log: $0, cursorFile: DeliveryCursor.file(in: configuration.outboxDirectory, for: configuration.dsn))
         }
+        unreadable += journal?.takeSkippedLines() ?? 0
         let client = SentryEvent.SDK.faultline.clientName
         self.configuration = configuration
         self.outbox = outbox
@@ -300,6 +300,10 @@ public actor Uploader {
     private func nextLoggedEnvelope() -> (PendingEnvelope, Data)? {
         while journal != nil {
             let line: DeliveryJournal.Line
+            defer {
+                let skipped = journal?.takeSkippedLines() ?? 0
+                if skipped > 0 { recordDiscarded(.internalSDKError, quantity: skipped) }
+            }
             do {
                 guard let next = try journal?.nextLine() else { return nil }
                 line = next

@@ -39,6 +39,46 @@ import Testing
         }
     }
 
+    @Test func aBacklogLargerThanTheIndexIsReadBackFromTheLogAndSentOnce() async throws {
+        let logs = try TemporaryDirectory()
+        defer { logs.remove() }
+        // Given a run whose endpoint is down that logs more events than the uploader indexes in memory (10 000)
+        let closed = try ClosedPort()
+        var options = Reporter.Options(logDirectory: logs.url)
+        options.dsn = try DSN(Self.dsn(port: closed.port))
+        options.maximumLogFileSize = 256 * 1024
+        options.maxQueueSize = 20_000
+        var logged: [String] = []
+        do {
+            let reporter = try Reporter(options: options)
+            for index in 0..<12_000 {
+                logged.append(try #require(await reporter.capture(message: "backlog \(index)", level: .error)))
+            }
+            #expect(
+                try await DeliveryFixtures.eventually {
+                    await reporter.statistics.captured.values.reduce(0, +) == 12_000
+                })
+            #expect(await reporter.close(timeout: .zero) == false)
+            let pending = await reporter.uploader?.pendingCount
+            #expect(pending == 12_000)
+        }
+        closed.release()
+        let captured = logged
+
+        // When the next run starts with the endpoint back
+        try await RecordingIngest.run(port: closed.port, recorder: IngestRecorder(keepsBodies: true)) { ingest in
+            let reporter = try Self.reporter(logs: logs.url, dsn: ingest.dsn())
+            let pending = await reporter.uploader?.pendingCount
+            #expect(pending == 12_000)
+            #expect(await reporter.close(timeout: .seconds(120)))
+
+            // Then every event arrives once
+            let received = try await DeliveryFixtures.acceptedEventIDs(ingest.recorder)
+            #expect(received.count == 12_000)
+            #expect(Set(received) == Set(captured))
+        }
+    }
+
     @Test func eventsTheLogsCapEvictsBeforeTheyAreSentAreCountedAsCacheOverflowAndReported() async throws {
         let logs = try TemporaryDirectory()
         defer { logs.remove() }

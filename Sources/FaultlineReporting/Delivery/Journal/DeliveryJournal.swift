@@ -7,8 +7,9 @@ import Foundation
 ///   the oldest lines acknowledged. The cursor is stored in a file (``DeliveryCursor``), so a restarted app sends the
 ///   lines from it on. With no cursor stored, delivery starts at the end of the log: an app that gets a DSN does not
 ///   send the history it logged before.
-/// - The bytes of the newest lines are kept in memory, up to ``cacheBudget``; the others are read back from the log
-///   when they are sent (after a restart, or a backlog larger than the budget).
+/// - At most ``indexLimit`` waiting lines are indexed in memory (their positions, and the bytes of the newest up to
+///   ``cacheBudget``); the lines after them, a backlog of an outage, are only counted by segment and indexed from the
+///   log as the index drains (``DeliveryJournal+Backlog.swift``), so memory does not grow with the backlog.
 /// - When the log's size cap evicts a segment, its lines not sent yet are dropped and counted.
 struct DeliveryJournal {
     /// A line waiting to be delivered.
@@ -29,6 +30,8 @@ struct DeliveryJournal {
 
     /// The most bytes of lines kept in memory.
     static let cacheBudget = 4 * 1024 * 1024
+    /// The most waiting lines indexed in memory.
+    static let indexLimit = 10_000
 
     let cursorFile: URL
     /// Entries from the oldest not acknowledged on; `entries[i]` has the serial number `firstSerial + i`.
@@ -39,25 +42,29 @@ struct DeliveryJournal {
     private var cachedBytes = 0
     /// No entry before this serial number is waiting.
     private var firstWaiting = 0
-    /// Where the line after the last entry starts.
-    private var end: LogPosition
+    /// Where the line after the last line the journal was told of starts.
+    var end: LogPosition
     private(set) var activeSegment: Int
     /// The oldest segment the log has not evicted, as far as the journal was told.
-    private var firstKeptSegment = 0
-    private var reader: LogSegmentReader
+    var firstKeptSegment = 0
+    var reader: LogSegmentReader
     private var storedCursor: DeliveryCursor?
-    /// How many lines wait, being sent included.
-    private(set) var pendingCount = 0
+    /// How many lines wait, being sent included, indexed or not.
+    var pendingCount = 0
+    /// Where the first waiting line that is not indexed starts; `nil` when every waiting line is indexed.
+    var unindexedFrom: LogPosition?
+    /// The waiting lines not indexed, by segment.
+    var unindexedLines: [Int: Int] = [:]
+    /// Lines found that cannot be sent (not an object on a line), not yet counted by the uploader.
+    var skippedLines = 0
 
     /// Opens the journal of `log` for the destination whose cursor is kept in `cursorFile`: the lines from the stored
     /// cursor to the end of the log are waiting. Call it after the log was opened (which cuts off a line a crash cut
     /// short) and before lines are appended.
     ///
     /// A rotated file that cannot be read (corrupt gzip) is skipped: its lines cannot be sent, and `faultline stats`
-    /// names the file.
-    ///
-    /// - Parameter unreadable: Called with the number of lines that cannot be sent (not an object on a line).
-    init(log: EventLog.Configuration, cursorFile: URL, unreadable: (Int) -> Void) throws {
+    /// names the file. Lines that are not an object are skipped, counted in ``takeSkippedLines()``.
+    init(log: EventLog.Configuration, cursorFile: URL) throws {
         let rotated = EventLog.readable(try EventLog.rotatedFiles(in: log.directory, logName: log.fileName))
         let segments = rotated.map(\.rotation.sequence)
         let activeSegment = (segments.max() ?? 0) + 1
@@ -66,52 +73,59 @@ struct DeliveryJournal {
         self.activeSegment = activeSegment
         self.end = LogPosition(segment: activeSegment, offset: activeSize)
         self.reader = LogSegmentReader(log: log)
+        self.firstKeptSegment = segments.min() ?? activeSegment
         guard let cursor = try DeliveryCursor.stored(in: cursorFile) else {
             try storeCursor()
             return
         }
-        var skipped = 0
-        for segment in segments + [activeSegment] where segment >= cursor.position.segment {
-            let offset = segment == cursor.position.segment ? cursor.position.offset : 0
-            let lines: [(LogPosition, Data)]
-            do {
-                lines = try reader.lines(of: segment, from: offset, isActive: segment == activeSegment)
-            } catch {
-                continue
-            }
-            for (position, bytes) in lines {
-                guard bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else {
-                    skipped += 1
-                    continue
-                }
-                append(Data(bytes), at: position, eventID: nil)
-            }
-        }
-        if skipped > 0 { unreadable(skipped) }
-        end = LogPosition(segment: activeSegment, offset: activeSize)
+        countBacklog(from: cursor.position, segments: segments + [activeSegment])
+        indexBacklog()
     }
 
     var isEmpty: Bool { pendingCount == 0 }
 
     /// The first line not delivered, or where the next line starts.
     var cursor: DeliveryCursor {
-        DeliveryCursor(position: entries.first { $0.state != .done }?.position ?? end)
+        DeliveryCursor(position: entries.first { $0.state != .done }?.position ?? unindexedFrom ?? end)
     }
 
     /// Whether a line waits to be sent, not being sent already.
-    var hasWaiting: Bool { entries[(firstWaiting - firstSerial)...].contains { $0.state == .waiting } }
+    var hasWaiting: Bool {
+        unindexedFrom != nil || entries[(firstWaiting - firstSerial)...].contains { $0.state == .waiting }
+    }
 
-    /// Adds the line the log wrote at `position`, whose event has the id `eventID` when the caller knows it.
+    /// How many waiting lines are indexed.
+    var indexedCount: Int { pendingCount - unindexedLines.values.reduce(0, +) }
+
+    /// The lines found since the last call that cannot be sent, for the uploader to count.
+    mutating func takeSkippedLines() -> Int {
+        defer { skippedLines = 0 }
+        return skippedLines
+    }
+
+    /// Adds the line the log wrote at `position`, whose event has the id `eventID` when the caller knows it: indexed,
+    /// or only counted when the index is full.
     mutating func append(_ line: Data, at position: LogPosition, eventID: String?) {
+        activeSegment = max(activeSegment, position.segment)
+        end = LogPosition(segment: position.segment, offset: position.offset + line.count + 1)
+        guard unindexedFrom == nil, indexedCount < Self.indexLimit else {
+            if unindexedFrom == nil { unindexedFrom = position }
+            unindexedLines[position.segment, default: 0] += 1
+            pendingCount += 1
+            return
+        }
+        pendingCount += 1
+        index(line, at: position, eventID: eventID)
+    }
+
+    /// Indexes a waiting line (counted in ``pendingCount`` already), keeping its bytes when they fit in the budget.
+    mutating func index(_ line: Data, at position: LogPosition, eventID: String?) {
         let serial = firstSerial + entries.count
         entries.append(Entry(position: position, length: Int32(line.count)))
-        pendingCount += 1
         if cachedBytes + line.count <= Self.cacheBudget {
             cachedLines[serial] = (line, eventID)
             cachedBytes += line.count
         }
-        activeSegment = max(activeSegment, position.segment)
-        end = LogPosition(segment: position.segment, offset: position.offset + line.count + 1)
     }
 
     /// Notes that the log is at `position` after lines the journal does not send (an event a rate limit refused).
@@ -124,6 +138,7 @@ struct DeliveryJournal {
     ///
     /// - Throws: ``LogSegmentReader/Failure`` when its bytes cannot be read back; the line is acknowledged then.
     mutating func nextLine() throws(LogSegmentReader.Failure) -> Line? {
+        if unindexedFrom != nil, indexedCount < Self.indexLimit / 2 { indexBacklog() }
         var index = firstWaiting - firstSerial
         while index < entries.count, entries[index].state != .waiting { index += 1 }
         firstWaiting = firstSerial + index
@@ -188,7 +203,7 @@ struct DeliveryJournal {
             dropped.append(firstSerial + index)
         }
         for serial in dropped { acknowledge(serial) }
-        return dropped.count
+        return dropped.count + dropEvictedBacklog()
     }
 
     /// Stores the cursor when it moved since it was last stored.

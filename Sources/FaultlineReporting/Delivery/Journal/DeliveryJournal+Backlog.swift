@@ -1,0 +1,76 @@
+import Foundation
+
+/// The waiting lines past the index's limit: counted by segment as the log writes them, indexed from the log as the
+/// index drains, dropped by segment when the log evicts them.
+extension DeliveryJournal {
+    /// Counts the lines of `segments` from `start` on as waiting, not indexed: what a run left to send.
+    mutating func countBacklog(from start: LogPosition, segments: [Int]) {
+        for segment in segments where segment >= start.segment {
+            let offset = segment == start.segment ? start.offset : 0
+            guard let lines = try? reader.lines(of: segment, from: offset, isActive: segment == activeSegment),
+                let first = lines.first
+            else { continue }
+            if unindexedFrom == nil { unindexedFrom = first.0 }
+            unindexedLines[segment, default: 0] += lines.count
+            pendingCount += lines.count
+        }
+    }
+
+    /// Indexes waiting lines from the log, oldest first, until the index is full or every waiting line is indexed;
+    /// lines that are not an object are skipped and counted.
+    mutating func indexBacklog() {
+        while let from = unindexedFrom, indexedCount < Self.indexLimit {
+            guard let count = unindexedLines[from.segment], count > 0 else {
+                advanceBacklog(past: from.segment)
+                continue
+            }
+            let lines =
+                (try? reader.lines(of: from.segment, from: from.offset, isActive: from.segment == activeSegment)) ?? []
+            var taken = 0
+            for (position, bytes) in lines.prefix(count) {
+                guard indexedCount < Self.indexLimit else {
+                    unindexedFrom = position
+                    return
+                }
+                taken += 1
+                unindexedLines[from.segment] = count - taken
+                if bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") {
+                    index(Data(bytes), at: position, eventID: nil)
+                } else {
+                    pendingCount -= 1
+                    skippedLines += 1
+                }
+            }
+            // Lines counted but no longer in the file (a segment that cannot be read) cannot be sent.
+            if taken < count {
+                pendingCount -= count - taken
+                skippedLines += count - taken
+            }
+            unindexedLines[from.segment] = 0
+            advanceBacklog(past: from.segment)
+        }
+    }
+
+    /// Drops the waiting lines not indexed of the segments the log evicted; returns how many.
+    mutating func dropEvictedBacklog() -> Int {
+        var dropped = 0
+        for (segment, count) in unindexedLines where segment < firstKeptSegment {
+            dropped += count
+            unindexedLines[segment] = nil
+        }
+        pendingCount -= dropped
+        if let from = unindexedFrom, from.segment < firstKeptSegment { advanceBacklog(past: from.segment) }
+        return dropped
+    }
+
+    /// Moves the backlog's start to the next segment that has waiting lines not indexed, or ends it.
+    private mutating func advanceBacklog(past segment: Int) {
+        unindexedLines[segment] = nil
+        if let next = unindexedLines.filter({ $0.value > 0 }).keys.min() {
+            unindexedFrom = LogPosition(segment: max(next, firstKeptSegment), offset: 0)
+        } else {
+            unindexedFrom = nil
+            unindexedLines.removeAll()
+        }
+    }
+}
