@@ -38,7 +38,14 @@ public actor Reporter {
     private var isClosed = false
     private var capturedExpiries: Set<UUID> = []
     private var observations: [Task<Void, Never>] = []
+    private var admission: CaptureAdmission
     private var droppedByQueueOverflow = 0
+    private var droppedBySampleRate = 0
+    private var suppressedByFingerprintLimit = 0
+    /// Events dropped at capture and not yet counted by the uploader: they are handed over in batches, so that
+    /// capturing in an error storm never waits for the uploader.
+    private var unreportedDiscards: [DiscardReason: Int] = [:]
+    private var isHandingOverDiscards = false
     private var refreshes = 0
     private var sessionExpiries = 0
 
@@ -50,6 +57,11 @@ public actor Reporter {
         public internal(set) var droppedByBeforeSend = 0
         /// Events dropped because ``Options/maxQueueSize`` events were already waiting to be written.
         public internal(set) var droppedByQueueOverflow = 0
+        /// Events dropped at capture because ``Options/sampleRate`` did not sample them.
+        public internal(set) var droppedBySampleRate = 0
+        /// Events dropped at capture because ``Options/fingerprintLimit`` events of their fingerprint were already
+        /// kept in its window; their number is carried on the next event of the fingerprint that is kept.
+        public internal(set) var suppressedByFingerprintLimit = 0
         /// Events that could not be written, with the last reason.
         public internal(set) var failedWrites = 0
         public internal(set) var lastWriteError: String?
@@ -87,6 +99,7 @@ public actor Reporter {
         self.uploader = uploader
         self.scope = Scope(maxBreadcrumbs: options.maxBreadcrumbs)
         self.scrubber = scrubber
+        self.admission = CaptureAdmission(sampleRate: options.sampleRate, fingerprintLimit: options.fingerprintLimit)
         self.writer = writer
         self.queue = queue
         Task { await writer.run(events) }
@@ -99,6 +112,8 @@ public actor Reporter {
             statistics.captured = await writer.captured
             statistics.droppedByBeforeSend = await writer.droppedByBeforeSend
             statistics.droppedByQueueOverflow = droppedByQueueOverflow
+            statistics.droppedBySampleRate = droppedBySampleRate
+            statistics.suppressedByFingerprintLimit = suppressedByFingerprintLimit
             statistics.failedWrites = await writer.failedWrites
             statistics.lastWriteError = await writer.lastWriteError
             statistics.refreshes = refreshes
@@ -116,6 +131,7 @@ public actor Reporter {
         let deadline = ContinuousClock.now + timeout
         let written = await writer.waitUntilProcessed(submitted, timeout: timeout)
         guard let uploader else { return written }
+        await handOverDiscards()
         let delivered = await uploader.flush(timeout: max(deadline - .now, .zero))
         return written && delivered
     }
@@ -134,6 +150,7 @@ public actor Reporter {
         let written = await writer.waitUntilProcessed(submitted, timeout: timeout)
         await writer.close()
         guard let uploader else { return written }
+        await handOverDiscards()
         let delivered = await uploader.close(timeout: max(deadline - .now, .zero))
         return written && delivered
     }
@@ -156,8 +173,9 @@ public actor Reporter {
     }
 
     /// Captures a classified failure; returns the event id, or `nil` when nothing was captured (a cancellation, a
-    /// session expiry already captured, a closed reporter or a full queue). The event is assembled later, off the
-    /// caller's path: one that `beforeSend` drops then is counted in ``Statistics/droppedByBeforeSend``.
+    /// session expiry already captured, a closed reporter, an event not sampled or over its fingerprint's limit, or a
+    /// full queue). The event is assembled later, off the caller's path: one that `beforeSend` drops then is counted
+    /// in ``Statistics/droppedByBeforeSend``.
     ///
     /// - Parameters:
     ///   - failure: The failure.
@@ -171,7 +189,7 @@ public actor Reporter {
             return nil
         }
         guard FailureKind(failure.reason) != nil else { return nil }
-        return await submit(.failure(failure, request: request), user: user)
+        return submit(.failure(failure, request: request), user: user)
     }
 
     /// Captures the outcome of a request made with another HTTP stack (Alamofire, Moya, your own), classified
@@ -219,7 +237,7 @@ public actor Reporter {
     @discardableResult
     public func capture(error: any Error, user: UserContext? = nil) async -> String? {
         if let failure = error as? RequestFailure { return await capture(failure, user: user) }
-        return await submit(.error(error), user: user)
+        return submit(.error(error), user: user)
     }
 
     /// Captures a message.
@@ -227,7 +245,7 @@ public actor Reporter {
     public func capture(
         message: String, level: SentryEvent.Level = .info, user: UserContext? = nil
     ) async -> String? {
-        await submit(.message(message, level: level), user: user)
+        submit(.message(message, level: level), user: user)
     }
 
     /// Records refreshes and expiries of `refresher` as breadcrumbs, until the reporter is closed. A refresh that
@@ -286,18 +304,53 @@ public actor Reporter {
         }
     }
 
-    /// Queues a capture with the scope of this moment; returns its event id, or `nil` when the reporter is closed or
-    /// the queue is full.
-    private func submit(_ source: PendingCapture.Source, user: UserContext?) async -> String? {
+    /// Queues a capture with the scope of this moment; returns its event id, or `nil` when the reporter is closed, the
+    /// event is not sampled or over its fingerprint's limit, or the queue is full.
+    private func submit(_ source: PendingCapture.Source, user: UserContext?) -> String? {
         guard !isClosed else { return nil }
+        let date = options.clock()
+        let fingerprint: [String]?
+        let suppressedBefore: Int
+        switch admission.admit(source, at: date) {
+        case .sampledOut:
+            droppedBySampleRate += 1
+            countDiscarded(.sampleRate)
+            return nil
+        case .suppressed:
+            suppressedByFingerprintLimit += 1
+            countDiscarded(.eventProcessor)
+            return nil
+        case .keep(let kept, let carried):
+            (fingerprint, suppressedBefore) = (kept, carried)
+        }
         let capture = PendingCapture(
-            source: source, eventID: RandomID.make(), date: options.clock(), scope: scope, user: user)
+            source: source, eventID: RandomID.make(), date: date, scope: scope, user: user,
+            suppressedBefore: suppressedBefore)
         guard case .enqueued = queue.yield(capture) else {
             droppedByQueueOverflow += 1
-            await uploader?.recordDiscarded(.queueOverflow)
+            if let fingerprint { admission.restore(suppressedBefore, of: fingerprint) }
+            countDiscarded(.queueOverflow)
             return nil
         }
         submitted += 1
         return capture.eventID
+    }
+
+    /// Counts an event dropped at capture for the uploader's next client report, handing the counts over in a task of
+    /// their own.
+    private func countDiscarded(_ reason: DiscardReason) {
+        guard uploader != nil else { return }
+        unreportedDiscards[reason, default: 0] += 1
+        guard !isHandingOverDiscards else { return }
+        isHandingOverDiscards = true
+        Task { await handOverDiscards() }
+    }
+
+    /// Hands the counts of events dropped at capture to the uploader.
+    private func handOverDiscards() async {
+        isHandingOverDiscards = false
+        let discards = unreportedDiscards
+        unreportedDiscards = [:]
+        for (reason, quantity) in discards { await uploader?.recordDiscarded(reason, quantity: quantity) }
     }
 }
