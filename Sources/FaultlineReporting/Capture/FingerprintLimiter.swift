@@ -41,16 +41,18 @@ struct FingerprintLimiter: Sendable {
     /// Decides for an event of `fingerprint` at `date`, and counts it.
     mutating func admit(_ fingerprint: [String], at date: Date) -> Decision {
         if windows.count >= sweepAt { sweep(at: date) }
-        guard var window = windows[fingerprint] else {
-            windows[fingerprint] = Window(start: date, kept: 1, suppressed: 0)
-            return .keep(carrying: 0)
-        }
-        defer { windows[fingerprint] = window }
-        if !isOpen(window, at: date) {
+        // One lookup, the window changed in place: this runs for every capture in a storm.
+        return Self.admit(
+            at: date, to: &windows[fingerprint, default: Window(start: date, kept: 0, suppressed: 0)],
+            events: limit.events, seconds: windowSeconds)
+    }
+
+    private static func admit(at date: Date, to window: inout Window, events: Int, seconds: TimeInterval) -> Decision {
+        if !isOpen(window, at: date, seconds: seconds) {
             window.start = date
             window.kept = 0
         }
-        guard window.kept < limit.events else {
+        guard window.kept < events else {
             window.suppressed += 1
             return .suppress
         }
@@ -68,14 +70,15 @@ struct FingerprintLimiter: Sendable {
     }
 
     /// Whether `window` still runs at `date`; one whose start is later than `date` (the clock was set back) is over.
-    private func isOpen(_ window: Window, at date: Date) -> Bool {
+    private static func isOpen(_ window: Window, at date: Date, seconds: TimeInterval) -> Bool {
         let elapsed = date.timeIntervalSince(window.start)
-        return elapsed >= 0 && elapsed < windowSeconds
+        return elapsed >= 0 && elapsed < seconds
     }
 
     /// Forgets the fingerprints whose window is over and who have nothing to carry.
     private mutating func sweep(at date: Date) {
-        windows = windows.filter { $0.value.suppressed > 0 || isOpen($0.value, at: date) }
+        let seconds = windowSeconds
+        windows = windows.filter { $0.value.suppressed > 0 || Self.isOpen($0.value, at: date, seconds: seconds) }
         sweepAt = max(Self.smallestSweep, 2 * windows.count)
     }
 }

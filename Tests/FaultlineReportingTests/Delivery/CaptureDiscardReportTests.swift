@@ -22,11 +22,14 @@ import Testing
             unsampled.sampleRate = 0
             let unsampledReporter = try Self.reporter(unsampled, ingest: ingest, over: transport)
 
-            // When each captures a storm of one failure and flushes
+            // When each captures a storm of one failure, flushes and closes (counts that reach the uploader while
+            // the events are in flight wait for the next flush: the one in closing)
             for _ in 0..<5 { await limitedReporter.capture(message: "database down") }
             for _ in 0..<4 { await unsampledReporter.capture(message: "database down") }
-            #expect(await limitedReporter.flush(timeout: DeliveryFixtures.patience))
-            #expect(await unsampledReporter.flush(timeout: DeliveryFixtures.patience))
+            for reporter in [limitedReporter, unsampledReporter] {
+                #expect(await reporter.flush(timeout: DeliveryFixtures.patience))
+                #expect(await reporter.close(timeout: DeliveryFixtures.patience))
+            }
 
             // Then the ingest received the 2 kept events, and client reports of the 3 suppressed and 4 not sampled
             let envelopes = try await DeliveryFixtures.envelopes(ingest.recorder)
@@ -41,8 +44,6 @@ import Testing
                 ])
             #expect(await limitedReporter.statistics.suppressedByFingerprintLimit == 3)
             #expect(await unsampledReporter.statistics.droppedBySampleRate == 4)
-            await limitedReporter.close()
-            await unsampledReporter.close()
         }
     }
 
