@@ -24,7 +24,9 @@ import Foundation
 ///
 /// Capturing costs the caller a snapshot of the scope and a place in a queue, a few microseconds: a writer task
 /// assembles the event (scrubbing, `beforeSend`), encodes it, appends it to the local log and stores it in the
-/// uploader's outbox, in capture order. ``flush(timeout:)`` waits for both.
+/// uploader's outbox, in capture order. ``flush(timeout:)`` waits for both. Before that, ``Options/sampleRate`` and
+/// ``Options/fingerprintLimit`` decide whether the event is kept: in an error storm most captures are counted and
+/// dropped there, before anything is queued or assembled.
 public actor Reporter {
     /// How events are captured and stored.
     public nonisolated let options: Options
