@@ -47,7 +47,7 @@ public actor Reporter {
     /// Events dropped at capture and not yet counted by the uploader: they are handed over in batches, so that
     /// capturing in an error storm never waits for the uploader.
     private var unreportedDiscards: [DiscardReason: Int] = [:]
-    private var isHandingOverDiscards = false
+    private var discardHandOver: Task<Void, Never>?
     private var refreshes = 0
     private var sessionExpiries = 0
 
@@ -338,21 +338,24 @@ public actor Reporter {
         return capture.eventID
     }
 
-    /// Counts an event dropped at capture for the uploader's next client report, handing the counts over in a task of
-    /// their own.
+    /// Counts an event dropped at capture for the uploader's next client report, handing the counts over in one task
+    /// at a time, which takes what was dropped while it waited for the uploader.
     private func countDiscarded(_ reason: DiscardReason) {
         guard uploader != nil else { return }
         unreportedDiscards[reason, default: 0] += 1
-        guard !isHandingOverDiscards else { return }
-        isHandingOverDiscards = true
-        Task { await handOverDiscards() }
+        guard discardHandOver == nil else { return }
+        discardHandOver = Task {
+            await handOverDiscards()
+            discardHandOver = nil
+        }
     }
 
-    /// Hands the counts of events dropped at capture to the uploader.
+    /// Hands the counts of events dropped at capture to the uploader, until none is left.
     private func handOverDiscards() async {
-        isHandingOverDiscards = false
-        let discards = unreportedDiscards
-        unreportedDiscards = [:]
-        for (reason, quantity) in discards { await uploader?.recordDiscarded(reason, quantity: quantity) }
+        while !unreportedDiscards.isEmpty {
+            let discards = unreportedDiscards
+            unreportedDiscards = [:]
+            for (reason, quantity) in discards { await uploader?.recordDiscarded(reason, quantity: quantity) }
+        }
     }
 }
