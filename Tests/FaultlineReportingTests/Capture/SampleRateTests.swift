@@ -38,9 +38,10 @@ import Testing
     @Test func aQuarterKeepsAboutAQuarter() async throws {
         let log = LogDirectory()
         defer { log.remove() }
-        // Given a reporter that samples a quarter of the events
+        // Given a reporter that samples a quarter of the events, with a queue that holds them all on a busy machine
         var options = Reporter.Options(logDirectory: log.url)
         options.sampleRate = 0.25
+        options.maxQueueSize = 4000
         let reporter = try Reporter(options: options)
 
         // When 4000 different events are captured
