@@ -25,6 +25,8 @@ struct StatisticsSample: Equatable {
             dropped = [
                 DiscardReason.beforeSend.rawValue: statistics.droppedByBeforeSend,
                 DiscardReason.queueOverflow.rawValue: statistics.droppedByQueueOverflow,
+                DiscardReason.sampleRate.rawValue: statistics.droppedBySampleRate,
+                DiscardReason.eventProcessor.rawValue: statistics.suppressedByFingerprintLimit,
                 DiscardReason.internalSDKError.rawValue: statistics.failedWrites,
             ]
             return

@@ -8,13 +8,14 @@ import Foundation
 
 /// The failure every reporting benchmark captures: a Boleto-style `POST /v1/boletos` rejected with `409` and
 /// business code `40901` in the error envelope, with a bearer token and a CPF in the request, classified as the
-/// client classifies it, so that scrubbing and scope do their real work when the event is assembled.
+/// client classifies it, so that scrubbing and scope do their real work when the event is assembled. The storm
+/// benchmark captures it on several routes, one fingerprint each.
 struct SampleFailure: Sendable {
     let failure: RequestFailure
     let request: URLRequest
 
-    init() {
-        let url = URL(string: "https://api.boleto.example/v1/boletos?order=8812&token=abc123")!
+    init(route: String = "/v1/boletos") {
+        let url = URL(string: "https://api.boleto.example\(route)?order=8812&token=abc123")!
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
         request.setValue(
@@ -28,7 +29,7 @@ struct SampleFailure: Sendable {
         let classifier = FailureClassifier(
             contract: .envelope(), catalog: ServerCodeCatalog(ranges: [40900...40999: .conflict]))
         var context = RequestContext(
-            requestID: "4f1c2a9e", method: .post, route: "/v1/boletos", url: url, allowsRetry: false)
+            requestID: "4f1c2a9e", method: .post, route: route, url: url, allowsRetry: false)
         context.statusCode = 409
         failure = RequestFailure(.server(classifier.failure(in: response, body: body)!), context: context)
         self.request = request
@@ -42,13 +43,18 @@ struct SampleFailure: Sendable {
 
     /// A reporter writing to `logDirectory` (and sending to `dsn`), with a user, tags and 100 breadcrumbs in scope.
     ///
-    /// - Parameter transport: What carries the envelopes, when not the default URLSession.
+    /// - Parameters:
+    ///   - transport: What carries the envelopes, when not the default URLSession.
+    ///   - fingerprintLimit: The reporter's limit per fingerprint; none by default, since the benchmarks of capture,
+    ///     delivery and outages capture one failure over and over and measure every event through the pipeline.
     static func reporter(
-        logDirectory: URL, dsn: String?, maxQueueSize: Int = 1000, transport: (any EnvelopeTransport)? = nil
+        logDirectory: URL, dsn: String?, maxQueueSize: Int = 1000, transport: (any EnvelopeTransport)? = nil,
+        fingerprintLimit: Reporter.FingerprintLimit? = nil
     ) async throws -> Reporter {
         var options = Reporter.Options(logDirectory: logDirectory)
         options.dsn = try dsn.map { try DSN($0) }
         options.maxQueueSize = maxQueueSize
+        options.fingerprintLimit = fingerprintLimit
         options.release = "boleto-ios@4.2.0+310"
         options.transport = transport
         let reporter = try Reporter(options: options)

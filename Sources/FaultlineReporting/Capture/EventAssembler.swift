@@ -3,7 +3,8 @@ import Foundation
 
 /// Turns a ``PendingCapture`` into the event that is written and sent: the failure's event (scrubbed), the error's or
 /// the message's, with the id and time of the capture, the scope of that moment (whose breadcrumbs were scrubbed as
-/// they entered it), the secrets in the rest of its text filtered, then `beforeSend`.
+/// they entered it), the secrets in the rest of its text filtered, the number of events of its fingerprint suppressed
+/// before it, then `beforeSend`.
 struct EventAssembler: Sendable {
     let builder: FailureEventBuilder
     let beforeSend: (@Sendable (SentryEvent) -> SentryEvent?)?
@@ -33,6 +34,9 @@ struct EventAssembler: Sendable {
         event.environment = builder.environment
         capture.scope.apply(to: &event, user: capture.user)
         builder.scrubber.scrubTexts(of: &event)
+        if capture.suppressedBefore > 0 {
+            event.tags[Reporter.FingerprintLimit.suppressedCountTag] = String(capture.suppressedBefore)
+        }
         guard let beforeSend else { return event }
         return beforeSend(event)
     }

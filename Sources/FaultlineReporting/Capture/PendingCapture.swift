@@ -16,6 +16,16 @@ final class PendingCapture: Sendable {
         case failure(RequestFailure, request: URLRequest?)
         case error(any Error)
         case message(String, level: SentryEvent.Level)
+
+        /// What its event is grouped by, as the CLI groups it: the failure's fingerprint, else the error's type and
+        /// description (the event's exception), else the message.
+        var fingerprint: [String]? {
+            switch self {
+            case .failure(let failure, _): FailureEventBuilder.fingerprint(for: failure)
+            case .error(let error): [String(reflecting: type(of: error)), String(describing: error)]
+            case .message(let message, _): ["message", message]
+            }
+        }
     }
 
     let source: Source
@@ -24,12 +34,16 @@ final class PendingCapture: Sendable {
     let scope: Scope
     /// A user for this event only, instead of the scope's.
     let user: UserContext?
+    /// Events of its fingerprint that ``Reporter/Options/fingerprintLimit`` suppressed since the previous one was
+    /// kept, carried by its event's ``Reporter/FingerprintLimit/suppressedCountTag``.
+    let suppressedBefore: Int
 
-    init(source: Source, eventID: String, date: Date, scope: Scope, user: UserContext?) {
+    init(source: Source, eventID: String, date: Date, scope: Scope, user: UserContext?, suppressedBefore: Int = 0) {
         self.source = source
         self.eventID = eventID
         self.date = date
         self.scope = scope
         self.user = user
+        self.suppressedBefore = suppressedBefore
     }
 }

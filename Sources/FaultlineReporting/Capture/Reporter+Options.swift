@@ -20,6 +20,25 @@ extension Reporter {
         /// The most captured events waiting to be written; 1000 by default. Past it, events are dropped and
         /// counted as `queue_overflow`.
         public var maxQueueSize = 1000
+        /// The share of captured events that are kept, from 0 to 1; 1 (all) by default. Decided at random when
+        /// `capture` is called, before the event is queued or assembled, as Sentry's `sampleRate` is; the others are
+        /// counted in ``Statistics/droppedBySampleRate`` and in client reports as `sample_rate`, and the CLI does not
+        /// see them. A value outside 0...1 is ignored, leaving 1, as Sentry's SDKs ignore it.
+        public var sampleRate: Double = 1 {
+            didSet {
+                if !(0...1).contains(sampleRate) { sampleRate = 1 }
+            }
+        }
+        /// At most this many events of one fingerprint per window, the rest counted and their number carried on the
+        /// next event of the fingerprint that is kept; 10 per minute by default, `nil` for no limit. Decided at
+        /// capture, after ``sampleRate``, before the event is queued or assembled.
+        ///
+        /// Ten a minute keep enough of a storm to diagnose it (the fingerprint already names the failure, its
+        /// endpoint, status and business code; ten events a minute show its users and requests) while a thousand
+        /// failing requests a second write and send one event in 6000; the CLI's counts and rates still include
+        /// every event. Sentry's Dedupe integration, on by default in its SDKs, drops only an event identical to the
+        /// one before it; a limit per fingerprint also calms storms whose events alternate.
+        public var fingerprintLimit: FingerprintLimit? = FingerprintLimit()
         /// The release, such as `boleto@2.4.1+310`.
         public var release: String?
         /// The environment; `production` by default.

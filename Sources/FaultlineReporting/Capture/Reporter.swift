@@ -24,15 +24,17 @@ import Foundation
 ///
 /// Capturing costs the caller a snapshot of the scope and a place in a queue, a few microseconds: a writer task
 /// assembles the event (scrubbing, `beforeSend`), encodes it and appends it to the local log, in capture order, and
-/// hands the line to the uploader. ``flush(timeout:)`` waits for both.
+/// hands the line to the uploader. ``flush(timeout:)`` waits for both. Before that, ``Options/sampleRate`` and
+/// ``Options/fingerprintLimit`` decide whether the event is kept: in an error storm most captures are counted and
+/// dropped there, before anything is queued or assembled.
 ///
 /// **Durability.** An event is safe from a crash or a kill of the app once its line is in the log: the writer appends
 /// it with one `write(2)`, after which the operating system holds it even if the process dies (not if the machine
 /// loses power before the page cache is flushed). On a quiet queue that is about 150 µs after `capture` returns (the
 /// median; 270 µs at p90: release build, Linux, 2 cores, `scripts/bench capture-latency`); in a burst, events wait
-/// their turn in the queue. An app killed before that loses the event; one killed after it
-/// sends the event at its next start, from the cursor the uploader keeps into the log. A line a kill cut short is
-/// cut off when the log opens, never sent.
+/// their turn in the queue. An app killed before that loses the event; one killed after it sends the event at its next
+/// start, from the cursor the uploader keeps into the log. A line a kill cut short is cut off when the log opens,
+/// never sent.
 public actor Reporter {
     /// How events are captured and stored.
     public nonisolated let options: Options
@@ -46,7 +48,14 @@ public actor Reporter {
     private var isClosed = false
     private var capturedExpiries: Set<UUID> = []
     private var observations: [Task<Void, Never>] = []
+    private var admission: CaptureAdmission
     private var droppedByQueueOverflow = 0
+    private var droppedBySampleRate = 0
+    private var suppressedByFingerprintLimit = 0
+    /// Events dropped at capture and not yet counted by the uploader: they are handed over in batches, so that
+    /// capturing in an error storm never waits for the uploader.
+    private var unreportedDiscards: [DiscardReason: Int] = [:]
+    private var discardHandOver: Task<Void, Never>?
     private var refreshes = 0
     private var sessionExpiries = 0
 
@@ -58,6 +67,11 @@ public actor Reporter {
         public internal(set) var droppedByBeforeSend = 0
         /// Events dropped because ``Options/maxQueueSize`` events were already waiting to be written.
         public internal(set) var droppedByQueueOverflow = 0
+        /// Events dropped at capture because ``Options/sampleRate`` did not sample them.
+        public internal(set) var droppedBySampleRate = 0
+        /// Events dropped at capture because ``Options/fingerprintLimit`` events of their fingerprint were already
+        /// kept in its window; their number is carried on the next event of the fingerprint that is kept.
+        public internal(set) var suppressedByFingerprintLimit = 0
         /// Events that could not be written, with the last reason.
         public internal(set) var failedWrites = 0
         public internal(set) var lastWriteError: String?
@@ -92,6 +106,7 @@ public actor Reporter {
         self.uploader = uploader
         self.scope = Scope(maxBreadcrumbs: options.maxBreadcrumbs)
         self.scrubber = scrubber
+        self.admission = CaptureAdmission(sampleRate: options.sampleRate, fingerprintLimit: options.fingerprintLimit)
         self.writer = writer
         self.queue = queue
         Task { await writer.run(events) }
@@ -104,6 +119,8 @@ public actor Reporter {
             statistics.captured = await writer.captured
             statistics.droppedByBeforeSend = await writer.droppedByBeforeSend
             statistics.droppedByQueueOverflow = droppedByQueueOverflow
+            statistics.droppedBySampleRate = droppedBySampleRate
+            statistics.suppressedByFingerprintLimit = suppressedByFingerprintLimit
             statistics.failedWrites = await writer.failedWrites
             statistics.lastWriteError = await writer.lastWriteError
             statistics.refreshes = refreshes
@@ -121,6 +138,7 @@ public actor Reporter {
         let deadline = ContinuousClock.now + timeout
         let written = await writer.waitUntilProcessed(submitted, timeout: timeout)
         guard let uploader else { return written }
+        await handOverDiscards()
         let delivered = await uploader.flush(timeout: max(deadline - .now, .zero))
         return written && delivered
     }
@@ -139,6 +157,7 @@ public actor Reporter {
         let written = await writer.waitUntilProcessed(submitted, timeout: timeout)
         await writer.close()
         guard let uploader else { return written }
+        await handOverDiscards()
         let delivered = await uploader.close(timeout: max(deadline - .now, .zero))
         return written && delivered
     }
@@ -170,8 +189,9 @@ public actor Reporter {
     }
 
     /// Captures a classified failure; returns the event id, or `nil` when nothing was captured (a cancellation, a
-    /// session expiry already captured, a closed reporter or a full queue). The event is assembled later, off the
-    /// caller's path: one that `beforeSend` drops then is counted in ``Statistics/droppedByBeforeSend``.
+    /// session expiry already captured, a closed reporter, an event not sampled or over its fingerprint's limit, or a
+    /// full queue). The event is assembled later, off the caller's path: one that `beforeSend` drops then is counted
+    /// in ``Statistics/droppedByBeforeSend``.
     ///
     /// - Parameters:
     ///   - failure: The failure.
@@ -185,7 +205,7 @@ public actor Reporter {
             return nil
         }
         guard FailureKind(failure.reason) != nil else { return nil }
-        return await submit(.failure(failure, request: request), user: user)
+        return submit(.failure(failure, request: request), user: user)
     }
 
     /// Captures the outcome of a request made with another HTTP stack (Alamofire, Moya, your own), classified
@@ -233,7 +253,7 @@ public actor Reporter {
     @discardableResult
     public func capture(error: any Error, user: UserContext? = nil) async -> String? {
         if let failure = error as? RequestFailure { return await capture(failure, user: user) }
-        return await submit(.error(error), user: user)
+        return submit(.error(error), user: user)
     }
 
     /// Captures a message.
@@ -241,7 +261,7 @@ public actor Reporter {
     public func capture(
         message: String, level: SentryEvent.Level = .info, user: UserContext? = nil
     ) async -> String? {
-        await submit(.message(message, level: level), user: user)
+        submit(.message(message, level: level), user: user)
     }
 
     /// Records refreshes and expiries of `refresher` as breadcrumbs, until the reporter is closed. A refresh that
@@ -300,18 +320,56 @@ public actor Reporter {
         }
     }
 
-    /// Queues a capture with the scope of this moment; returns its event id, or `nil` when the reporter is closed or
-    /// the queue is full.
-    private func submit(_ source: PendingCapture.Source, user: UserContext?) async -> String? {
+    /// Queues a capture with the scope of this moment; returns its event id, or `nil` when the reporter is closed, the
+    /// event is not sampled or over its fingerprint's limit, or the queue is full.
+    private func submit(_ source: PendingCapture.Source, user: UserContext?) -> String? {
         guard !isClosed else { return nil }
+        let date = options.clock()
+        let fingerprint: [String]?
+        let suppressedBefore: Int
+        switch admission.admit(source, at: date) {
+        case .sampledOut:
+            droppedBySampleRate += 1
+            countDiscarded(.sampleRate)
+            return nil
+        case .suppressed:
+            suppressedByFingerprintLimit += 1
+            countDiscarded(.eventProcessor)
+            return nil
+        case .keep(let kept, let carried):
+            (fingerprint, suppressedBefore) = (kept, carried)
+        }
         let capture = PendingCapture(
-            source: source, eventID: RandomID.make(), date: options.clock(), scope: scope, user: user)
+            source: source, eventID: RandomID.make(), date: date, scope: scope, user: user,
+            suppressedBefore: suppressedBefore)
         guard case .enqueued = queue.yield(capture) else {
             droppedByQueueOverflow += 1
-            await uploader?.recordDiscarded(.queueOverflow)
+            if let fingerprint { admission.restore(suppressedBefore, of: fingerprint) }
+            countDiscarded(.queueOverflow)
             return nil
         }
         submitted += 1
         return capture.eventID
+    }
+
+    /// Counts an event dropped at capture for the uploader's next client report, handing the counts over in one task
+    /// at a time, which takes what was dropped while it waited for the uploader.
+    private func countDiscarded(_ reason: DiscardReason) {
+        guard uploader != nil else { return }
+        unreportedDiscards[reason, default: 0] += 1
+        guard discardHandOver == nil else { return }
+        discardHandOver = Task {
+            await handOverDiscards()
+            discardHandOver = nil
+        }
+    }
+
+    /// Hands the counts of events dropped at capture to the uploader, until none is left.
+    private func handOverDiscards() async {
+        while !unreportedDiscards.isEmpty {
+            let discards = unreportedDiscards
+            unreportedDiscards = [:]
+            for (reason, quantity) in discards { await uploader?.recordDiscarded(reason, quantity: quantity) }
+        }
     }
 }

@@ -10,6 +10,11 @@ public enum DiscardReason: String, Hashable, Sendable, Codable, CaseIterable {
     case sendError = "send_error"
     /// The `beforeSend` hook returned `nil`.
     case beforeSend = "before_send"
+    /// ``Reporter/Options/sampleRate`` did not sample the event.
+    case sampleRate = "sample_rate"
+    /// An event processor dropped the event: ``Reporter/Options/fingerprintLimit`` suppressed it, as sentry-python
+    /// reports the events its Dedupe integration drops.
+    case eventProcessor = "event_processor"
     /// Faultline failed: the envelope could not be written, or a stored one could not be read.
     case internalSDKError = "internal_sdk_error"
 }

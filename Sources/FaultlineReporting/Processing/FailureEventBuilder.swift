@@ -46,6 +46,7 @@ public struct FailureEventBuilder: Sendable {
             "error.kind": kind.rawValue, "http.method": context.method.rawValue, "http.route": context.route,
         ]
         if let status = context.statusCode { event.tags["http.status_code"] = String(status) }
+        event.fingerprint = Self.fingerprint(for: failure)
         var details: [String: JSONValue] = [
             "request_id": .string(context.requestID), "attempt": .int(context.attempt),
             "endpoint": .string(context.endpoint),
@@ -56,9 +57,6 @@ public struct FailureEventBuilder: Sendable {
         case .server(let server):
             exceptionType = "ServerFailure"
             exceptionValue = "\(context.endpoint): \(server)"
-            event.fingerprint = [
-                kind.rawValue, context.endpoint, String(server.statusCode), server.code?.rawValue ?? "-",
-            ]
             if let code = server.code {
                 event.tags["server.code"] = code.rawValue
                 details["server_code"] = .string(code.rawValue)
@@ -70,7 +68,6 @@ public struct FailureEventBuilder: Sendable {
         case .decoding(let decoding):
             exceptionType = "DecodingFailure"
             exceptionValue = "\(context.endpoint): \(decoding)"
-            event.fingerprint = [kind.rawValue, decoding.typeName, decoding.codingPath]
             event.tags["decoding.path"] = decoding.codingPath.isEmpty ? "(root)" : decoding.codingPath
             details["decoding"] = [
                 "type": .string(decoding.typeName), "path": .string(decoding.codingPath),
@@ -81,12 +78,10 @@ public struct FailureEventBuilder: Sendable {
         case .transport(let transport):
             exceptionType = "TransportFailure"
             exceptionValue = "\(context.endpoint): \(transport)"
-            event.fingerprint = [kind.rawValue, transport.family.rawValue]
             event.tags["transport.family"] = transport.family.rawValue
         case .sessionExpired(let expiry):
             exceptionType = "SessionExpired"
             exceptionValue = "\(context.endpoint): \(expiry)"
-            event.fingerprint = [kind.rawValue, Self.causeName(expiry.cause)]
             details["expiry_id"] = .string(expiry.id.uuidString.lowercased())
         case .cancelled:
             return nil
@@ -99,6 +94,22 @@ public struct FailureEventBuilder: Sendable {
         event.contexts["faultline"] = .object(details)
         event.request = scrubbedRequest(request, context: context)
         return event
+    }
+
+    /// The fingerprint ``event(for:request:date:)`` gives `failure`, without building the event: what the reporter's
+    /// ``Reporter/Options/fingerprintLimit`` counts by. `nil` for a cancellation.
+    public static func fingerprint(for failure: RequestFailure) -> [String]? {
+        guard let kind = FailureKind(failure.reason) else { return nil }
+        switch failure.reason {
+        case .server(let server):
+            return [
+                kind.rawValue, failure.context.endpoint, String(server.statusCode), server.code?.rawValue ?? "-",
+            ]
+        case .decoding(let decoding): return [kind.rawValue, decoding.typeName, decoding.codingPath]
+        case .transport(let transport): return [kind.rawValue, transport.family.rawValue]
+        case .sessionExpired(let expiry): return [kind.rawValue, causeName(expiry.cause)]
+        case .cancelled: return nil
+        }
     }
 
     private func scrubbedRequest(_ request: URLRequest?, context: RequestContext) -> SentryEvent.Request {

@@ -43,7 +43,8 @@ public struct Issue: Hashable, Sendable {
     }
 
     mutating func add(_ record: EventRecord) {
-        events += 1
+        let count = record.eventCount
+        events += count
         firstSeen = min(firstSeen, record.timestamp)
         if record.timestamp >= lastSeen {
             lastSeen = record.timestamp
@@ -51,31 +52,35 @@ public struct Issue: Hashable, Sendable {
             kind = record.kind
             title = record.title
         }
-        Self.count(record.user, in: &users)
-        Self.count(record.userSegment, in: &segments)
-        Self.count(record.tags["http.route"], in: &routes)
-        Self.count(record.tags["http.status_code"], in: &statuses)
-        Self.count(record.tags["server.code"], in: &serverCodes)
-        Self.count(record.release, in: &releases)
-        Self.count(record.environment, in: &environments)
-        hours[Int((record.timestamp / 3600).rounded(.down)), default: 0] += 1
-        minutes?[Int((record.timestamp / 60).rounded(.down)), default: 0] += 1
+        // Direct calls, not a table of key paths: this runs for every event read. The events a record carries count
+        // with its own values: they were suppressed in the same app, and its fingerprint fixes the route, status and
+        // code of most.
+        Self.count(record.user, in: &users, by: count)
+        Self.count(record.userSegment, in: &segments, by: count)
+        Self.count(record.tags["http.route"], in: &routes, by: count)
+        Self.count(record.tags["http.status_code"], in: &statuses, by: count)
+        Self.count(record.tags["server.code"], in: &serverCodes, by: count)
+        Self.count(record.release, in: &releases, by: count)
+        Self.count(record.environment, in: &environments, by: count)
+        hours[Int((record.timestamp / 3600).rounded(.down)), default: 0] += count
+        minutes?[Int((record.timestamp / 60).rounded(.down)), default: 0] += count
     }
 
     /// Takes an event back out of the counts: it had been counted already. Its time is an earlier copy's too, so the
     /// first and last seen stay.
     mutating func remove(_ record: EventRecord) {
-        events -= 1
+        let count = record.eventCount
+        events -= count
         for (value, keyPath) in [
             (record.user, \Issue.users), (record.userSegment, \.segments), (record.tags["http.route"], \.routes),
             (record.tags["http.status_code"], \.statuses), (record.tags["server.code"], \.serverCodes),
             (record.release, \.releases), (record.environment, \.environments),
         ] {
-            if let value { LogScan.decrement(&self[keyPath: keyPath], value) }
+            if let value { LogScan.decrement(&self[keyPath: keyPath], value, by: count) }
         }
-        LogScan.decrement(&hours, Int((record.timestamp / 3600).rounded(.down)))
+        LogScan.decrement(&hours, Int((record.timestamp / 3600).rounded(.down)), by: count)
         if var counted = minutes {
-            LogScan.decrement(&counted, Int((record.timestamp / 60).rounded(.down)))
+            LogScan.decrement(&counted, Int((record.timestamp / 60).rounded(.down)), by: count)
             minutes = counted
         }
     }
@@ -128,7 +133,7 @@ public struct Issue: Hashable, Sendable {
         return ["message", record.message ?? ""]
     }
 
-    private static func count(_ value: String?, in counts: inout [String: Int]) {
-        if let value { counts[value, default: 0] += 1 }
+    private static func count(_ value: String?, in counts: inout [String: Int], by amount: Int) {
+        if let value { counts[value, default: 0] += amount }
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 
 /// Reads log files once and groups the events that pass a filter into issues: what `summary`, `issues` and `show`
 /// report. An event is counted once however many times it was read (by its `event_id`): twice in the logs, in a file
-/// named twice, or in the log and an outbox envelope; ``ReadCounts/duplicates`` counts the other reads.
+/// named twice, or in the log and an outbox envelope; ``ReadCounts/duplicates`` counts the other reads. An event that
+/// carries the events its reporter suppressed counts for them too (``EventRecord/eventCount``).
 ///
 /// Large logs are read on every core: files, and plain logs cut at line boundaries, are scanned in parallel and
 /// their findings merged in file order, so the result is the one a sequential read gives.
@@ -137,7 +138,7 @@ public struct LogScan: Sendable {
             histories[id, default: IssueHistory(firstSeen: record.timestamp)].add(record, window: window)
             if let release = record.release {
                 releaseFirstSeen[release] = min(releaseFirstSeen[release] ?? record.timestamp, record.timestamp)
-                releaseEvents[release, default: 0] += 1
+                releaseEvents[release, default: 0] += record.eventCount
             }
             guard record.timestamp >= window.start else { return }
         } else {
@@ -145,13 +146,14 @@ public struct LogScan: Sendable {
             fingerprint = Issue.fingerprint(of: record)
             id = IssueID.of(fingerprint)
         }
-        events += 1
-        kinds[record.kind, default: 0] += 1
+        let count = record.eventCount
+        events += count
+        kinds[record.kind, default: 0] += count
         if let user = record.user { users.insert(user) }
-        if let release = record.release { releases[release, default: 0] += 1 }
+        if let release = record.release { releases[release, default: 0] += count }
         firstSeen = min(firstSeen ?? record.timestamp, record.timestamp)
         lastSeen = max(lastSeen ?? record.timestamp, record.timestamp)
-        minutes[Int((record.timestamp / 60).rounded(.down)), default: 0] += 1
+        minutes[Int((record.timestamp / 60).rounded(.down)), default: 0] += count
         issues[id, default: Issue(first: record, fingerprint: fingerprint, countsMinutes: countsMinutes)].add(record)
         dropMinutesPastTheirSpan()
     }
@@ -168,22 +170,24 @@ public struct LogScan: Sendable {
         if let window {
             guard filter.acceptsIgnoringTime(record), window.contains(before: record.timestamp) else { return }
             histories[id]?.remove(record, window: window)
-            if let release = record.release { Self.decrement(&releaseEvents, release) }
+            if let release = record.release { Self.decrement(&releaseEvents, release, by: record.eventCount) }
             guard record.timestamp >= window.start else { return }
         } else {
             guard filter.accepts(record) else { return }
         }
-        events -= 1
-        Self.decrement(&kinds, record.kind)
-        if let release = record.release { Self.decrement(&releases, release) }
-        Self.decrement(&minutes, Int((record.timestamp / 60).rounded(.down)))
+        let count = record.eventCount
+        events -= count
+        Self.decrement(&kinds, record.kind, by: count)
+        if let release = record.release { Self.decrement(&releases, release, by: count) }
+        Self.decrement(&minutes, Int((record.timestamp / 60).rounded(.down)), by: count)
         issues[id]?.remove(record)
         if issues[id]?.events == 0 { issues[id] = nil }
     }
 
-    static func decrement<Key: Hashable>(_ counts: inout [Key: Int], _ key: Key) {
+    /// Takes `amount` from the count of `key`, removing it at zero.
+    static func decrement<Key: Hashable>(_ counts: inout [Key: Int], _ key: Key, by amount: Int) {
         guard let count = counts[key] else { return }
-        counts[key] = count > 1 ? count - 1 : nil
+        counts[key] = count > amount ? count - amount : nil
     }
 
     /// Adds what the scan of a later piece found, without the events this scan had already read.

@@ -26,6 +26,13 @@ public struct EventRecord: Hashable, Sendable {
     public var userSegment: String?
     /// Fields triage reads that had an unexpected type and were left out, such as a numeric `release`.
     public var ignoredFields = 0
+    /// Events of its fingerprint that the app's reporter suppressed since the previous one it kept, from the
+    /// `faultline.suppressed` tag (`Reporter.FingerprintLimit`); 0 for most events.
+    public var suppressedEvents = 0
+
+    /// The events triage counts it for: itself and the ``suppressedEvents`` it carries, so that an issue's counts
+    /// and rates are those of the error storm, not of the events its reporter kept.
+    public var eventCount: Int { 1 + suppressedEvents }
 
     /// What the event says happened, as Sentry titles it: an exception's type and value (`ZeroDivisionError:
     /// division by zero`), else the message. Faultline's own events name their kind in `error.kind`, so their title

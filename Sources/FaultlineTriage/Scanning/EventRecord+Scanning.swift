@@ -1,3 +1,4 @@
+import FaultlineReporting
 import Foundation
 
 extension EventRecord {
@@ -12,7 +13,8 @@ extension EventRecord {
     }
 
     /// Reads an event from one line of the log: the fields triage needs, skipping everything else (breadcrumbs,
-    /// contexts, the request) without decoding it. Unknown fields are ignored. A field triage reads that has an
+    /// contexts, the request) without decoding it. Unknown fields are ignored. The `faultline.suppressed` tag is
+    /// read as ``suppressedEvents``. A field triage reads that has an
     /// unexpected type (a numeric release, tags that are a string) is left out and counted in ``ignoredFields``; the
     /// forms the Sentry protocol also allows are read: tags as `[key, value]` pairs, a `message` object, an
     /// `exception` list.
@@ -58,6 +60,9 @@ extension EventRecord {
         fields.eventID = eventID
         fields.timestamp = timestamp
         fields.message = logEntry ?? message  // Sentry reads `logentry` before `message`
+        if let carried = fields.tags[Reporter.FingerprintLimit.suppressedCountTag] {
+            fields.suppressedEvents = Int(carried).map { max(0, $0) } ?? 0
+        }
         self = fields
     }
 

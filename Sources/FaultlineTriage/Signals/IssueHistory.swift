@@ -12,14 +12,14 @@ struct IssueHistory: Hashable, Sendable {
     /// Counts `record`, an event before the window's end.
     mutating func add(_ record: EventRecord, window: SignalWindow) {
         firstSeen = min(firstSeen, record.timestamp)
-        if (window.baselineStart..<window.start).contains(record.timestamp) { baselineEvents += 1 }
-        if let release = record.release { releases[release, default: 0] += 1 }
+        if (window.baselineStart..<window.start).contains(record.timestamp) { baselineEvents += record.eventCount }
+        if let release = record.release { releases[release, default: 0] += record.eventCount }
     }
 
     /// Takes back an event read again: its first copy was counted already.
     mutating func remove(_ record: EventRecord, window: SignalWindow) {
-        if (window.baselineStart..<window.start).contains(record.timestamp) { baselineEvents -= 1 }
-        if let release = record.release { LogScan.decrement(&releases, release) }
+        if (window.baselineStart..<window.start).contains(record.timestamp) { baselineEvents -= record.eventCount }
+        if let release = record.release { LogScan.decrement(&releases, release, by: record.eventCount) }
     }
 
     /// This history with a later piece's added.

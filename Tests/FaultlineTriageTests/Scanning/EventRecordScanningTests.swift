@@ -97,6 +97,20 @@ import Testing
         #expect(throws: EventRecord.LineFailure.notUTF8) { try Self.record(line) }
     }
 
+    @Test(arguments: [
+        (#"{"faultline.suppressed":"41"}"#, 41), (#"{"faultline.suppressed":41}"#, 41),
+        (#"[["faultline.suppressed","7"]]"#, 7), (#"{"faultline.suppressed":"many"}"#, 0),
+        (#"{"faultline.suppressed":"-3"}"#, 0), (#"{"error.kind":"server"}"#, 0),
+    ])
+    func theSuppressedCountTagIsReadAsTheEventsARecordCountsFor(tags: String, suppressed: Int) throws {
+        let line = #"{"event_id":"0123456789abcdef0123456789abcdef","timestamp":1795000000,"tags":\#(tags)}"#
+
+        let record = try Self.record(Data(line.utf8))
+
+        #expect(record.suppressedEvents == suppressed)
+        #expect(record.eventCount == suppressed + 1)
+    }
+
     private static func record(_ line: Data) throws -> EventRecord {
         try [UInt8](line).withUnsafeBufferPointer { try EventRecord(line: $0) }
     }
