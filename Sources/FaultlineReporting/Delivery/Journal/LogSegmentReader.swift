@@ -28,9 +28,8 @@ struct LogSegmentReader {
     ///   is not found in the active file is looked for in a rotated file, as when the file rotated meanwhile.
     mutating func line(at position: LogPosition, length: Int, activeSegment: Int) throws(Failure) -> Data {
         if let line = cachedLine(at: position, length: length) { return line }
-        if position.segment >= activeSegment, let active = try? Data(contentsOf: log.activeFile) {
-            cached = (position.segment, active)
-            if let line = cachedLine(at: position, length: length) { return line }
+        if position.segment >= activeSegment, let line = activeLine(at: position.offset, length: length) {
+            return line
         }
         cached = (position.segment, try rotatedSegment(position.segment))
         guard let line = cachedLine(at: position, length: length) else {
@@ -73,6 +72,22 @@ struct LogSegmentReader {
             start == cached.bytes.startIndex || cached.bytes[start - 1] == EventLog.newline
         else { return nil }
         return cached.bytes[start..<end]
+    }
+
+    /// The line at `offset` in the active file, read alone (with the bytes around it that show it is a whole line), so
+    /// that sending a backlog never holds the whole active file.
+    private func activeLine(at offset: Int, length: Int) -> Data? {
+        let descriptor = open(log.activeFile.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        let start = max(0, offset - 1)
+        let count = offset + length + 1 - start
+        var bytes = Data(count: count)
+        let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(start)) }
+        guard read == count, bytes[bytes.startIndex + offset - start] == UInt8(ascii: "{"),
+            bytes.last == EventLog.newline, offset == 0 || bytes.first == EventLog.newline
+        else { return nil }
+        return bytes[(bytes.startIndex + offset - start)..<(bytes.endIndex - 1)]
     }
 
     /// The decompressed lines of the rotated file numbered `segment`.
