@@ -1,4 +1,5 @@
 import ArgumentParser
+import FaultlineReporting
 import FaultlineServe
 import Foundation
 
