@@ -38,9 +38,8 @@ struct Upstream: Sendable {
         await uploader.enqueue(envelope.addressed(to: dsn))
     }
 
-    /// AsyncHTTPClient when the package is built with its trait (`--enable-all-traits`, as scripts/test and
-    /// scripts/bench build it, or `--traits AsyncHTTPClient`): on Linux it costs about half the CPU per request of
-    /// URLSession, the default otherwise.
+    /// AsyncHTTPClient when the package is built with its `AsyncHTTPClient` trait (scripts/install, scripts/test and
+    /// scripts/bench do): on Linux it costs about half the CPU per request of URLSession, the default otherwise.
     private static func transport(_ settings: Uploader.Configuration) -> (any EnvelopeTransport)? {
         #if AsyncHTTPClient
             AsyncHTTPClientEnvelopeTransport(maximumConnections: settings.maximumConcurrentRequests)
