@@ -89,7 +89,9 @@ struct IngestHandler: Sendable {
     }
 
     /// Queues `ingest`'s envelope for the upstream of `project` and the request's key, unless all its events were
-    /// already stored (and so forwarded before); returns what became of it for the access log, `nil` without a route.
+    /// already stored (and so forwarded before) or it holds only item types the uploader cannot rate-limit (accepted
+    /// and dropped, as the local log ignores them); returns what became of it for the access log, `nil` without a
+    /// route.
     ///
     /// - Throws: 503 when the queue refused it and there is no local log to keep it: the client keeps the envelope.
     private func forward(_ ingest: IngestRequest, project: String, stored: [String]) async throws(IngestRequest.Refusal)
@@ -97,6 +99,9 @@ struct IngestHandler: Sendable {
     {
         guard let upstream = forwarder?.upstream(projectID: project, publicKey: ingest.key) else { return nil }
         guard stored.count > 0 || ingest.events.isEmpty else { return "not forwarded again" }
+        guard ingest.envelope.items.contains(where: { DataCategory(itemType: $0.type) != nil }) else {
+            return "not forwarded: no item of a type Sentry's rate limits name"
+        }
         if await upstream.forward(ingest.envelope) { return "queued for \(upstream.name)" }
         guard configuration.storesLocally else {
             await store.forget(stored)

@@ -94,17 +94,18 @@ import Testing
         }
     }
 
-    @Test func withForwardOnlyNothingIsStoredLocallyAndEveryEnvelopeIsForwarded() async throws {
+    @Test func withForwardOnlyNothingIsStoredLocallyAndEveryNewEnvelopeIsForwarded() async throws {
         let logs = ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
         try await RecordingIngest.run { upstream in
             let forwarding = try RelayFixture.forwarding(to: upstream.dsn(), storesLocally: false)
             try await ServeFixture.run(logs: logs, forwarding: forwarding) { relay in
-                // When an SDK sends ten events, and one of them again
+                // When an SDK sends ten events, one of them again, and an item of a type no one knows
                 let ids = (0..<10).map { RelayFixture.eventID(run: 2, $0) }
-                for id in ids + [ids[0]] {
-                    let (status, _) = try await relay.post(
-                        "/api/1/envelope/", body: RelayFixture.eventEnvelope(id), headers: ServeFixture.auth)
+                let unknown = Envelope(header: [:], items: [.init(type: "hologram", payload: Data("{}".utf8))])
+                let bodies = (ids + [ids[0]]).map { RelayFixture.eventEnvelope($0) } + [unknown.serialized()]
+                for body in bodies {
+                    let (status, _) = try await relay.post("/api/1/envelope/", body: body, headers: ServeFixture.auth)
                     #expect(status == 200)
                 }
 
@@ -114,6 +115,7 @@ import Testing
                 }
                 try await Task.sleep(for: .milliseconds(300))
                 let received = try await RelayFixture.received(by: upstream.recorder)
+                #expect(received.count == 10)
                 #expect(received.flatMap(\.eventIDs).sorted() == ids)
             }
         }
