@@ -97,11 +97,13 @@ let package = Package(
             swiftSettings: strictSettings),
         // Reads the local logs and outbox the reporting pipeline writes, for incident triage from a terminal.
         .target(name: "FaultlineTriage", dependencies: ["FaultlineReporting"], swiftSettings: strictSettings),
-        // `faultline serve`: a Sentry-compatible ingest that writes what it accepts to the local log format.
+        // `faultline serve`: a Sentry-compatible ingest that writes what it accepts to the local log format, and
+        // forwards it upstream (over AsyncHTTPClient when its trait is on).
         .target(
             name: "FaultlineServe",
             dependencies: [
                 "Faultline", "FaultlineReporting", "FaultlineTriage", "CFaultlineBrotli",
+                .target(name: "FaultlineAsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -22,14 +22,16 @@ struct ServeFixture {
         FileManager.default.temporaryDirectory.appendingPathComponent("faultline-serve-\(UUID())")
     }
 
-    /// Starts the ingest writing to `logs` (with a rate limit of `eventsPerMinute`), runs `body` with it, and stops it, closing its log.
+    /// Starts the ingest writing to `logs` (with a rate limit of `eventsPerMinute`, forwarding as `forwarding` says),
+    /// runs `body` with it, and stops it, closing its log.
     static func run<T: Sendable>(
-        logs: URL, eventsPerMinute: Int? = nil,
+        logs: URL, eventsPerMinute: Int? = nil, forwarding: ForwardConfiguration? = nil,
         _ body: @Sendable (ServeFixture) async throws -> T
     ) async throws -> T {
         var settings = IngestConfiguration(logDirectory: logs, publicKey: publicKey)
         settings.port = 0
         settings.eventsPerMinute = eventsPerMinute
+        settings.forwarding = forwarding
         let ingest = try await RunningIngest(settings)
         do {
             let result = try await body(ServeFixture(logs: logs, port: ingest.port))

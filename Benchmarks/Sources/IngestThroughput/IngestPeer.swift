@@ -22,7 +22,7 @@ final class IngestPeer {
     let name: String
     let kind: Kind
     let dsn: DSN
-    private let process: Process
+    private var process: Process
     private let data: URL
 
     private init(name: String, kind: Kind, dsn: DSN, process: Process, data: URL) {
@@ -87,11 +87,27 @@ final class IngestPeer {
 
     /// Stops the process and removes its data.
     func stop() {
+        halt()
+        try? FileManager.default.removeItem(at: data)
+    }
+
+    /// Stops the process and keeps its data, for ``restart()``: an outage.
+    func halt() {
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()
         }
-        try? FileManager.default.removeItem(at: data)
+    }
+
+    /// Starts the process again, as it was started, on its data: `faultline serve` started with a `--port` of its
+    /// own comes back on the same port, with the same key.
+    func restart() async throws {
+        guard !process.isRunning, let executable = process.executableURL else { return }
+        let dsnPrefix = kind == .bugsink ? "DSN " : "DSN: "
+        process = try await Self.start(
+            name: name, kind: kind, executable: executable, arguments: process.arguments ?? [], dsnPrefix: dsnPrefix,
+            data: data
+        ).process
     }
 
     private static func start(

@@ -8,6 +8,10 @@ import Foundation
 /// in every request. Each round runs wrk against a fresh `serve`, against Bugsink, and against `serve`'s
 /// `GET /health` with the same requests (the generator's ceiling on this machine), in alternating order. After
 /// each run, the events the ingest stored with that run's ids are read back: each answered 200 must be stored once.
+///
+/// With `--relay`, it measures `faultline serve --forward` instead: wrk posts to a relay that forwards to a second
+/// `serve` on loopback, a run per round, then one more with the upstream down for `--outage` seconds; each run
+/// ends when the relay's forward queue is empty, and every event answered 200 must be stored upstream once.
 @main
 struct IngestThroughput: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -34,12 +38,19 @@ struct IngestThroughput: AsyncParsableCommand {
         help: "An argument added to faultline serve's, such as --no-scrub-values to measure without value scrubbing.")
     var serveArgument: [String] = []
 
+    @Flag(help: "Measure faultline serve --forward in front of a second faultline serve, instead of serve and Bugsink.")
+    var relay = false
+
+    @Option(help: "With --relay: one more run with the upstream down for this many seconds, 5 seconds in; 0 for none.")
+    var outage = 30
+
     @Option(help: "Write the results as JSON to this file.")
     var json: String?
 
     func validate() throws {
-        guard seconds >= 1, rounds >= 1, threads >= 1, connections >= threads else {
-            throw ValidationError("--seconds and --rounds are 1 or more, and --connections at least --threads.")
+        guard seconds >= 1, rounds >= 1, threads >= 1, connections >= threads, outage >= 0 else {
+            throw ValidationError(
+                "--seconds and --rounds are 1 or more, --outage 0 or more, and --connections at least --threads.")
         }
     }
 
@@ -52,6 +63,10 @@ struct IngestThroughput: AsyncParsableCommand {
             faultline
             ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("faultline").path
+        if relay {
+            try await measureRelay(faultline: executable)
+            return
+        }
         let bugsink = try await IngestPeer.bugsink()
         defer { bugsink.stop() }
         var runs: [IngestSide: [IngestRun]] = [:]
@@ -70,6 +85,30 @@ struct IngestThroughput: AsyncParsableCommand {
         let report = IngestReport(
             runs: runs, warmUp: warmUp, threads: threads, connections: connections, seconds: seconds,
             rounds: rounds, envelopeBytes: envelopeBytes)
+        print()
+        print(report.table)
+        try BenchmarkResult.write([report.result], to: json)
+    }
+
+    /// Relay runs, each with fresh serves: one per round, then one through an upstream outage.
+    private func measureRelay(faultline: String) async throws {
+        var runs: [RelayRun] = []
+        let load = WrkRun(threads: threads, connections: connections, seconds: seconds)
+        for round in 1...rounds {
+            let run = try await RelayRun.measure(
+                load: load, faultline: faultline, serveArguments: serveArgument, outageSeconds: 0)
+            print("relay round \(round): \(run.summary)")
+            runs.append(run)
+        }
+        if outage > 0 {
+            let through = WrkRun(threads: threads, connections: connections, seconds: max(seconds, outage + 10))
+            let run = try await RelayRun.measure(
+                load: through, faultline: faultline, serveArguments: serveArgument, outageSeconds: outage)
+            print("relay, upstream down \(outage) s: \(run.summary)")
+            runs.append(run)
+        }
+        let report = RelayReport(
+            runs: runs, threads: threads, connections: connections, envelopeBytes: runs.first?.envelopeBytes ?? 0)
         print()
         print(report.table)
         try BenchmarkResult.write([report.result], to: json)

@@ -12,7 +12,8 @@ extension Envelope {
     /// Reads an envelope as Sentry's grammar defines it (`Headers { "\n" Item } [ "\n" ]`): items with a `length`
     /// take exactly that many payload bytes; items without one run to the next newline.
     ///
-    /// Item header fields other than `type` and `length` (such as `content_type`) are not kept.
+    /// Item header fields other than `type` and `length` (such as `content_type` or `filename`) are kept in
+    /// ``Item/headers``, so that an envelope is written back as it was read.
     public init(parsing data: Data) throws(ParseError) {
         var reader = LineReader(data)
         guard let headerLine = reader.line(), !headerLine.isEmpty else {
@@ -25,7 +26,7 @@ extension Envelope {
                 if reader.isAtEnd { break }
                 continue
             }
-            let itemHeader = try Self.object(itemHeaderLine, what: "the header of item \(items.count + 1)")
+            var itemHeader = try Self.object(itemHeaderLine, what: "the header of item \(items.count + 1)")
             guard case .string(let type)? = itemHeader["type"] else {
                 throw ParseError(reason: "item \(items.count + 1) has no type")
             }
@@ -43,7 +44,9 @@ extension Envelope {
             default:
                 throw ParseError(reason: "item \(items.count + 1) (\(type)) has a length that is not an integer")
             }
-            items.append(Item(type: type, payload: payload))
+            itemHeader["type"] = nil
+            itemHeader["length"] = nil
+            items.append(Item(type: type, payload: payload, headers: itemHeader))
         }
         self.init(header: header, items: items)
     }

@@ -9,10 +9,15 @@ public struct Envelope: Sendable {
         public let type: String
         /// The payload bytes.
         public let payload: Data
+        /// The item header's fields other than `type` and `length`, as an SDK sent them (an attachment's `filename`,
+        /// `content_type` and `attachment_type`); empty for the items Faultline makes, which are written with
+        /// `content_type` `application/json`.
+        public let headers: [String: JSONValue]
 
-        public init(type: String, payload: Data) {
+        public init(type: String, payload: Data, headers: [String: JSONValue] = [:]) {
             self.type = type
             self.payload = payload
+            self.headers = headers
         }
     }
 
@@ -71,11 +76,18 @@ public struct Envelope: Sendable {
     /// Appends an item's header line and payload, each followed by `\n`, to envelope bytes that end with `\n`.
     private static func append(_ item: Item, to data: inout Data) {
         var itemHeader = JSONWriter(capacity: 96)
-        itemHeader.object {
-            $0.member("content_type", "application/json")
-            $0.key("length")
-            $0.value(.int(item.payload.count))
-            $0.member("type", item.type)
+        if item.headers.isEmpty {
+            itemHeader.object {
+                $0.member("content_type", "application/json")
+                $0.key("length")
+                $0.value(.int(item.payload.count))
+                $0.member("type", item.type)
+            }
+        } else {
+            var fields = item.headers
+            fields["length"] = .int(item.payload.count)
+            fields["type"] = .string(item.type)
+            itemHeader.value(.object(fields))
         }
         data.append(contentsOf: itemHeader.bytes)
         data.append(0x0A)

@@ -6,8 +6,11 @@ public struct IngestConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// The port; 0 lets the system choose one.
     public var port = 8000
-    /// Where accepted events are written, in the local log format.
+    /// Where accepted events are written, in the local log format, and where the forward queues are kept.
     public var logDirectory: URL
+    /// The most bytes the local log's files take together; `nil` (the default) for the log's own default of 64 MiB.
+    /// Past it the oldest rotated files are deleted.
+    public var maximumLogBytes: Int?
     /// The project id in the DSN and the request path.
     public var projectID = "1"
     /// The public key clients must send.
@@ -26,12 +29,26 @@ public struct IngestConfiguration: Sendable {
     /// request data: every string value) are replaced with `[Filtered]` before an event is stored, by the default
     /// `ScrubRules.valuePatterns`, as Sentry's Relay scrubs what SDKs send; `true` by default.
     public var scrubsValues = true
+    /// Where accepted envelopes are forwarded, by project and key (`faultline serve --forward`); `nil` (the default)
+    /// to keep them on this machine only. The routes' projects and keys are accepted besides ``projectID`` and
+    /// ``publicKey``.
+    public var forwarding: ForwardConfiguration?
 
     /// A configuration that writes to `logDirectory` and accepts `publicKey`.
     public init(logDirectory: URL, publicKey: String) {
         self.logDirectory = logDirectory
         self.publicKey = publicKey
     }
+
+    /// The keys accepted for each project: ``publicKey`` for ``projectID``, and those of the forward routes.
+    var acceptedKeys: [String: Set<String>] {
+        var keys = [projectID: [publicKey] as Set]
+        for route in forwarding?.routes ?? [] { keys[route.projectID, default: []].insert(route.publicKey) }
+        return keys
+    }
+
+    /// Whether accepted events are written to the local log: unless forwarding is on and told not to.
+    var storesLocally: Bool { forwarding?.storesLocally ?? true }
 
     /// The DSN clients use to send here.
     public func dsn(port: Int) -> String {

@@ -30,21 +30,25 @@ struct IngestRequest {
     private(set) var discards: [Discard: Int] = [:]
     /// The id answered to the client: the envelope's or its first event's.
     private(set) var responseID: String?
+    /// The key the request was authenticated with.
+    let key: String
+    /// The request as an envelope, for forwarding: the one received, or, for a `store` request, one around its event.
+    private(set) var envelope: Envelope
     /// When the request arrived: the time of its events that do not say theirs.
     private let receivedAt: Date
 
-    /// An envelope, authenticated by `key` or by its own `dsn` header.
-    init(envelope body: Data, key: String?, configuration: IngestConfiguration, receivedAt: Date = Date())
-        throws(Refusal)
-    {
+    /// An envelope, authenticated by `key` or by its own `dsn` header against the project's `acceptedKeys`.
+    init(
+        envelope body: Data, key: String?, acceptedKeys: Set<String>, configuration: IngestConfiguration,
+        receivedAt: Date = Date()
+    ) throws(Refusal) {
         self.receivedAt = receivedAt
-        let envelope: Envelope
         do {
             envelope = try Envelope(parsing: body)
         } catch {
             throw Refusal(status: 400, reason: "malformed envelope: \(error.reason)")
         }
-        try Self.authenticate(key ?? SentryAuth.key(inEnvelope: envelope), configuration)
+        self.key = try Self.authenticate(key ?? SentryAuth.key(inEnvelope: envelope), acceptedKeys)
         if case .string(let id)? = envelope.header["event_id"] { responseID = id }
         for item in envelope.items {
             guard item.payload.count <= configuration.maximumItemSize else {
@@ -61,16 +65,20 @@ struct IngestRequest {
         }
     }
 
-    /// A legacy `store` request: one event as the body.
-    init(storeBody body: Data, key: String?, configuration: IngestConfiguration, receivedAt: Date = Date())
-        throws(Refusal)
-    {
+    /// A legacy `store` request: one event as the body, authenticated by `key` against the project's
+    /// `acceptedKeys`.
+    init(
+        storeBody body: Data, key: String?, acceptedKeys: Set<String>, configuration: IngestConfiguration,
+        receivedAt: Date = Date()
+    ) throws(Refusal) {
         self.receivedAt = receivedAt
-        try Self.authenticate(key, configuration)
+        self.key = try Self.authenticate(key, acceptedKeys)
         guard body.count <= configuration.maximumItemSize else {
             throw Refusal(status: 413, reason: "an event of \(body.count) bytes is over the limit")
         }
+        envelope = Envelope(header: [:], items: [])
         try add(event: Self.scrubbed(body, configuration), fallbackID: nil)
+        if let id = responseID { envelope = Envelope(eventID: id, eventJSON: body, dsn: nil) }
     }
 
     /// What scrubs the events' texts: the default rules, as Relay applies its defaults to every project.
@@ -82,11 +90,13 @@ struct IngestRequest {
         return scrubber.scrubbedTexts(inJSON: payload) ?? payload
     }
 
-    private static func authenticate(_ key: String?, _ configuration: IngestConfiguration) throws(Refusal) {
+    /// The key, when it is one of `acceptedKeys`.
+    private static func authenticate(_ key: String?, _ acceptedKeys: Set<String>) throws(Refusal) -> String {
         guard let key else {
             throw Refusal(status: 401, reason: "missing authentication: send X-Sentry-Auth with sentry_key")
         }
-        guard key == configuration.publicKey else { throw Refusal(status: 403, reason: "unknown sentry_key") }
+        guard acceptedKeys.contains(key) else { throw Refusal(status: 403, reason: "unknown sentry_key") }
+        return key
     }
 
     /// Adds an event as a log line that every `faultline` command reads: as received, except that, as Sentry's

@@ -4,28 +4,36 @@ import Foundation
 
 /// Where accepted events go: the local log, in the format the SDK writes, so that every `faultline` command reads
 /// what `serve` received. An event id already stored is stored once; the ids of the active log are read at start,
-/// so a client that retries after a restart makes no duplicate. It keeps the ingest's metrics and rate limit.
+/// so a client that retries after a restart makes no duplicate. Without a local log (`--forward-only`) the ids are
+/// only remembered, for the forwarder. It keeps the ingest's metrics and rate limit.
 actor IngestStore {
     /// How many recent event ids are remembered for de-duplication.
     static let rememberedIDs = 100_000
 
-    private let log: EventLog
+    private let log: EventLog?
     private var seen: Set<String> = []
     private var seenOrder: [String] = []
     private var oldest = 0
     private var metrics = IngestMetrics()
     private var rateLimit: RateLimit?
 
-    init(logDirectory: URL, eventsPerMinute: Int?) throws {
-        let configuration = EventLog.Configuration(directory: logDirectory)
-        log = try EventLog(configuration: configuration)
+    /// Opens the log of `configuration`, when it stores locally.
+    init(_ configuration: IngestConfiguration) throws {
+        rateLimit = configuration.eventsPerMinute.map(RateLimit.init)
+        guard configuration.storesLocally else {
+            log = nil
+            return
+        }
+        var logConfiguration = EventLog.Configuration(directory: configuration.logDirectory)
+        if let maximumLogBytes = configuration.maximumLogBytes { logConfiguration.maximumTotalSize = maximumLogBytes }
+        log = try EventLog(configuration: logConfiguration)
         var reader = LogReader()
-        let active = LogFile(url: logDirectory.appendingPathComponent(configuration.fileName), kind: .log)
+        let active = LogFile(
+            url: configuration.logDirectory.appendingPathComponent(logConfiguration.fileName), kind: .log)
         var ids: [String] = []
         reader.read(active) { ids.append($0.eventID) }
         seenOrder = Array(Set(ids.suffix(Self.rememberedIDs)))
         seen = Set(seenOrder)
-        rateLimit = eventsPerMinute.map(RateLimit.init)
     }
 
     /// Admits `events` under the rate limit, or returns how long the client must wait.
@@ -35,21 +43,29 @@ actor IngestStore {
         return wait
     }
 
-    /// Appends each event whose id is new to the log and counts it; returns how many were stored.
-    func store(_ events: [(id: String, line: Data)]) async throws -> Int {
-        var stored = 0
+    /// Appends each event whose id is new to the log (without a log, only remembers it) and counts it; returns the
+    /// ids of those stored.
+    func store(_ events: [(id: String, line: Data)]) async throws -> [String] {
+        var stored: [String] = []
         for event in events {
             guard !seen.contains(event.id) else {
                 metrics.countDropped("duplicate")
                 continue
             }
-            try await log.append(event.line)
+            try await log?.append(event.line)
             remember(event.id)
-            stored += 1
+            stored.append(event.id)
             let record = [UInt8](event.line).withUnsafeBufferPointer { try? EventRecord(line: $0) }
             if let record { metrics.countReceived(record) }
         }
         return stored
+    }
+
+    /// Forgets the events `ids` stored without a log, when the forward queue refused them: a client that sends
+    /// them again is not told they are duplicates.
+    func forget(_ ids: [String]) {
+        guard log == nil else { return }
+        for id in ids { seen.remove(id) }
     }
 
     /// Counts what a client report says was dropped.
@@ -81,7 +97,7 @@ actor IngestStore {
 
     /// Closes the log, writing what is buffered.
     func close() async throws {
-        try await log.close()
+        try await log?.close()
     }
 
     private func remember(_ id: String) {

@@ -7,24 +7,24 @@ struct IngestMetrics: Sendable {
     /// The most label sets one metric keeps.
     static let maximumSeries = 500
 
-    private var received = CounterFamily(
+    private var received = MetricFamily(
         name: "faultline_events_received_total",
         help: "Events accepted, by error.kind, route template, HTTP status, server business code and release.",
         labels: ["kind", "route", "status", "server_code", "release"])
-    private var decoding = CounterFamily(
+    private var decoding = MetricFamily(
         name: "faultline_decoding_failures_total", help: "Decoding failures accepted, by coding path and route.",
         labels: ["path", "route"])
-    private var dropped = CounterFamily(
+    private var dropped = MetricFamily(
         name: "faultline_events_dropped_total",
         help:
             "Events refused or not stored, by reason: duplicate, malformed, unauthorized, too_large, ratelimited, "
             + "client_closed.",
         labels: ["reason"])
-    private var clientDiscards = CounterFamily(
+    private var clientDiscards = MetricFamily(
         name: "faultline_client_discarded_events_total",
         help: "Events clients reported they dropped (client reports), by reason and category.",
         labels: ["reason", "category"])
-    private var requests = CounterFamily(
+    private var requests = MetricFamily(
         name: "faultline_ingest_requests_total", help: "Ingest requests answered, by HTTP status.", labels: ["status"])
 
     /// Counts an accepted event by the tags the pipeline sets.
@@ -52,41 +52,5 @@ struct IngestMetrics: Sendable {
     /// Every metric in the Prometheus text exposition format.
     func exposition() -> String {
         [received, decoding, dropped, clientDiscards, requests].map { $0.exposition() }.joined()
-    }
-}
-
-/// One counter metric with its series, by label values.
-private struct CounterFamily: Sendable {
-    let name: String
-    let help: String
-    let labels: [String]
-    private var series: [[String]: Int] = [:]
-
-    init(name: String, help: String, labels: [String]) {
-        self.name = name
-        self.help = help
-        self.labels = labels
-    }
-
-    mutating func add(_ values: [String], _ count: Int = 1) {
-        let key =
-            series[values] != nil || series.count < IngestMetrics.maximumSeries
-            ? values : Array(repeating: "other", count: labels.count)
-        series[key, default: 0] += count
-    }
-
-    func exposition() -> String {
-        var text = "# HELP \(name) \(help)\n# TYPE \(name) counter\n"
-        for (values, count) in series.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-            let pairs = zip(labels, values).map { "\($0)=\"\(Self.escaped($1))\"" }.joined(separator: ",")
-            text += "\(name){\(pairs)} \(count)\n"
-        }
-        return text
-    }
-
-    /// A label value as the text format wants it: backslash, double quote and line feed escaped.
-    private static func escaped(_ value: String) -> String {
-        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            .replacingOccurrences(of: "\n", with: "\\n")
     }
 }

@@ -2,7 +2,8 @@ import FaultlineReporting
 import Foundation
 
 /// `faultline stats`: the state of the pipeline on this device: what waits in the outbox, what was delivered,
-/// retried and dropped (by reason), and what the logs held that could not be read.
+/// retried and dropped (by reason), the same for each upstream `faultline serve --forward` sends to, and what the
+/// logs held that could not be read.
 public struct StatsReport: Hashable, Sendable, Encodable {
     /// The envelopes waiting in the outbox.
     public struct Outbox: Hashable, Sendable, Codable {
@@ -14,10 +15,13 @@ public struct StatsReport: Hashable, Sendable, Encodable {
     public let outbox: Outbox?
     /// The uploader's cumulative counts (`outbox/delivery-stats.json`); zeros when it never ran.
     public let delivery: DeliveryStatistics?
+    /// The queues of `faultline serve --forward` in the log directory, one per upstream; in the JSON only when
+    /// there are some.
+    public let forward: [ForwardQueue]
     public let read: ReadCounts
 
     enum CodingKeys: String, CodingKey {
-        case outbox, delivery, read
+        case outbox, delivery, forward, read
     }
 
     /// The stats of `scan`, with the outbox of `logDirectory` when the logs came from one.
@@ -26,6 +30,7 @@ public struct StatsReport: Hashable, Sendable, Encodable {
         guard let logDirectory else {
             outbox = nil
             delivery = nil
+            forward = []
             return
         }
         let directory = logDirectory.appendingPathComponent("outbox")
@@ -33,6 +38,7 @@ public struct StatsReport: Hashable, Sendable, Encodable {
         let bytes = envelopes.compactMap { try? $0.url.resourceValues(forKeys: [.fileSizeKey]).fileSize }
         outbox = Outbox(envelopes: envelopes.count, bytes: bytes.reduce(0, +))
         delivery = DeliveryStatistics.stored(in: directory)
+        forward = ForwardQueue.all(in: logDirectory)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -40,6 +46,7 @@ public struct StatsReport: Hashable, Sendable, Encodable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(outbox, forKey: .outbox)
         try container.encode(delivery, forKey: .delivery)
+        if !forward.isEmpty { try container.encode(forward, forKey: .forward) }
         try container.encode(read, forKey: .read)
     }
 
@@ -48,20 +55,33 @@ public struct StatsReport: Hashable, Sendable, Encodable {
         var lines: [String] = []
         if let outbox, let delivery {
             lines.append(style.bold("outbox: \(counted(outbox.envelopes, "envelope")) waiting, \(outbox.bytes) bytes"))
-            let updated = delivery.updated.map { UTCTime.string($0.timeIntervalSince1970) } ?? "never"
-            lines.append("delivered \(delivery.delivered), retried \(delivery.retried) (updated \(updated))")
-            if let waiting = delivery.waiting { lines.append("waiting to be sent: \(waiting) (at the update)") }
-            if delivery.discarded.isEmpty {
-                lines.append("dropped: none")
-            } else {
-                lines.append("dropped:")
-                for drop in delivery.discarded {
-                    lines.append("  \(drop.reason.rawValue) (\(drop.category.rawValue)): \(drop.quantity)")
-                }
-            }
+            lines += Self.text(delivery, delivered: "delivered")
         } else {
             lines.append("outbox: not read (files were named instead of a log directory)")
         }
+        for queue in forward {
+            lines.append(
+                style.bold(
+                    "forward queue \(queue.upstream): \(counted(queue.envelopes, "envelope")) waiting, \(queue.bytes) bytes"
+                ))
+            lines += Self.text(queue.delivery, delivered: "forwarded")
+        }
         return lines.joined(separator: "\n") + "\n" + ReadCounts.text(read, style: style)
+    }
+
+    /// What an uploader did, in lines: sent (`delivered` or `forwarded`), retried, dropped by reason and category.
+    private static func text(_ delivery: DeliveryStatistics, delivered: String) -> [String] {
+        let updated = delivery.updated.map { UTCTime.string($0.timeIntervalSince1970) } ?? "never"
+        var lines = ["\(delivered) \(delivery.delivered), retried \(delivery.retried) (updated \(updated))"]
+        if let waiting = delivery.waiting { lines.append("waiting to be sent: \(waiting) (at the update)") }
+        if delivery.discarded.isEmpty {
+            lines.append("dropped: none")
+        } else {
+            lines.append("dropped:")
+            for drop in delivery.discarded {
+                lines.append("  \(drop.reason.rawValue) (\(drop.category.rawValue)): \(drop.quantity)")
+            }
+        }
+        return lines
     }
 }

@@ -14,6 +14,17 @@ import FaultlineTestServer
 ///
 /// The end-to-end tests deliver these to Bugsink, and the CLI's golden transcripts are made from their log.
 public struct CapturedSeedScenarios: Sendable {
+    /// The fingerprints of the events, grouped by issue: what an ingest that groups by fingerprint (Bugsink, Sentry)
+    /// must make of them.
+    public static let fingerprintsByIssue: Set<[[String]]> = [
+        Array(repeating: ["server", "POST /boleto/travels", "400", "40013"], count: 2),
+        [["server", "PATCH /boleto/travels/{id}", "403", "40304"]],
+        Array(repeating: ["decoding", "Envelope<User>", "data.profileImage"], count: 2),
+        [["server", "GET /proxy/users/{id}", "502", "-"]],
+        [["transport", "timeout"]],
+        [["session_expired", "refresh_failed"]],
+    ]
+
     /// The reporter the failures are captured by.
     public let reporter: Reporter
     private let server: RunningSeedServer

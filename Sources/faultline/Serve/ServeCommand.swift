@@ -1,4 +1,5 @@
 import ArgumentParser
+import FaultlineReporting
 import FaultlineServe
 import Foundation
 
@@ -10,7 +11,9 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run a Sentry-compatible ingest that writes events to a local log directory.",
         discussion: """
             For development, CI and small teams on one machine. Point any Sentry SDK at the DSN it prints. When a \
-            team outgrows it, the same DSN setting points the SDK at Sentry (SaaS or self-hosted) or GlitchTip.
+            team outgrows it, run it next to the apps with --forward: it keeps every envelope on this machine for \
+            local triage and as a durable buffer, and forwards it to Sentry (SaaS or self-hosted), GlitchTip or \
+            Bugsink, through outages and rate limits.
             """)
 
     @Option(help: "The address to listen on; 0.0.0.0 accepts other machines.")
@@ -47,11 +50,60 @@ struct ServeCommand: AsyncParsableCommand {
                 """))
     var scrubValues = true
 
+    @Option(help: "The most bytes the local log's files take; past it the oldest rotated files are deleted (64 MiB).")
+    var maxLogBytes: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "Forward every accepted envelope to this upstream DSN (Sentry, GlitchTip, Bugsink).",
+            discussion: """
+                Envelopes are forwarded as received, events, attachments, sessions and client reports alike, with \
+                the upstream's key; a 200 means the envelope is on this machine's disk. Each upstream has a durable \
+                queue in <log dir>/forward/, with retries, backoff, rate limits and client reports.
+                """, valueName: "dsn"))
+    var forward: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A JSON file of routes: accepted projects and keys, each with its upstream DSN.",
+            discussion: #"""
+                {"routes": [{"project": "1", "key": "<key clients send>", "upstream": "https://<key>@sentry.example.com/42"}]}. \#
+                Each route's project and key are accepted besides --project and --key.
+                """#, valueName: "file"))
+    var forwardConfig: String?
+
+    @Flag(help: "With --forward or --forward-config: keep no local log, only the forward queues.")
+    var forwardOnly = false
+
+    @Option(help: "The most envelopes one upstream's forward queue holds; past it the oldest are dropped (200000).")
+    var forwardQueueMaxEnvelopes: Int?
+
+    @Option(help: "The most bytes one upstream's forward queue holds; past it the oldest are dropped (1 GiB).")
+    var forwardQueueMaxBytes: Int?
+
     func validate() throws {
         guard (0...65535).contains(port) else {
             throw ValidationError("--port \(port) is not a port: use 1 to 65535, or 0 to let the system choose.")
         }
         if let rateLimit, rateLimit < 1 { throw ValidationError("--rate-limit is a number of events, 1 or more.") }
+        if forward != nil, forwardConfig != nil {
+            throw ValidationError("--forward and --forward-config both name upstreams: use one.")
+        }
+        let forwarding = forward != nil || forwardConfig != nil
+        if !forwarding, forwardOnly || forwardQueueMaxEnvelopes != nil || forwardQueueMaxBytes != nil {
+            throw ValidationError(
+                "--forward-only and the --forward-queue options need an upstream: add --forward DSN or --forward-config."
+            )
+        }
+        for (name, value) in [
+            ("--max-log-bytes", maxLogBytes), ("--forward-queue-max-envelopes", forwardQueueMaxEnvelopes),
+            ("--forward-queue-max-bytes", forwardQueueMaxBytes),
+        ] {
+            if let value, value < 1 { throw ValidationError("\(name) is 1 or more.") }
+        }
+        if let forward {
+            do { _ = try DSN(forward) } catch { throw ValidationError("--forward: \(error)") }
+        }
     }
 
     func run() async throws {
@@ -65,6 +117,13 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.eventsPerMinute = rateLimit
         if !quiet { configuration.accessLog = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) } }
         configuration.scrubsValues = scrubValues
+        configuration.maximumLogBytes = maxLogBytes
+        do {
+            configuration.forwarding = try forwarding(project: project, key: configuration.publicKey)
+        } catch let error as ForwardRoutesFile.Failure {
+            FileHandle.standardError.write(Data("faultline serve: \(error)\n".utf8))
+            throw ExitCode(64)
+        }
         let settings = configuration
         do {
             try await Self.run(settings, logs: logs)
@@ -74,13 +133,37 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
+    /// Where accepted envelopes are forwarded: every one to `--forward`'s DSN, or along `--forward-config`'s routes;
+    /// `nil` for neither.
+    private func forwarding(project: String, key: String) throws -> ForwardConfiguration? {
+        let routes: [ForwardRoute]
+        if let forward {
+            routes = [ForwardRoute(projectID: project, publicKey: key, upstream: try DSN(forward))]
+        } else if let forwardConfig {
+            routes = try ForwardRoutesFile.routes(at: forwardConfig)
+        } else {
+            return nil
+        }
+        var forwarding = ForwardConfiguration(routes: routes)
+        forwarding.storesLocally = !forwardOnly
+        if let forwardQueueMaxEnvelopes { forwarding.maximumQueueCount = forwardQueueMaxEnvelopes }
+        if let forwardQueueMaxBytes { forwarding.maximumQueueBytes = forwardQueueMaxBytes }
+        return forwarding
+    }
+
     private static func run(_ settings: IngestConfiguration, logs: URL) async throws {
         try await IngestServer.run(settings, handlesSignals: true) { port in
+            let forwarded = (settings.forwarding?.routes ?? []).map {
+                "Forwarding project \($0.projectID) (key \($0.publicKey.prefix(8))…) to \($0.upstream)\n"
+            }
+            let stored =
+                settings.forwarding?.storesLocally == false
+                ? "Nothing is stored locally (--forward-only); the forward queues are in \(logs.path)/forward\n"
+                : "Events are written to \(logs.path); read them with: faultline --log-dir \(logs.path)\n"
             let started = """
                 faultline serve: listening on http://\(settings.host):\(port)
                 DSN: \(settings.dsn(port: port))
-                Events are written to \(logs.path); read them with: faultline --log-dir \(logs.path)
-
+                \(forwarded.joined())\(stored)
                 """
             FileHandle.standardOutput.write(Data(started.utf8))  // unbuffered, for whoever waits for the DSN
         }

@@ -37,15 +37,7 @@ import Testing
         let issues = Dictionary(grouping: stored, by: \.issue)
         #expect(issues.count == 6)
         let fingerprints = Set(issues.values.map { $0.map { $0.event.fingerprint ?? [] } })
-        #expect(
-            fingerprints == [
-                Array(repeating: ["server", "POST /boleto/travels", "400", "40013"], count: 2),
-                [["server", "PATCH /boleto/travels/{id}", "403", "40304"]],
-                Array(repeating: ["decoding", "Envelope<User>", "data.profileImage"], count: 2),
-                [["server", "GET /proxy/users/{id}", "502", "-"]],
-                [["transport", "timeout"]],
-                [["session_expired", "refresh_failed"]],
-            ])
+        #expect(fingerprints == CapturedSeedScenarios.fingerprintsByIssue)
         let travels = stored.filter { $0.event.tags["server.code"] == "40013" }
         #expect(Set(travels.compactMap { $0.event.user?.id }) == ["KAKAO_kim", "APPLE_lee"])
         #expect(travels.allSatisfy { $0.event.tags["http.route"] == "/boleto/travels" })

@@ -1,0 +1,45 @@
+import Faultline
+import FaultlineReporting
+import FaultlineTriage
+import Foundation
+
+/// What `faultline serve --forward` sends on, where, and how much it keeps while an upstream is away. Each upstream
+/// gets a durable queue of its own, an ``Uploader`` outbox in `<log directory>/forward/<upstream>/`, with the
+/// uploader's retries, backoff, rate limits and client reports.
+public struct ForwardConfiguration: Sendable {
+    /// The accepted projects and keys whose envelopes are forwarded, and their upstreams. Several routes may share an
+    /// upstream, and so its queue.
+    public var routes: [ForwardRoute]
+    /// Whether accepted events are also written to the local log; `true` by default. Without it (`--forward-only`)
+    /// an envelope is answered 200 once it is in the forward queue.
+    public var storesLocally = true
+    /// The most envelopes one upstream's queue holds; 200 000 by default (at 5 000 envelopes a second, 40 seconds of
+    /// outage). Past it the oldest are deleted, counted as `cache_overflow`.
+    public var maximumQueueCount = 200_000
+    /// The most bytes one upstream's queue holds; 1 GiB by default.
+    public var maximumQueueBytes = 1024 * 1024 * 1024
+    /// The most requests in flight to one upstream; 8 by default.
+    public var maximumConcurrentRequests = 8
+    /// The wait before sending again after a network error, 429 without limits, 502, 503 or 504: 1 second doubling up
+    /// to 10 seconds, less up to half at random, so that an upstream back from an outage gets the queue within
+    /// seconds.
+    public var backoff = Backoff(initial: .seconds(1), multiplier: 2, maximum: .seconds(10), jitter: 0.5)
+
+    /// A configuration that forwards along `routes`; see the properties for the defaults.
+    public init(routes: [ForwardRoute]) {
+        self.routes = routes
+    }
+
+    /// The folder of `upstream`'s queue under `logDirectory`, named after its host, port, path and project, so that
+    /// a new key for the same project keeps the queue.
+    static func queueDirectory(for upstream: DSN, in logDirectory: URL) -> URL {
+        ForwardQueue.folder(in: logDirectory).appendingPathComponent(queueName(of: upstream), isDirectory: true)
+    }
+
+    /// `sentry.example.com_443_42`: what names an upstream in the queue's folder, `/metrics` and `faultline stats`.
+    static func queueName(of upstream: DSN) -> String {
+        let port = upstream.port ?? (upstream.scheme == "https" ? 443 : 80)
+        let path = upstream.pathPrefix.split(separator: "/").map { "_\($0)" }.joined()
+        return "\(upstream.host)_\(port)\(path)_\(upstream.projectID)"
+    }
+}

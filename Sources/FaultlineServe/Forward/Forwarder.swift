@@ -1,0 +1,76 @@
+import FaultlineReporting
+import Foundation
+
+/// Where `faultline serve` forwards what it accepts: the upstream of each route, one durable queue per upstream.
+struct Forwarder: Sendable {
+    /// Why the routes cannot be served.
+    struct ConfigurationError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// A project and the key its clients send.
+    private struct Credentials: Hashable {
+        let projectID: String
+        let publicKey: String
+    }
+
+    /// Every upstream, in the order the routes name them.
+    let upstreams: [Upstream]
+    private let routes: [Credentials: Upstream]
+
+    /// Opens the queue of every upstream `configuration` names, under `logDirectory`.
+    ///
+    /// - Throws: ``ConfigurationError`` when two routes name one project and key, or one upstream queue with two
+    ///   different DSNs (keys); the uploader's error when a queue folder cannot be created.
+    init(_ configuration: ForwardConfiguration, logDirectory: URL) throws {
+        var upstreams: [String: Upstream] = [:]
+        var order: [Upstream] = []
+        var routes: [Credentials: Upstream] = [:]
+        for route in configuration.routes {
+            let name = ForwardConfiguration.queueName(of: route.upstream)
+            if upstreams[name] == nil {
+                let upstream = try Upstream(
+                    dsn: route.upstream, logDirectory: logDirectory, configuration: configuration)
+                upstreams[name] = upstream
+                order.append(upstream)
+            }
+            guard let upstream = upstreams[name], upstream.dsn == route.upstream else {
+                throw ConfigurationError(
+                    description: "two routes send to \(name) with different DSNs (\(route.upstream) and "
+                        + "\(upstreams[name]?.dsn.description ?? "")): use one key per upstream project")
+            }
+            let credentials = Credentials(projectID: route.projectID, publicKey: route.publicKey)
+            guard routes.updateValue(upstream, forKey: credentials) == nil else {
+                throw ConfigurationError(
+                    description: "project \(route.projectID) with key \(route.publicKey) has two routes: give it one")
+            }
+        }
+        self.upstreams = order
+        self.routes = routes
+    }
+
+    /// The upstream of the clients of `projectID` that send `publicKey`, when they have a route.
+    func upstream(projectID: String, publicKey: String) -> Upstream? {
+        routes[Credentials(projectID: projectID, publicKey: publicKey)]
+    }
+
+    /// The forward queues' depth and counts in the Prometheus text format, by upstream.
+    func exposition() async -> String {
+        var metrics = ForwardMetrics()
+        for upstream in upstreams {
+            metrics.add(
+                upstream: upstream.name, pending: await upstream.uploader.pendingCount,
+                statistics: await upstream.uploader.statistics)
+        }
+        return metrics.exposition()
+    }
+
+    /// Sends what waits for at most `timeout`, then stops: what was not delivered stays queued for the next start.
+    func close(timeout: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            for upstream in upstreams {
+                group.addTask { _ = await upstream.uploader.close(timeout: timeout) }
+            }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Faultline
+import FaultlineReporting
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// Answers envelope and store requests: checks who sends and what, stores the events in the local log, queues the
+/// envelope for its upstream when the sender's project and key have a forward route, and answers 200 only once both
+/// are done, so that a 200 means the envelope is on this machine's disk.
+struct IngestHandler: Sendable {
+    let configuration: IngestConfiguration
+    let store: IngestStore
+    let forwarder: Forwarder?
+    /// The keys accepted for each project.
+    private let acceptedKeys: [String: Set<String>]
+
+    init(configuration: IngestConfiguration, store: IngestStore, forwarder: Forwarder?) {
+        self.configuration = configuration
+        self.store = store
+        self.forwarder = forwarder
+        acceptedKeys = configuration.acceptedKeys
+    }
+
+    /// The answer to an envelope or store request, and what became of it in a few words for the access log.
+    func handle(_ request: Request, context: IngestRequestContext, isEnvelope: Bool) async -> (
+        Response, outcome: String
+    ) {
+        do throws(IngestRequest.Refusal) {
+            let project = context.parameters.get("project") ?? ""
+            guard let keys = acceptedKeys[project] else {
+                throw IngestRequest.Refusal(status: 404, reason: "unknown project")
+            }
+            let key =
+                SentryAuth.key(inHeader: request.headers[.sentryAuth])
+                ?? SentryAuth.key(inHeader: request.headers[.authorization])
+                ?? SentryAuth.key(inQuery: request.uri.query)
+            if let key, !keys.contains(key) {
+                throw IngestRequest.Refusal(status: 403, reason: "unknown sentry_key")
+            }
+            let body = try await Self.body(of: request, configuration)
+            let ingest =
+                isEnvelope
+                ? try IngestRequest(envelope: body, key: key, acceptedKeys: keys, configuration: configuration)
+                : try IngestRequest(storeBody: body, key: key, acceptedKeys: keys, configuration: configuration)
+            if let wait = await store.admit(ingest.events.count) {
+                let seconds = Int(wait.components.seconds) + 1
+                throw IngestRequest.Refusal(
+                    status: 429, reason: "over \(configuration.eventsPerMinute ?? 0) events a minute",
+                    retryAfter: seconds)
+            }
+            let stored: [String]
+            do {
+                stored = try await store.store(ingest.events)
+            } catch {
+                throw IngestRequest.Refusal(status: 503, reason: "the log could not be written: \(error)")
+            }
+            let forwarded = try await forward(ingest, project: project, stored: stored)
+            if !ingest.discards.isEmpty { await store.countDiscards(ingest.discards) }
+            await store.countAnswer(status: 200)
+            let answer = ingest.responseID.map { #"{"id":"\#($0)"}"# } ?? "{}"
+            let duplicates = ingest.events.count - stored.count
+            let outcome = [
+                configuration.storesLocally ? "stored \(counted(stored.count, "event"))" : nil,
+                duplicates > 0 ? "\(duplicates) already stored" : nil, forwarded,
+            ]
+            return (
+                Response(
+                    status: .ok, headers: [.contentType: "application/json"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: answer))),
+                outcome.compactMap { $0 }.joined(separator: ", ")
+            )
+        } catch {
+            await store.countAnswer(status: error.status)
+            var headers: HTTPFields = [.contentType: "application/json", .sentryError: error.reason]
+            if let retryAfter = error.retryAfter {
+                headers[.retryAfter] = String(retryAfter)
+                headers[.sentryRateLimits] = "\(retryAfter):error:key"
+            }
+            let detail = (try? JSONEncoder().encode(["detail": error.reason])).map {
+                String(decoding: $0, as: UTF8.self)
+            }
+            return (
+                Response(
+                    status: HTTPResponse.Status(code: error.status), headers: headers,
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: detail ?? "{}"))),
+                error.reason
+            )
+        }
+    }
+
+    /// Queues `ingest`'s envelope for the upstream of `project` and the request's key, unless all its events were
+    /// already stored (and so forwarded before) or it holds only item types the uploader cannot rate-limit (accepted
+    /// and dropped, as the local log ignores them); returns what became of it for the access log, `nil` without a
+    /// route.
+    ///
+    /// - Throws: 503 when the queue refused it and there is no local log to keep it: the client keeps the envelope.
+    private func forward(_ ingest: IngestRequest, project: String, stored: [String]) async throws(IngestRequest.Refusal)
+        -> String?
+    {
+        guard let upstream = forwarder?.upstream(projectID: project, publicKey: ingest.key) else { return nil }
+        guard stored.count > 0 || ingest.events.isEmpty else { return "not forwarded again" }
+        guard ingest.envelope.items.contains(where: { DataCategory(itemType: $0.type) != nil }) else {
+            return "not forwarded: no item of a type Sentry's rate limits name"
+        }
+        if await upstream.forward(ingest.envelope) { return "queued for \(upstream.name)" }
+        guard configuration.storesLocally else {
+            await store.forget(stored)
+            throw IngestRequest.Refusal(
+                status: 503,
+                reason: "the forward queue of \(upstream.name) refused the envelope (its upstream rate-limits it, or "
+                    + "the queue could not be written); faultline stats shows which")
+        }
+        return "not queued for \(upstream.name) (rate-limited or unwritable: see faultline stats)"
+    }
+
+    /// `1 event`, `2 events`.
+    private func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+
+    /// The request's body, decompressed; refused past the size limits or when it cannot be decompressed.
+    private static func body(of request: Request, _ configuration: IngestConfiguration) async throws(IngestRequest
+        .Refusal) -> Data
+    {
+        let limit = configuration.maximumRequestSize
+        let compressed: Data
+        do {
+            compressed = Data(try await request.body.collect(upTo: limit).readableBytesView)
+        } catch is NIOTooManyBytesError {
+            throw IngestRequest.Refusal(status: 413, reason: "the request body is over \(limit) bytes")
+        } catch {
+            throw IngestRequest.Refusal(
+                status: IngestRequest.Refusal.clientClosedRequest, reason: "the client closed the connection mid-body")
+        }
+        do throws(BodyDecodingError) {
+            return try BodyDecoding.decode(
+                compressed, encoding: request.headers[.contentEncoding], maximumSize: limit)
+        } catch {
+            if case .tooLarge = error { throw IngestRequest.Refusal(status: 413, reason: error.description) }
+            throw IngestRequest.Refusal(status: 400, reason: error.description)
+        }
+    }
+}
+
+extension HTTPFields.Element.Name {
+    static let sentryAuth = Self("X-Sentry-Auth")!
+    static let sentryError = Self("X-Sentry-Error")!
+    static let sentryRateLimits = Self("X-Sentry-Rate-Limits")!
+    static let allow = Self("Allow")!
+}

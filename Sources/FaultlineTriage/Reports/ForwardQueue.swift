@@ -1,0 +1,39 @@
+import FaultlineReporting
+import Foundation
+
+/// One queue of `faultline serve --forward`: the envelopes waiting for an upstream, in
+/// `<log directory>/forward/<upstream>/`, and what its uploader did (`delivery-stats.json` beside them).
+public struct ForwardQueue: Hashable, Sendable, Encodable {
+    /// The folder of a log directory that holds one queue per upstream.
+    public static let folderName = "forward"
+
+    /// The queue's folder name: the upstream's host, port and project, such as `sentry.example.com_443_42`.
+    public let upstream: String
+    /// The envelopes waiting, and their bytes.
+    public let envelopes: Int
+    public let bytes: Int
+    /// The uploader's cumulative counts: forwarded (`delivered`), retried, dropped by reason.
+    public let delivery: DeliveryStatistics
+
+    /// The folder that holds the queues of the serve writing to `logDirectory`.
+    public static func folder(in logDirectory: URL) -> URL {
+        logDirectory.appendingPathComponent(folderName, isDirectory: true)
+    }
+
+    /// The queues in `logDirectory`, by upstream; none when `serve` never forwarded from it.
+    public static func all(in logDirectory: URL) -> [ForwardQueue] {
+        let root = folder(in: logDirectory)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        return names.sorted().compactMap { name in
+            let directory = root.appendingPathComponent(name, isDirectory: true)
+            guard let files = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return nil }
+            let envelopes = files.filter { $0.hasSuffix(".envelope") && !$0.hasPrefix(".") }
+            let bytes = envelopes.compactMap {
+                try? directory.appendingPathComponent($0).resourceValues(forKeys: [.fileSizeKey]).fileSize
+            }
+            return ForwardQueue(
+                upstream: name, envelopes: envelopes.count, bytes: bytes.reduce(0, +),
+                delivery: DeliveryStatistics.stored(in: directory))
+        }
+    }
+}

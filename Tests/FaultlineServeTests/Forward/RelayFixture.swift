@@ -1,0 +1,70 @@
+import FaultlineReporting
+import FaultlineServe
+import FaultlineTestServer
+import Foundation
+import Testing
+
+/// What the tests of `faultline serve --forward` share: a route from the fixture's project and key to an upstream,
+/// envelopes to send, and what an upstream received.
+enum RelayFixture {
+    /// The key the upstream knows, other than the one clients send to the relay.
+    static let upstreamKey = "fedcba9876543210fedcba9876543210"
+
+    /// One envelope as an upstream received it.
+    struct Received {
+        let envelope: Envelope
+        let headers: [String: String]
+        let receivedAt: ContinuousClock.Instant
+        let status: Int
+
+        /// The ids of its events.
+        var eventIDs: [String] {
+            envelope.items.filter { $0.type == "event" }.compactMap {
+                (try? JSONSerialization.jsonObject(with: $0.payload) as? [String: Any])?["event_id"] as? String
+            }
+        }
+    }
+
+    /// Forwarding of the fixture's project and key to `upstream` (a DSN).
+    static func forwarding(to upstream: String, storesLocally: Bool = true) throws -> ForwardConfiguration {
+        var forwarding = ForwardConfiguration(routes: [
+            ForwardRoute(projectID: "1", publicKey: ServeFixture.publicKey, upstream: try DSN(upstream))
+        ])
+        forwarding.storesLocally = storesLocally
+        return forwarding
+    }
+
+    /// The bytes of an envelope with one event, `id`.
+    static func eventEnvelope(_ id: String, message: String = "checkout failed") -> Data {
+        let event = Data(#"{"event_id":"\#(id)","timestamp":"2026-11-23T09:00:00Z","message":"\#(message)"}"#.utf8)
+        return Envelope(eventID: id, eventJSON: event, dsn: nil).serialized()
+    }
+
+    /// An event id made of `run` and `index`: 32 hex digits.
+    static func eventID(run: Int, _ index: Int) -> String {
+        String(format: "%08x%024x", run, index)
+    }
+
+    /// What `recorder` received, decompressed and parsed, in arrival order.
+    static func received(by recorder: IngestRecorder) async throws -> [Received] {
+        try await recorder.requests.map { request in
+            Received(
+                envelope: try Envelope(parsing: Gzip.decompress(request.body, maximumSize: 16 << 20)),
+                headers: request.headers, receivedAt: request.receivedAt, status: request.status)
+        }
+    }
+
+    /// Waits until `condition` holds, checking every 50 ms; fails with `what` after `timeout`.
+    static func wait(
+        upTo timeout: Duration, for what: String, until condition: () async throws -> Bool
+    ) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while try await !condition() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("\(what) did not happen within \(timeout)")
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+}

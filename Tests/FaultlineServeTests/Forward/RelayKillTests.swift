@@ -1,0 +1,96 @@
+import FaultlineReporting
+import FaultlineServe
+import FaultlineTestServer
+import FaultlineTriage
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `faultline serve --forward` killed with SIGKILL while it forwards, then started again on the same directories,
+/// forwards every envelope it answered 200, and sends again only what was in flight: delivery is at least once, and
+/// an upstream that de-duplicates by event id stores each event once.
+@Suite struct RelayKillTests {
+    @Test func aSIGKILLWhileForwardingLosesNothingAnswered200() async throws {
+        let logs = ServeFixture.logDirectory()
+        defer { try? FileManager.default.removeItem(at: logs) }
+        // Given an upstream that takes 50 ms to answer each envelope, and a relay in front of it
+        let recorder = IngestRecorder()
+        await recorder.answerAll(.init(status: 200, delay: .milliseconds(50)))
+        try await RecordingIngest.run(recorder: recorder) { upstream in
+            let arguments = ["--forward", upstream.dsn(publicKey: RelayFixture.upstreamKey)]
+            let (relay, port) = try await ServeFixture.launch(logs: logs, arguments)
+            defer { if relay.isRunning { relay.terminate() } }
+
+            // When four clients send events until the relay is killed, once 60 envelopes have gone upstream
+            let accepted = try await withThrowingTaskGroup(of: [String].self) { group in
+                for client in 0..<4 {
+                    group.addTask { try await Self.sendUntilRefused(port: port, client: client) }
+                }
+                try await RelayFixture.wait(upTo: .seconds(30), for: "60 envelopes upstream") {
+                    await recorder.requestCount >= 60
+                }
+                kill(relay.processIdentifier, SIGKILL)
+                return try await group.reduce(into: [String]()) { $0 += $1 }
+            }
+            while relay.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+            let beforeRestart = await recorder.requestCount
+
+            // and the relay starts again on the same directories
+            let (restarted, _) = try await ServeFixture.launch(logs: logs, arguments)
+            defer { if restarted.isRunning { restarted.terminate() } }
+
+            // Then every event answered 200 arrives upstream
+            try await RelayFixture.wait(upTo: .seconds(60), for: "every accepted event upstream") {
+                let delivered = try await RelayFixture.received(by: recorder).filter { $0.status == 200 }
+                return Set(accepted).isSubset(of: Set(delivered.flatMap(\.eventIDs)))
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            let sent = try await RelayFixture.received(by: recorder).flatMap(\.eventIDs)
+            let duplicates = sent.count - Set(sent).count
+            print(
+                "relay SIGKILL: \(accepted.count) events answered 200, \(beforeRestart) envelopes upstream before the "
+                    + "kill, \(sent.count) event sends in all, \(duplicates) sent twice")
+            // 60 envelopes went upstream, each answered 200 unless its client's request was in flight at the kill
+            #expect(accepted.count >= 56)
+            // Only envelopes in flight at the kill (at most the 8 concurrent requests) are sent twice
+            #expect(duplicates <= 8)
+
+            // And the relay's own log holds each accepted event once; after a clean stop, stats shows the queue empty
+            restarted.terminate()
+            while restarted.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+            var stored: [String] = []
+            var reader = LogReader()
+            for file in try LogFile.all(in: logs) { reader.read(file) { stored.append($0.eventID) } }
+            #expect(Set(accepted).isSubset(of: Set(stored)))
+            #expect(stored.count == Set(stored).count)
+            let stats =
+                try JSONSerialization.jsonObject(
+                    with: try BuiltFaultline.run(["stats", "--json", "--log-dir", logs.path])) as? [String: Any]
+            let queue = try #require((stats?["forward"] as? [[String: Any]])?.first)
+            #expect(queue["upstream"] as? String == "127.0.0.1_\(upstream.port)_1")
+            #expect(queue["envelopes"] as? Int == 0)
+            #expect(((queue["delivery"] as? [String: Any])?["delivered"] as? Int ?? 0) > 0)
+        }
+    }
+
+    /// Sends one-event envelopes until a request fails; returns the ids answered 200.
+    private static func sendUntilRefused(port: Int, client: Int) async throws -> [String] {
+        var accepted: [String] = []
+        for index in 0..<100_000 {
+            let id = RelayFixture.eventID(run: 0x500 + client, index)
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/api/1/envelope/")!)
+            request.httpMethod = "POST"
+            request.timeoutInterval = 10
+            request.httpBody = RelayFixture.eventEnvelope(id)
+            for (name, value) in ServeFixture.auth { request.setValue(value, forHTTPHeaderField: name) }
+            guard let (_, response) = try? await URLSession.shared.data(for: request),
+                (response as? HTTPURLResponse)?.statusCode == 200
+            else { return accepted }
+            accepted.append(id)
+        }
+        return accepted
+    }
+}

@@ -1,0 +1,75 @@
+import FaultlineReporting
+import FaultlineServe
+import FaultlineTestServer
+import FaultlineTriage
+import Foundation
+import Testing
+
+/// An upstream's `429` and `X-Sentry-Rate-Limits` hold back what `faultline serve --forward` sends of the limited
+/// category until the limit ends; the local log keeps everything.
+@Suite struct RelayRateLimitTests {
+    @Test func anUpstreams429WithRateLimitsHoldsBackTheLimitedCategoryOnly() async throws {
+        let logs = ServeFixture.logDirectory()
+        defer { try? FileManager.default.removeItem(at: logs) }
+        let recorder = IngestRecorder()
+        // Given an upstream that answers the first envelope 429, limiting errors for 2 seconds, then accepts all
+        await recorder.answerNext([
+            .init(status: 429, headers: ["X-Sentry-Rate-Limits": "2:error:key", "Retry-After": "2"])
+        ])
+        try await RecordingIngest.run(recorder: recorder) { upstream in
+            let metrics = try await ServeFixture.run(
+                logs: logs, forwarding: try RelayFixture.forwarding(to: upstream.dsn())
+            ) { relay in
+                // When an SDK sends an event, then, once the upstream has refused it, another event and a session
+                let first = RelayFixture.eventID(run: 3, 1)
+                let second = RelayFixture.eventID(run: 3, 2)
+                #expect(
+                    try await relay.post(
+                        "/api/1/envelope/", body: RelayFixture.eventEnvelope(first), headers: ServeFixture.auth
+                    ).0 == 200)
+                let retried = #"faultline_forward_retried_total{upstream="127.0.0.1_\#(upstream.port)_1"}"#
+                try await RelayFixture.wait(upTo: .seconds(10), for: "the first attempt's 429") {
+                    try await relay.metrics()[retried] == 1
+                }
+                let session = Envelope(
+                    header: [:],
+                    items: [.init(type: "session", payload: Data(#"{"sid":"7f6c","status":"ok","init":true}"#.utf8))])
+                for body in [RelayFixture.eventEnvelope(second), session.serialized()] {
+                    #expect(try await relay.post("/api/1/envelope/", body: body, headers: ServeFixture.auth).0 == 200)
+                }
+
+                // Then the session goes out within the limit, the first event again only after its 2 seconds
+                try await RelayFixture.wait(upTo: .seconds(15), for: "the first event's second attempt") {
+                    try await RelayFixture.received(by: recorder).filter { $0.eventIDs == [first] }.count >= 2
+                }
+                try await Task.sleep(for: .milliseconds(300))
+                let received = try await RelayFixture.received(by: recorder)
+                let attempts = received.filter { $0.eventIDs == [first] }
+                #expect(attempts.map(\.status) == [429, 200])
+                #expect(attempts[1].receivedAt - attempts[0].receivedAt >= .seconds(2))
+                let sessionSent = try #require(received.first { $0.envelope.items.first?.type == "session" })
+                #expect(sessionSent.receivedAt < attempts[0].receivedAt + .seconds(2))
+                // and the event sent during the limit is not forwarded: it is counted, and reported upstream
+                #expect(!received.contains { $0.eventIDs.contains(second) })
+                let reports = received.flatMap(\.envelope.items).filter { $0.type == "client_report" }
+                let reported = reports.compactMap {
+                    String(decoding: $0.payload, as: UTF8.self).contains(#""reason":"ratelimit_backoff""#) ? $0 : nil
+                }
+                #expect(!reported.isEmpty)
+                return try await relay.metrics()
+            }
+
+            let name = "127.0.0.1_\(upstream.port)_1"
+            #expect(
+                metrics[
+                    #"faultline_forward_dropped_total{upstream="\#(name)",reason="ratelimit_backoff",category="error"}"#
+                ]
+                    == 1)
+            #expect((metrics[#"faultline_forward_retried_total{upstream="\#(name)"}"#] ?? 0) >= 1)
+        }
+
+        // And the relay's own log has both events
+        let scan = await LogScan(files: try LogFile.all(in: logs), filter: EventFilter())
+        #expect(scan.events == 2)
+    }
+}
