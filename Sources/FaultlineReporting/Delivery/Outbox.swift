@@ -153,7 +153,7 @@ struct Outbox: Sendable {
     static func category(of envelope: Data) throws -> DataCategory {
         let parsed = try Envelope(parsing: envelope)
         guard let category = parsed.items.lazy.compactMap({ DataCategory(itemType: $0.type) }).first else {
-            throw Envelope.ParseError(reason: "it has no event or client report item")
+            throw Envelope.ParseError(reason: "it has no item of a data category Faultline knows")
         }
         return category
     }

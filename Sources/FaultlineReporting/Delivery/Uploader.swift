@@ -133,7 +133,7 @@ public actor Uploader {
     /// Stores `envelope` in the outbox for sending.
     ///
     /// - Returns: Whether it was stored: `false` when its category is rate-limited (counted as `ratelimit_backoff`),
-    ///   when it holds no event or client report, when the uploader is closed, or when it could not be written
+    ///   when it holds no item of a known data category, when the uploader is closed, or when it could not be written
     ///   (counted as `internal_sdk_error`).
     @discardableResult
     public func enqueue(_ envelope: Envelope) -> Bool {
