@@ -26,7 +26,7 @@ import Foundation
 ///   item with the next envelope, or on its own at ``flush(timeout:)``.
 /// - **Restarts.** Envelopes stored by an earlier run are sent first; an envelope is deleted as soon as the server
 ///   accepts it, so nothing is sent twice after a success. A reporter's events are sent from a cursor into its log,
-///   stored at most every ``cursorInterval`` and whenever nothing waits: an app killed right after a delivery sends
+///   stored at most every 25 ms and whenever nothing waits: an app killed right after a delivery sends
 ///   the last events again, which the server deduplicates by `event_id` (at least once).
 /// - **Transport.** Requests go through an ``EnvelopeTransport``: URLSession by default, AsyncHTTPClient from the
 ///   `FaultlineAsyncHTTPClient` library for server-side apps on Linux.
