@@ -41,10 +41,10 @@ struct Storm: AsyncParsableCommand {
             """
             storm: \(rounds) rounds × \(events) failures of \(StormRun.routes.count) fingerprints (409s on \
             \(StormRun.routes.count) routes), captured as fast as the writer takes them, written to the log and sent \
-            to a loopback ingest over AsyncHTTPClient, default queue and outbox; sides alternate, each in its own \
+            to a loopback ingest over AsyncHTTPClient, default queue and log caps; sides alternate, each in its own \
             process. CPU is the app process's, from the first capture until everything was written and delivered.
             | side | CPU µs/event (median) | min | max | peak RSS (median) | seconds | written | delivered | \
-            suppressed | evicted from the outbox |
+            suppressed | evicted unsent |
             |---|---|---|---|---|---|---|---|---|---|
             """)
         var sides: [BenchmarkResult.Side] = []

@@ -20,7 +20,7 @@ struct StormRun: AsyncParsableCommand {
         /// Events the fingerprint limit suppressed, and those carried on kept events.
         let suppressed: Int
         let carried: Int
-        /// Envelopes evicted from a full outbox before they were sent.
+        /// Events the log's cap evicted before they were sent.
         let evicted: Int
         /// From the first capture until everything was written and delivered.
         let seconds: Double

@@ -3,16 +3,23 @@ import Foundation
 /// The waiting lines past the index's limit: counted by segment as the log writes them, indexed from the log as the
 /// index drains, dropped by segment when the log evicts them.
 extension DeliveryJournal {
-    /// Counts the lines of `segments` from `start` on as waiting, not indexed: what a run left to send.
-    mutating func countBacklog(from start: LogPosition, segments: [Int]) {
+    /// Takes the lines of `segments` from `start` on as waiting, what a run left to send, reading each file once:
+    /// indexed up to the limit, counted by segment past it.
+    mutating func readWaitingLines(from start: LogPosition, segments: [Int]) {
         for segment in segments where segment >= start.segment {
             let offset = segment == start.segment ? start.offset : 0
-            guard let lines = try? reader.lines(of: segment, from: offset, isActive: segment == activeSegment),
-                let first = lines.first
-            else { continue }
-            if unindexedFrom == nil { unindexedFrom = first.0 }
-            unindexedLines[segment, default: 0] += lines.count
-            pendingCount += lines.count
+            guard let lines = try? reader.lines(of: segment, from: offset, isActive: segment == activeSegment) else {
+                continue
+            }
+            for (position, bytes) in lines {
+                pendingCount += 1
+                if unindexedFrom == nil, indexedCount < Self.indexLimit {
+                    indexCounted(bytes, at: position)
+                } else {
+                    if unindexedFrom == nil { unindexedFrom = position }
+                    unindexedLines[segment, default: 0] += 1
+                }
+            }
         }
     }
 
@@ -34,12 +41,7 @@ extension DeliveryJournal {
                 }
                 taken += 1
                 unindexedLines[from.segment] = count - taken
-                if bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") {
-                    index(Data(bytes), at: position, eventID: nil)
-                } else {
-                    pendingCount -= 1
-                    skippedLines += 1
-                }
+                indexCounted(bytes, at: position)
             }
             // Lines counted but no longer in the file (a segment that cannot be read) cannot be sent.
             if taken < count {
@@ -49,6 +51,17 @@ extension DeliveryJournal {
             unindexedLines[from.segment] = 0
             advanceBacklog(past: from.segment)
         }
+    }
+
+    /// Indexes a line already counted as waiting when it is an object on a line; otherwise it cannot be sent, and is
+    /// taken out of the count and counted as skipped.
+    private mutating func indexCounted(_ bytes: Data, at position: LogPosition) {
+        guard bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else {
+            pendingCount -= 1
+            skippedLines += 1
+            return
+        }
+        index(Data(bytes), at: position, eventID: nil)
     }
 
     /// Drops the waiting lines not indexed of the segments the log evicted; returns how many.

@@ -78,8 +78,7 @@ struct DeliveryJournal {
             try storeCursor()
             return
         }
-        countBacklog(from: cursor.position, segments: segments + [activeSegment])
-        indexBacklog()
+        readWaitingLines(from: cursor.position, segments: segments + [activeSegment])
     }
 
     var isEmpty: Bool { pendingCount == 0 }
