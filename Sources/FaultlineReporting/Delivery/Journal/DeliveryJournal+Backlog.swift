@@ -3,15 +3,13 @@ import Foundation
 /// The waiting lines past the index's limit: counted by segment as the log writes them, indexed from the log as the
 /// index drains, dropped by segment when the log evicts them.
 extension DeliveryJournal {
-    /// Takes the lines of `segments` from `start` on as waiting, what a run left to send, reading each file once:
-    /// indexed up to the limit, counted by segment past it.
+    /// Takes the lines of `segments` from `start` on as waiting, what a run left to send, reading each file once, as a
+    /// stream: indexed up to the limit, counted by segment past it.
     mutating func readWaitingLines(from start: LogPosition, segments: [Int]) {
+        let reader = reader
         for segment in segments where segment >= start.segment {
             let offset = segment == start.segment ? start.offset : 0
-            guard let lines = try? reader.lines(of: segment, from: offset, isActive: segment == activeSegment) else {
-                continue
-            }
-            for (position, bytes) in lines {
+            try? reader.forEachLine(of: segment, from: offset, isActive: segment == activeSegment) { position, bytes in
                 pendingCount += 1
                 if unindexedFrom == nil, indexedCount < Self.indexLimit {
                     indexCounted(bytes, at: position)
@@ -19,6 +17,7 @@ extension DeliveryJournal {
                     if unindexedFrom == nil { unindexedFrom = position }
                     unindexedLines[segment, default: 0] += 1
                 }
+                return true
             }
         }
     }
@@ -26,22 +25,29 @@ extension DeliveryJournal {
     /// Indexes waiting lines from the log, oldest first, until the index is full or every waiting line is indexed;
     /// lines that are not an object are skipped and counted.
     mutating func indexBacklog() {
+        let reader = reader
         while let from = unindexedFrom, indexedCount < Self.indexLimit {
             guard let count = unindexedLines[from.segment], count > 0 else {
                 advanceBacklog(past: from.segment)
                 continue
             }
-            let lines =
-                (try? reader.lines(of: from.segment, from: from.offset, isActive: from.segment == activeSegment)) ?? []
             var taken = 0
-            for (position, bytes) in lines.prefix(count) {
+            var indexFullAt: LogPosition?
+            try? reader.forEachLine(of: from.segment, from: from.offset, isActive: from.segment == activeSegment) {
+                position, bytes in
+                guard taken < count else { return false }
                 guard indexedCount < Self.indexLimit else {
-                    unindexedFrom = position
-                    return
+                    indexFullAt = position
+                    return false
                 }
                 taken += 1
                 unindexedLines[from.segment] = count - taken
                 indexCounted(bytes, at: position)
+                return true
+            }
+            if let indexFullAt {
+                unindexedFrom = indexFullAt
+                return
             }
             // Lines counted but no longer in the file (a segment that cannot be read) cannot be sent.
             if taken < count {

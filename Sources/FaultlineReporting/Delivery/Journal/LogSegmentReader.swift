@@ -1,7 +1,8 @@
 import Foundation
 
 /// Reads lines of an ``EventLog`` back by their positions: from the active file, or from the rotated file of their
-/// segment, decompressed. The segment last read is kept, so a backlog is read one file at a time.
+/// segment, decompressed as a stream. The rotated file last read stays open where it was read, so a backlog sent
+/// oldest first decompresses each file once, a piece at a time.
 struct LogSegmentReader {
     /// Why a line could not be read.
     enum Failure: Error {
@@ -12,11 +13,8 @@ struct LogSegmentReader {
     }
 
     let log: EventLog.Configuration
-    /// The segment read last, and its bytes.
-    private var cached: (segment: Int, bytes: Data)?
-
-    /// The most bytes a rotated file is decompressed to: a segment holds up to the file size, or one line larger.
-    private static let maximumSegmentSize = 1 << 30
+    /// The rotated file read last, positioned after the last line read from it.
+    private var stream: SegmentStream?
 
     init(log: EventLog.Configuration) {
         self.log = log
@@ -27,51 +25,43 @@ struct LogSegmentReader {
     /// - Parameter activeSegment: The segment of the log's active file, as far as the caller knows; a line of it that
     ///   is not found in the active file is looked for in a rotated file, as when the file rotated meanwhile.
     mutating func line(at position: LogPosition, length: Int, activeSegment: Int) throws(Failure) -> Data {
-        if let line = cachedLine(at: position, length: length) { return line }
         if position.segment >= activeSegment, let line = activeLine(at: position.offset, length: length) {
             return line
         }
-        cached = (position.segment, try rotatedSegment(position.segment))
-        guard let line = cachedLine(at: position, length: length) else {
+        let stream: SegmentStream
+        if let current = self.stream, current.segment == position.segment, current.canRead(lineAt: position.offset) {
+            stream = current
+        } else {
+            // A line before the window, as after a failed send, starts the file over.
+            self.stream = nil
+            stream = try Self.stream(of: try rotatedFile(position.segment), segment: position.segment)
+            self.stream = stream
+        }
+        let line: Data?
+        do {
+            line = try stream.line(at: position.offset, length: length)
+        } catch {
+            throw .unreadable(error.reason)
+        }
+        guard let line else {
             throw .unreadable("no whole line of \(length) bytes at \(position.offset) in segment \(position.segment)")
         }
         return line
     }
 
-    /// Every whole line of `segment` from `offset` on, with its position; the active file's when `segment` is the
-    /// active one.
-    mutating func lines(of segment: Int, from offset: Int, isActive: Bool) throws(Failure) -> [(LogPosition, Data)] {
-        let bytes: Data
-        if isActive {
-            do {
-                bytes = try Data(contentsOf: log.activeFile)
-            } catch {
-                throw .unreadable("\(log.activeFile.path): \(error.localizedDescription)")
-            }
-        } else {
-            bytes = try rotatedSegment(segment)
+    /// Hands each whole line of `segment` from `offset` on to `body`, with its position, until the segment ends or
+    /// `body` returns `false`: the active file's lines when `segment` is the active one. The file is read as a
+    /// stream.
+    func forEachLine(
+        of segment: Int, from offset: Int, isActive: Bool, _ body: (LogPosition, Data) -> Bool
+    ) throws(Failure) {
+        let file = isActive ? (url: log.activeFile, isCompressed: false) : try rotatedFile(segment)
+        let stream = try Self.stream(of: file, segment: segment)
+        do {
+            try stream.forEachLine(from: offset) { body(LogPosition(segment: segment, offset: $0), $1) }
+        } catch {
+            throw .unreadable(error.reason)
         }
-        cached = (segment, bytes)
-        var lines: [(LogPosition, Data)] = []
-        var start = min(offset, bytes.count)
-        while let newline = bytes[start...].firstIndex(of: EventLog.newline) {
-            if newline > start { lines.append((LogPosition(segment: segment, offset: start), bytes[start..<newline])) }
-            start = newline + 1
-        }
-        return lines
-    }
-
-    /// The line at `position` in the cached segment, when it holds it whole: it starts a line, starts an object and
-    /// ends with a newline.
-    private func cachedLine(at position: LogPosition, length: Int) -> Data? {
-        guard let cached, cached.segment == position.segment else { return nil }
-        let start = cached.bytes.startIndex + position.offset
-        let end = start + length
-        guard start >= cached.bytes.startIndex, end < cached.bytes.endIndex,
-            cached.bytes[end] == EventLog.newline, cached.bytes[start] == UInt8(ascii: "{"),
-            start == cached.bytes.startIndex || cached.bytes[start - 1] == EventLog.newline
-        else { return nil }
-        return cached.bytes[start..<end]
     }
 
     /// The line at `offset` in the active file, read alone (with the bytes around it that show it is a whole line), so
@@ -90,17 +80,20 @@ struct LogSegmentReader {
         return bytes[(bytes.startIndex + offset - start)..<(bytes.endIndex - 1)]
     }
 
-    /// The decompressed lines of the rotated file numbered `segment`.
-    private func rotatedSegment(_ segment: Int) throws(Failure) -> Data {
+    /// The rotated file numbered `segment`, and whether it is compressed.
+    private func rotatedFile(_ segment: Int) throws(Failure) -> (url: URL, isCompressed: Bool) {
         let files = (try? EventLog.rotatedFiles(in: log.directory, logName: log.fileName)) ?? []
         guard let file = EventLog.readable(files).first(where: { $0.rotation.sequence == segment }) else {
             throw .evicted
         }
+        return (file.url, file.stage == .compressed)
+    }
+
+    private static func stream(of file: (url: URL, isCompressed: Bool), segment: Int) throws(Failure) -> SegmentStream {
         do {
-            let bytes = try Data(contentsOf: file.url)
-            return file.stage == .compressed ? try Gzip.decompress(bytes, maximumSize: Self.maximumSegmentSize) : bytes
+            return try SegmentStream(file: file.url, segment: segment, isCompressed: file.isCompressed)
         } catch {
-            throw .unreadable("\(file.url.path): \(error)")
+            throw .unreadable(error.reason)
         }
     }
 }
