@@ -60,7 +60,7 @@ actor EventWriter {
             return
         }
         do {
-            let json = EventEncoder.encode(event)
+            let json = EventEncoder.encode(event, scope: capture.scope)
             let appended = try await log.appendLine(json)
             captured[event.tags["error.kind"] ?? "other", default: 0] += 1
             await uploader?.enqueue(

@@ -7,20 +7,37 @@ import Foundation
 public enum EventEncoder {
     /// The event's JSON bytes.
     public static func encode(_ event: SentryEvent) -> Data {
+        encode(event, scope: nil)
+    }
+
+    /// The event's JSON bytes; the breadcrumbs it carries from `scope`, unchanged, are written as the scope encoded
+    /// them when they entered it.
+    static func encode(_ event: SentryEvent, scope: Scope?) -> Data {
         var writer = JSONWriter()
-        writer.write(event)
+        writer.write(event, scope: scope)
         return Data(writer.bytes)
+    }
+
+    /// The breadcrumb's JSON bytes, as an event's encoding writes them.
+    static func encode(_ breadcrumb: Breadcrumb) -> [UInt8] {
+        var writer = JSONWriter(capacity: 256)
+        writer.write(breadcrumb)
+        return writer.bytes
     }
 }
 
 // Each shape writes its members in the sorted order of their JSON keys, and leaves out what is `nil`, as the
 // synthesized `Encodable` conformances do.
 extension JSONWriter {
-    fileprivate mutating func write(_ event: SentryEvent) {
+    fileprivate mutating func write(_ event: SentryEvent, scope: Scope?) {
         object { writer in
             if let breadcrumbs = event.breadcrumbs {
                 writer.key("breadcrumbs")
-                writer.values(breadcrumbs.values) { $0.write($1) }
+                if let encoded = scope?.encodedBreadcrumbs(ifSameAs: breadcrumbs.values) {
+                    writer.values(encoded) { $0.json($1) }
+                } else {
+                    writer.values(breadcrumbs.values) { $0.write($1) }
+                }
             }
             writer.member("contexts", event.contexts)
             writer.member("environment", event.environment)
@@ -65,7 +82,7 @@ extension JSONWriter {
         }
     }
 
-    private mutating func write(_ breadcrumb: Breadcrumb) {
+    fileprivate mutating func write(_ breadcrumb: Breadcrumb) {
         object {
             $0.member("category", breadcrumb.category)
             $0.member("data", breadcrumb.data)

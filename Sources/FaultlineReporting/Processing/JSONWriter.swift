@@ -134,6 +134,12 @@ struct JSONWriter {
         raw(value ? "true" : "false")
     }
 
+    /// Writes a value already encoded as JSON, such as a breadcrumb encoded once for every event that carries it.
+    mutating func json(_ encoded: [UInt8]) {
+        bytes.append(contentsOf: encoded)
+        needsComma = true
+    }
+
     private mutating func raw(_ text: String) {
         bytes.append(contentsOf: text.utf8)
         needsComma = true

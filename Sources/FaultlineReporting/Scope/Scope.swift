@@ -11,6 +11,9 @@ public struct Scope: Sendable {
     public let maxBreadcrumbs: Int
     /// The recent breadcrumbs, oldest first.
     public private(set) var breadcrumbs: [Breadcrumb] = []
+    /// The JSON of each of ``breadcrumbs``, encoded once when it entered the scope rather than for every event that
+    /// carries it.
+    private var encodedBreadcrumbs: [[UInt8]] = []
 
     /// Creates an empty scope with runtime contexts.
     public init(maxBreadcrumbs: Int = 100) {
@@ -20,13 +23,29 @@ public struct Scope: Sendable {
     /// Adds a breadcrumb, dropping the oldest past ``maxBreadcrumbs``.
     public mutating func addBreadcrumb(_ breadcrumb: Breadcrumb) {
         guard maxBreadcrumbs > 0 else { return }
-        if breadcrumbs.count >= maxBreadcrumbs { breadcrumbs.removeFirst(breadcrumbs.count - maxBreadcrumbs + 1) }
+        if breadcrumbs.count >= maxBreadcrumbs {
+            breadcrumbs.removeFirst(breadcrumbs.count - maxBreadcrumbs + 1)
+            encodedBreadcrumbs.removeFirst(encodedBreadcrumbs.count - maxBreadcrumbs + 1)
+        }
         breadcrumbs.append(breadcrumb)
+        encodedBreadcrumbs.append(EventEncoder.encode(breadcrumb))
     }
 
     /// Replaces each breadcrumb that `change` returns a new one for.
     mutating func replaceBreadcrumbs(_ change: (Breadcrumb) -> Breadcrumb?) {
-        if let changed = breadcrumbs.replacingChanged(change) { breadcrumbs = changed }
+        guard let changed = breadcrumbs.replacingChanged(change) else { return }
+        breadcrumbs = changed
+        encodedBreadcrumbs = changed.map(EventEncoder.encode)
+    }
+
+    /// The JSON of each breadcrumb when `carried` is the scope's own array of breadcrumbs, as in an event that carries
+    /// them unchanged (`beforeSend` changing one makes a copy); `nil` otherwise.
+    func encodedBreadcrumbs(ifSameAs carried: [Breadcrumb]) -> [[UInt8]]? {
+        guard carried.count == breadcrumbs.count else { return nil }
+        let isSameArray = carried.withUnsafeBufferPointer { carried in
+            breadcrumbs.withUnsafeBufferPointer { $0.baseAddress == carried.baseAddress }
+        }
+        return isSameArray ? encodedBreadcrumbs : nil
     }
 
     /// Copies the scope into `event`; `user`, when given, replaces the scope's user for this event only.

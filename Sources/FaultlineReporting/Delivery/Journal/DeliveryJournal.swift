@@ -18,6 +18,8 @@ struct DeliveryJournal {
         let position: LogPosition
         /// Its length without the newline.
         let length: Int32
+        /// Its event's id, when the writer said it.
+        let eventID: String?
         var state = State.waiting
     }
 
@@ -37,8 +39,8 @@ struct DeliveryJournal {
     /// Entries from the oldest not acknowledged on; `entries[i]` has the serial number `firstSerial + i`.
     private var entries: [Entry] = []
     private var firstSerial = 0
-    /// The bytes of lines kept in memory, and their events' ids, by serial number.
-    private var cachedLines: [Int: (bytes: Data, eventID: String?)] = [:]
+    /// The bytes of lines kept in memory, by serial number.
+    private var cachedLines: [Int: Data] = [:]
     private var cachedBytes = 0
     /// No entry before this serial number is waiting.
     private var firstWaiting = 0
@@ -120,9 +122,9 @@ struct DeliveryJournal {
     /// Indexes a waiting line (counted in ``pendingCount`` already), keeping its bytes when they fit in the budget.
     mutating func index(_ line: Data, at position: LogPosition, eventID: String?) {
         let serial = firstSerial + entries.count
-        entries.append(Entry(position: position, length: Int32(line.count)))
+        entries.append(Entry(position: position, length: Int32(line.count), eventID: eventID))
         if cachedBytes + line.count <= Self.cacheBudget {
-            cachedLines[serial] = (line, eventID)
+            cachedLines[serial] = line
             cachedBytes += line.count
         }
     }
@@ -145,13 +147,13 @@ struct DeliveryJournal {
         let serial = firstSerial + index
         entries[index].state = .sending
         firstWaiting = serial + 1
+        let entry = entries[index]
         if let cached = cachedLines[serial] {
-            return Line(serial: serial, bytes: cached.bytes, eventID: cached.eventID)
+            return Line(serial: serial, bytes: cached, eventID: entry.eventID)
         }
         do {
-            let entry = entries[index]
             let bytes = try reader.line(at: entry.position, length: Int(entry.length), activeSegment: activeSegment)
-            return Line(serial: serial, bytes: bytes, eventID: nil)
+            return Line(serial: serial, bytes: bytes, eventID: entry.eventID)
         } catch {
             acknowledge(serial)
             throw error
@@ -178,7 +180,7 @@ struct DeliveryJournal {
         else { return }
         entries[serial - firstSerial].state = .done
         pendingCount -= 1
-        if let cached = cachedLines.removeValue(forKey: serial) { cachedBytes -= cached.bytes.count }
+        if let cached = cachedLines.removeValue(forKey: serial) { cachedBytes -= cached.count }
         var done = 0
         while done < entries.count, entries[done].state == .done { done += 1 }
         guard done > 0 else { return }

@@ -15,14 +15,14 @@ final class SegmentStream {
     private let handle: FileHandle
     private let isCompressed: Bool
     private var gzip = GzipStream()
-    /// The file's bytes (decompressed) from ``windowStart`` on.
-    private var window = Data()
+    /// The file's bytes (decompressed) from ``windowStart`` on, in one buffer reused as the window moves.
+    private var window: [UInt8] = []
     /// Where in the file the window starts.
     private(set) var windowStart = 0
     private var isAtEnd = false
 
-    /// The size of the pieces read from the file: 16 KiB, about 160 KiB of JSON lines once decompressed.
-    static let readSize = 16 * 1024
+    /// The size of the pieces read from the file: 4 KiB, about 40 KiB of JSON lines once decompressed.
+    static let readSize = 4 * 1024
 
     init(file: URL, segment: Int, isCompressed: Bool) throws(Failure) {
         do {
@@ -50,7 +50,7 @@ final class SegmentStream {
     func line(at offset: Int, length: Int) throws(Failure) -> Data? {
         precondition(canRead(lineAt: offset), "the window moved past the line")
         guard try moveWindow(to: max(0, offset - 1)), try fill(through: offset + length) else { return nil }
-        let start = window.startIndex + offset - windowStart
+        let start = offset - windowStart
         let newline = start + length
         guard window[start] == UInt8(ascii: "{"), window[newline] == EventLog.newline,
             offset == 0 || window[start - 1] == EventLog.newline
@@ -65,15 +65,15 @@ final class SegmentStream {
         guard try moveWindow(to: start) else { return }
         var searched = start
         while true {
-            guard let newline = window[(window.startIndex + searched - windowStart)...].firstIndex(of: EventLog.newline)
+            guard let newline = window[(searched - windowStart)...].firstIndex(of: EventLog.newline)
             else {
                 searched = windowStart + window.count
                 guard try fill(through: searched) else { return }
                 continue
             }
-            let end = newline - window.startIndex + windowStart
+            let end = windowStart + newline
             if end > start {
-                let line = Data(window[(window.startIndex + start - windowStart)..<newline])
+                let line = Data(window[(start - windowStart)..<newline])
                 guard body(start, line) else { return }
             }
             start = end + 1
@@ -94,9 +94,9 @@ final class SegmentStream {
         return true
     }
 
-    /// Drops the first `count` bytes of the window, copying the rest so that what is dropped is freed.
+    /// Drops the first `count` bytes of the window, moving the rest to the front of its buffer.
     private func drop(_ count: Int) {
-        window = Data(window.dropFirst(count))
+        window.removeFirst(count)
         windowStart += count
     }
 
@@ -119,7 +119,7 @@ final class SegmentStream {
         }
         isAtEnd = piece.isEmpty
         guard isCompressed else {
-            window.append(piece)
+            window.append(contentsOf: piece)
             return !isAtEnd
         }
         let failure = piece.withUnsafeBytes { input in
