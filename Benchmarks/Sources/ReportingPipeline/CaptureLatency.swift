@@ -39,6 +39,8 @@ struct CaptureLatency: AsyncParsableCommand {
         case faultline = "Faultline Reporter.capture"
         case python = "sentry-python 2.75 capture_event"
         case floor = "floor: AsyncStream.yield to a waiting task"
+        case actorFloor = "floor: an actor's method that yields to a waiting task"
+        case busyFloor = "floor: AsyncStream.yield to a task that then computes for 100 µs"
         case threadWake = "floor: NSCondition.signal to a waiting thread"
         /// Measured with ``faultline``'s isolated captures: from `capture` returning to the log file changing.
         case written = "Faultline: capture returned → its line written to the log"
@@ -54,6 +56,7 @@ struct CaptureLatency: AsyncParsableCommand {
             let peer = try await SentryPythonPeer(dsn: ingest.dsn(), event: event, queueSize: batch * 2)
             let failure = SampleFailure()
             let floor = QueueFloor()
+            let busyFloor = QueueFloor(work: .microseconds(100))
             let wake = ThreadWakeFloor()
             let watcher = LogWatcher()
             defer {
@@ -82,7 +85,15 @@ struct CaptureLatency: AsyncParsableCommand {
                             batchTimes = (answer["nanoseconds"] as? [Int] ?? []).map { Double($0) / 1000 }
                         case .floor:
                             batchTimes = await Self.timeHandOffs(
-                                batch, regime, after: floor.consumed, handOff: floor.yield,
+                                batch, regime, after: floor.consumed, handOff: { floor.yield($0) },
+                                waitUntilConsumed: floor.waitUntilConsumed)
+                        case .busyFloor:
+                            batchTimes = await Self.timeHandOffs(
+                                batch, regime, after: busyFloor.consumed, handOff: { busyFloor.yield($0) },
+                                waitUntilConsumed: busyFloor.waitUntilConsumed)
+                        case .actorFloor:
+                            batchTimes = await Self.timeHandOffs(
+                                batch, regime, after: floor.consumed, handOff: { await floor.yieldOnActor($0) },
                                 waitUntilConsumed: floor.waitUntilConsumed)
                         case .threadWake:
                             batchTimes = await Self.timeHandOffs(
@@ -112,20 +123,30 @@ struct CaptureLatency: AsyncParsableCommand {
                 print("| \(regime.rawValue) | \(side.rawValue) | \(Self.row(sideSamples)) | \(ratio) |")
             }
         }
-        print("target: Faultline median ≤ 5 µs")
+        print("targets: burst ≤ 2 µs median; isolated ≤ 1.5× the AsyncStream.yield floor's median in the same run")
         try BenchmarkResult.write(Regime.allCases.compactMap { result($0, samples[$0] ?? [:]) }, to: json)
     }
 
-    /// The result of `regime`: Faultline's median and p99 beside sentry-python's.
+    /// The result of `regime`: Faultline's median and p99 beside sentry-python's. A burst is held to 2 µs; an isolated
+    /// capture, which pays for waking a parked thread, to 1.5 times the `AsyncStream.yield` floor of the same run.
     func result(_ regime: Regime, _ bySide: [Side: Samples]) -> BenchmarkResult? {
-        guard let faultline = bySide[.faultline], let python = bySide[.python] else { return nil }
+        guard let faultline = bySide[.faultline], let python = bySide[.python], let floor = bySide[.floor] else {
+            return nil
+        }
         let label = regime == .burst ? "a burst" : "isolated, threads parked"
+        let floorRatio = faultline.median / floor.median
+        let (target, met) =
+            regime == .burst
+            ? ("≤ 2 µs median", faultline.median <= 2)
+            : ("≤ 1.5× the AsyncStream.yield floor (\(String(format: "%.1f", floor.median)) µs)", floorRatio <= 1.5)
         return BenchmarkResult(
             name: "capture-latency/\(regime.rawValue)", what: "capture to enqueue, error path, \(label)",
-            faultline: String(format: "%.1f µs median, %.1f µs p99", faultline.median, faultline.quantile(0.99)),
+            faultline: String(
+                format: "%.1f µs median (%.1f× the floor), %.1f µs p99", faultline.median, floorRatio,
+                faultline.quantile(0.99)),
             peer: String(format: "sentry-python %.0f µs median", python.median), value: faultline.median,
             peerValue: python.median, ratio: String(format: "%.0f× faster", python.median / faultline.median),
-            target: "≤ 5 µs median", met: faultline.median <= 5,
+            target: target, met: met,
             sides: Side.allCases.compactMap { side in bySide[side].map { .init(side.rawValue, $0.values("us")) } },
             parameters: ["rounds": "\(rounds)", "captures per batch": "\(batch)"])
     }
@@ -133,7 +154,7 @@ struct CaptureLatency: AsyncParsableCommand {
     /// Hands `count` values to a floor's consumer, which has taken `consumed` so far, timing each hand-off; waits for
     /// the consumer outside the timing.
     static func timeHandOffs(
-        _ count: Int, _ regime: Regime, after consumed: Int, handOff: (Int) -> Void,
+        _ count: Int, _ regime: Regime, after consumed: Int, handOff: (Int) async -> Void,
         waitUntilConsumed: (Int) async -> Void
     ) async -> [Double] {
         let clock = ContinuousClock()
@@ -141,7 +162,7 @@ struct CaptureLatency: AsyncParsableCommand {
         times.reserveCapacity(count)
         for index in 0..<count {
             let start = clock.now
-            handOff(index)
+            await handOff(index)
             times.append((clock.now - start).microseconds)
             if regime == .isolated {
                 await waitUntilConsumed(consumed + index + 1)

@@ -21,6 +21,13 @@ struct OutageMemory: AsyncParsableCommand {
     @Option(help: "Write the results as JSON to this file.")
     var json: String?
 
+    @Option(
+        help: """
+            Run both outages with MALLOC_ARENA_MAX set to this, to tell memory the pipeline holds from free memory \
+            glibc keeps in the arenas of the threads that allocated it.
+            """)
+    var mallocArenaMax: Int?
+
     func run() async throws {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0])
         var results: [OutageRun.Result] = []
@@ -28,6 +35,10 @@ struct OutageMemory: AsyncParsableCommand {
             let process = Process()
             process.executableURL = executable
             process.arguments = ["outage-run", "--events", String(count)]
+            if let mallocArenaMax {
+                process.environment = ProcessInfo.processInfo.environment.merging(
+                    ["MALLOC_ARENA_MAX": String(mallocArenaMax)]) { _, new in new }
+            }
             let output = Pipe()
             process.standardOutput = output
             try process.run()
@@ -40,7 +51,7 @@ struct OutageMemory: AsyncParsableCommand {
         print(
             """
             outage-memory: events captured with the endpoint down (connection refused), default limits: \
-            log 64 MiB (the uploader sends from it), queue 1000
+            log 64 MiB (the uploader sends from it), queue 1000\(mallocArenaMax.map { "; MALLOC_ARENA_MAX=\($0)" } ?? "")
             | events | seconds | peak RSS | log on disk | uploader's files | written to the log | waiting to be sent | \
             evicted unsent (cache_overflow) | peak RSS ratio to baseline |
             |---|---|---|---|---|---|---|---|---|
@@ -54,12 +65,13 @@ struct OutageMemory: AsyncParsableCommand {
                     + String(format: "%.2f", Double(result.peakResidentBytes) / Double(baseline.peakResidentBytes))
                     + " |")
         }
-        try BenchmarkResult.write([Self.result(baseline: baseline, long: results[1])], to: json)
+        try BenchmarkResult.write(
+            [Self.result(baseline: baseline, long: results[1], mallocArenaMax: mallocArenaMax)], to: json)
     }
 
     /// Bounded means: the log within its default cap (the uploader's files, a cursor and statistics, add a few KB),
     /// every event written either waiting or counted as evicted, and peak memory within 1.2 times the baseline's.
-    static func result(baseline: OutageRun.Result, long: OutageRun.Result) -> BenchmarkResult {
+    static func result(baseline: OutageRun.Result, long: OutageRun.Result, mallocArenaMax: Int?) -> BenchmarkResult {
         let memoryRatio = Double(long.peakResidentBytes) / Double(baseline.peakResidentBytes)
         let bounded =
             long.logBytes <= 64 << 20 && long.outboxBytes <= 64 << 10 && long.waiting + long.evicted == long.written
@@ -73,7 +85,9 @@ struct OutageMemory: AsyncParsableCommand {
             ]
         }
         return BenchmarkResult(
-            name: "outage-memory", what: "outage of \(long.events) events, endpoint down",
+            name: "outage-memory",
+            what: "outage of \(long.events) events, endpoint down"
+                + (mallocArenaMax.map { ", MALLOC_ARENA_MAX=\($0)" } ?? ""),
             faultline:
                 "peak RSS \(ProcessMemory.mebibytes(long.peakResidentBytes)), disk "
                 + ProcessMemory.mebibytes(long.logBytes + long.outboxBytes),
@@ -83,7 +97,7 @@ struct OutageMemory: AsyncParsableCommand {
             sides: [
                 .init("\(baseline.events) events", values(baseline)), .init("\(long.events) events", values(long)),
             ],
-            parameters: ["log cap": "64 MiB"])
+            parameters: ["log cap": "64 MiB", "MALLOC_ARENA_MAX": mallocArenaMax.map(String.init) ?? "unset"])
     }
 }
 

@@ -7,11 +7,18 @@ actor QueueFloor {
     private(set) var consumed = 0
     private var waiter: (count: Int, continuation: CheckedContinuation<Void, Never>)?
 
-    init() {
+    /// - Parameter work: How long the consumer computes for each value before taking the next, as a writer that
+    ///   assembles and writes an event does; none by default.
+    init(work: Duration = .zero) {
         let (stream, input) = AsyncStream.makeStream(of: Int.self)
         self.input = input
         Task { [weak self] in
-            for await _ in stream { await self?.consume() }
+            let clock = ContinuousClock()
+            for await _ in stream {
+                let end = clock.now + work
+                while clock.now < end {}
+                await self?.consume()
+            }
         }
     }
 
@@ -19,6 +26,12 @@ actor QueueFloor {
 
     /// Hands `value` to the consumer.
     nonisolated func yield(_ value: Int) {
+        input.yield(value)
+    }
+
+    /// Hands `value` to the consumer from the actor, as a capture does from the reporter: the caller's hop onto an
+    /// idle actor and back, and the hand-off.
+    func yieldOnActor(_ value: Int) {
         input.yield(value)
     }
 
