@@ -12,9 +12,10 @@ import Testing
         let logs = ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
         let recorder = IngestRecorder()
-        // Given an upstream that answers the first envelope 429, limiting errors for 2 seconds, then accepts all
+        // Given an upstream that answers the first envelope 429, limiting errors for 5 seconds (long enough that a loaded
+        // machine still sends the session within it), then accepts all
         await recorder.answerNext([
-            .init(status: 429, headers: ["X-Sentry-Rate-Limits": "2:error:key", "Retry-After": "2"])
+            .init(status: 429, headers: ["X-Sentry-Rate-Limits": "5:error:key", "Retry-After": "5"])
         ])
         try await RecordingIngest.run(recorder: recorder) { upstream in
             let metrics = try await ServeFixture.run(
@@ -38,7 +39,7 @@ import Testing
                     #expect(try await relay.post("/api/1/envelope/", body: body, headers: ServeFixture.auth).0 == 200)
                 }
 
-                // Then the session goes out within the limit, the first event again only after its 2 seconds
+                // Then the session goes out within the limit, the first event again only after its 5 seconds
                 try await RelayFixture.wait(upTo: .seconds(15), for: "the first event's second attempt") {
                     try await RelayFixture.received(by: recorder).filter { $0.eventIDs == [first] }.count >= 2
                 }
@@ -46,9 +47,9 @@ import Testing
                 let received = try await RelayFixture.received(by: recorder)
                 let attempts = received.filter { $0.eventIDs == [first] }
                 #expect(attempts.map(\.status) == [429, 200])
-                #expect(attempts[1].receivedAt - attempts[0].receivedAt >= .seconds(2))
+                #expect(attempts[1].receivedAt - attempts[0].receivedAt >= .seconds(5))
                 let sessionSent = try #require(received.first { $0.envelope.items.first?.type == "session" })
-                #expect(sessionSent.receivedAt < attempts[0].receivedAt + .seconds(2))
+                #expect(sessionSent.receivedAt < attempts[0].receivedAt + .seconds(5))
                 // and the event sent during the limit is not forwarded: it is counted, and reported upstream
                 #expect(!received.contains { $0.eventIDs.contains(second) })
                 let reports = received.flatMap(\.envelope.items).filter { $0.type == "client_report" }
