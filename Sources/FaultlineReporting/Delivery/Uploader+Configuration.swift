@@ -8,10 +8,12 @@ extension Uploader {
         public var dsn: DSN
         /// The outbox's directory, created when missing; envelopes stored there by an earlier run are sent too.
         public var outboxDirectory: URL
-        /// The most envelopes the outbox holds; 1000 by default. Past it the oldest are deleted, counted as
+        /// The most envelopes the outbox holds; 1000 by default. Past it the oldest segment files are deleted (a segment
+        /// holds at most a sixteenth of this limit and of ``maximumOutboxBytes``), what waited in them counted as
         /// `cache_overflow`.
         public var maximumOutboxCount = 1000
-        /// The most bytes the outbox holds; 32 MiB by default.
+        /// The most bytes of envelopes the outbox holds; 32 MiB by default. Past it the oldest segment files are deleted,
+        /// as past ``maximumOutboxCount``.
         public var maximumOutboxBytes = 32 * 1024 * 1024
         /// How many stored envelopes start a send at once; 20 by default.
         public var batchSize = 20
