@@ -15,8 +15,8 @@ import Foundation
 /// - **Batching.** Each envelope is stored, then sending starts once ``Configuration/batchSize`` are waiting or the
 ///   oldest has waited ``Configuration/flushInterval``. Envelopes go out oldest first over reused connections, at
 ///   most ``Configuration/maximumConcurrentRequests`` at a time: each response frees a place for the next, until
-///   none is left. Every request carries `X-Sentry-Auth`, the envelope content type, a gzip body and `sent_at` set
-///   at send time.
+///   none is left. Every request carries `X-Sentry-Auth`, the envelope content type, a gzip body (unless
+///   ``Configuration/compressionLevel`` is 0) and `sent_at` set at send time.
 /// - **Policy.** 2xx deletes the envelope. No response, 429, 502, 503 and 504 keep it and wait
 ///   ``Configuration/backoff`` before the next send. 413, other 4xx, 500 and other statuses delete it, counted as
 ///   `send_error`.
@@ -101,12 +101,13 @@ public actor Uploader {
         self.transport =
             transport ?? URLSessionEnvelopeTransport(maximumConnections: configuration.maximumConcurrentRequests)
         self.envelopeURL = configuration.dsn.envelopeURL
-        self.headerFields = [
+        var headerFields = [
             "Content-Type": "application/x-sentry-envelope",
-            "Content-Encoding": "gzip",
             "X-Sentry-Auth": configuration.dsn.authHeader(client: client),
             "User-Agent": client,
         ]
+        if configuration.compressionLevel > 0 { headerFields["Content-Encoding"] = "gzip" }
+        self.headerFields = headerFields
         self.deflater = Deflater(level: configuration.compressionLevel)
         self.counts = DeliveryStatistics.stored(in: configuration.outboxDirectory)
         if unreadable > 0 {
@@ -252,7 +253,8 @@ public actor Uploader {
             var inFlight = 0
             while true {
                 while inFlight < concurrency, let (pending, envelope) = nextEnvelope() {
-                    let body = Gzip.compress(envelope, with: deflater)
+                    let body =
+                        configuration.compressionLevel > 0 ? Gzip.compress(envelope, with: deflater) : envelope
                     let request = EnvelopeRequest(
                         url: envelopeURL, headerFields: headerFields, body: body,
                         timeout: configuration.requestTimeout)
