@@ -1,11 +1,7 @@
-import Foundation
-
-/// One envelope waiting in the outbox.
+/// One envelope in the outbox, as the uploader sends it.
 struct OutboxEntry: Hashable, Sendable {
-    /// The file's name, which sorts by age: `<unix time, 6 decimals>-<counter>-<random>.envelope`.
-    let name: String
-    /// The file's size in bytes.
-    let size: Int
+    /// Its number in the outbox: envelopes are numbered in the order they were stored.
+    let serial: Int
     /// The category of its first item, which decides the rate limit it waits for.
     let category: DataCategory
 }

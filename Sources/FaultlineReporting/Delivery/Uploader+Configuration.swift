@@ -8,10 +8,12 @@ extension Uploader {
         public var dsn: DSN
         /// The outbox's directory, created when missing; envelopes stored there by an earlier run are sent too.
         public var outboxDirectory: URL
-        /// The most envelopes the outbox holds; 1000 by default. Past it the oldest are deleted, counted as
+        /// The most envelopes the outbox holds; 1000 by default. Past it the oldest segment files are deleted (a segment
+        /// holds at most a sixteenth of this limit and of ``maximumOutboxBytes``), what waited in them counted as
         /// `cache_overflow`.
         public var maximumOutboxCount = 1000
-        /// The most bytes the outbox holds; 32 MiB by default.
+        /// The most bytes of envelopes the outbox holds; 32 MiB by default. Past it the oldest segment files are deleted,
+        /// as past ``maximumOutboxCount``.
         public var maximumOutboxBytes = 32 * 1024 * 1024
         /// How many stored envelopes start a send at once; 20 by default.
         public var batchSize = 20
@@ -26,7 +28,8 @@ extension Uploader {
         public var requestTimeout = Duration.seconds(30)
         /// The gzip level of request bodies, 1 (fastest) to 9 (smallest); 1 by default, as nginx's `gzip_comp_level`:
         /// an event with 100 breadcrumbs (13 KB of JSON) took 56 µs at level 1 and 145 µs at level 6, for a body 6%
-        /// larger (1853 bytes against 1755).
+        /// larger (1853 bytes against 1755). 0 sends bodies as they are, without `Content-Encoding`: for an endpoint on the
+        /// same machine, where compressing costs both sides CPU and saves no bandwidth.
         public var compressionLevel: Int32 = 1
 
         /// Creates a configuration; see the properties for the defaults.

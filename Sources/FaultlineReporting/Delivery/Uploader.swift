@@ -3,7 +3,8 @@ import Foundation
 
 /// Sends envelopes to a Sentry-compatible endpoint from what is on disk, so that nothing accepted is lost to an outage,
 /// a rate limit or a restart: a reporter's events from its local log (each event is written once, and read back from
-/// the log when it is sent), other envelopes from an outbox of their own.
+/// the log when it is sent), other envelopes from an outbox of their own: segment files that each hold many envelopes,
+/// appended to as envelopes are stored.
 ///
 /// ```swift
 /// let uploader = try Uploader(configuration: .init(dsn: dsn, outboxDirectory: logs.appendingPathComponent("outbox")))
@@ -14,8 +15,8 @@ import Foundation
 /// - **Batching.** Each envelope is stored, then sending starts once ``Configuration/batchSize`` are waiting or the
 ///   oldest has waited ``Configuration/flushInterval``. Envelopes go out oldest first over reused connections, at
 ///   most ``Configuration/maximumConcurrentRequests`` at a time: each response frees a place for the next, until
-///   none is left. Every request carries `X-Sentry-Auth`, the envelope content type, a gzip body and `sent_at` set
-///   at send time.
+///   none is left. Every request carries `X-Sentry-Auth`, the envelope content type, a gzip body (unless
+///   ``Configuration/compressionLevel`` is 0) and `sent_at` set at send time.
 /// - **Policy.** 2xx deletes the envelope. No response, 429, 502, 503 and 504 keep it and wait
 ///   ``Configuration/backoff`` before the next send. 413, other 4xx, 500 and other statuses delete it, counted as
 ///   `send_error`.
@@ -24,10 +25,10 @@ import Foundation
 ///   limited are not stored, counted as `ratelimit_backoff` (the local log still has them).
 /// - **Client reports.** What was not delivered is counted by reason and category and sent as a `client_report`
 ///   item with the next envelope, or on its own at ``flush(timeout:)``.
-/// - **Restarts.** Envelopes stored by an earlier run are sent first; an envelope is deleted as soon as the server
-///   accepts it, so nothing is sent twice after a success. A reporter's events are sent from a cursor into its log,
-///   stored at most every 25 ms and whenever nothing waits: an app killed right after a delivery sends
-///   the last events again, which the server deduplicates by `event_id` (at least once).
+/// - **Restarts.** What an earlier run left is sent first. The outbox's envelopes and a reporter's events are sent
+///   from cursors into the outbox and the log, stored at most every 25 ms and whenever nothing waits: an app killed
+///   right after a delivery sends the last envelopes again, which the server deduplicates by `event_id` (at least
+///   once).
 /// - **Transport.** Requests go through an ``EnvelopeTransport``: URLSession by default, AsyncHTTPClient from the
 ///   `FaultlineAsyncHTTPClient` library for server-side apps on Linux.
 public actor Uploader {
@@ -39,8 +40,6 @@ public actor Uploader {
     private var rateLimits = RateLimits()
     private var pendingReport = ClientReport()
     private var counts: DeliveryStatistics
-    /// The outbox entries being sent.
-    private var sending: Set<String> = []
     /// The envelope in flight that carries the pending client report, and the report.
     private var reportCarrier: (envelope: PendingEnvelope, report: ClientReport)?
     private var failuresInARow = 0
@@ -60,12 +59,14 @@ public actor Uploader {
     private let deflater: Deflater
     private let clock = ContinuousClock()
 
-    /// The longest the stored cursor into a reporter's log lags behind the deliveries while sending.
+    /// The longest the stored cursors, into a reporter's log and into the outbox, lag behind the deliveries while
+    /// sending.
     static let cursorInterval = Duration.milliseconds(25)
 
     /// Opens the outbox and starts sending what an earlier run left in it.
     ///
-    /// Stored files that cannot be read as envelopes are deleted and counted as `internal_sdk_error`.
+    /// Files an earlier version left one envelope per file are moved into the outbox; those that cannot be read as
+    /// envelopes are deleted and counted as `internal_sdk_error`.
     ///
     /// - Parameters:
     ///   - configuration: Where and how envelopes are sent.
@@ -100,19 +101,20 @@ public actor Uploader {
         self.transport =
             transport ?? URLSessionEnvelopeTransport(maximumConnections: configuration.maximumConcurrentRequests)
         self.envelopeURL = configuration.dsn.envelopeURL
-        self.headerFields = [
+        var headerFields = [
             "Content-Type": "application/x-sentry-envelope",
-            "Content-Encoding": "gzip",
             "X-Sentry-Auth": configuration.dsn.authHeader(client: client),
             "User-Agent": client,
         ]
+        if configuration.compressionLevel > 0 { headerFields["Content-Encoding"] = "gzip" }
+        self.headerFields = headerFields
         self.deflater = Deflater(level: configuration.compressionLevel)
         self.counts = DeliveryStatistics.stored(in: configuration.outboxDirectory)
         if unreadable > 0 {
             pendingReport.record(.internalSDKError, .error, quantity: unreadable)
             counts.recordDiscarded(.internalSDKError, .error, quantity: unreadable)
         }
-        if !outbox.entries.isEmpty || !(journal?.isEmpty ?? true) {
+        if !outbox.isEmpty || !(journal?.isEmpty ?? true) {
             Task { await self.startDraining() }
         }
     }
@@ -125,10 +127,10 @@ public actor Uploader {
     }
 
     /// How many envelopes and events wait to be sent, including those being sent.
-    public var pendingCount: Int { outbox.entries.count + (journal?.pendingCount ?? 0) }
+    public var pendingCount: Int { outbox.count + (journal?.pendingCount ?? 0) }
 
     /// Whether nothing waits to be sent.
-    private var isEmpty: Bool { outbox.entries.isEmpty && journal?.isEmpty ?? true }
+    private var isEmpty: Bool { outbox.isEmpty && journal?.isEmpty ?? true }
 
     /// Stores `envelope` in the outbox for sending.
     ///
@@ -145,8 +147,9 @@ public actor Uploader {
             return false
         }
         do {
-            let stored = try outbox.store(envelope.serialized(), category: category, except: sending)
-            for evicted in stored.evicted { discard(evicted.category, because: .cacheOverflow) }
+            for evicted in try outbox.store(envelope.serialized(), category: category) {
+                discard(evicted, because: .cacheOverflow)
+            }
         } catch {
             discard(envelope, because: .internalSDKError)
             return false
@@ -174,7 +177,7 @@ public actor Uploader {
 
     /// Starts sending once a batch waits, or schedules a send after the flush interval.
     private func startSendingOrWait() {
-        let waiting = outbox.entries.count - sending.count + (journal?.pendingCount ?? 0)
+        let waiting = outbox.waitingCount + (journal?.pendingCount ?? 0)
         if waiting >= configuration.batchSize {
             startDraining()
         } else {
@@ -222,8 +225,8 @@ public actor Uploader {
         await drainTask?.value
         // Counts not delivered yet wait in the outbox for the next run.
         if !pendingReport.isEmpty { storeClientReport() }
-        outbox.deleteSpares()
         storeCursor(force: true)
+        outbox.closeFiles()
         storeStatistics(force: true)
         return delivered
     }
@@ -250,7 +253,8 @@ public actor Uploader {
             var inFlight = 0
             while true {
                 while inFlight < concurrency, let (pending, envelope) = nextEnvelope() {
-                    let body = Gzip.compress(envelope, with: deflater)
+                    let body =
+                        configuration.compressionLevel > 0 ? Gzip.compress(envelope, with: deflater) : envelope
                     let request = EnvelopeRequest(
                         url: envelopeURL, headerFields: headerFields, body: body,
                         timeout: configuration.requestTimeout)
@@ -275,15 +279,13 @@ public actor Uploader {
         if rateLimits.deadline(for: .error, at: now) == nil, let logged = nextLoggedEnvelope() {
             return logged
         }
-        while let entry = outbox.entries.first(where: {
-            !sending.contains($0.name) && rateLimits.deadline(for: $0.category, at: now) == nil
-        }) {
+        let limits = rateLimits
+        while let entry = outbox.next(where: { limits.deadline(for: $0, at: now) == nil }) {
             let report = takeReportToCarry()
             do {
                 let envelope = try Envelope.stamping(
                     outbox.contents(of: entry), sentAt: Date(),
                     appending: try report.map { [try $0.item(at: Date())] } ?? [])
-                sending.insert(entry.name)
                 if let report { reportCarrier = (.stored(entry), report) }
                 return (.stored(entry), envelope)
             } catch {
@@ -337,7 +339,6 @@ public actor Uploader {
     /// failure. The client report it carried is counted again unless it was delivered.
     private func apply(_ response: EnvelopeResponse?, to pending: PendingEnvelope) {
         let now = clock.now
-        if case .stored(let entry) = pending { sending.remove(entry.name) }
         if let response {
             rateLimits.update(
                 status: response.statusCode,
@@ -378,11 +379,15 @@ public actor Uploader {
         }
     }
 
-    /// Puts an envelope whose send failed back among those that wait; a logged event whose file the log evicted
+    /// Puts an envelope whose send failed back among those that wait; one whose segment (or log file) was evicted
     /// meanwhile is dropped instead, counted as `cache_overflow`.
     private func retry(_ pending: PendingEnvelope) {
-        guard case .logged(let serial) = pending, journal?.retry(serial) == false else { return }
-        discard(.error, because: .cacheOverflow)
+        let kept =
+            switch pending {
+            case .stored(let entry): outbox.retry(entry)
+            case .logged(let serial): journal?.retry(serial) ?? true
+            }
+        if !kept { discard(pending.category, because: .cacheOverflow) }
     }
 
     /// Wakes the uploader when the backoff ends, or when the earliest rate limit on a stored envelope lifts.
@@ -390,8 +395,7 @@ public actor Uploader {
         guard !isClosed else { return }
         let now = clock.now
         let waitingCategories =
-            outbox.entries.filter { !sending.contains($0.name) }.map(\.category)
-            + (journal?.hasWaiting == true ? [DataCategory.error] : [])
+            Array(outbox.waitingCategories) + (journal?.hasWaiting == true ? [DataCategory.error] : [])
         if let retryAt, retryAt > now {
             scheduleWakeUp(at: retryAt)
         } else if let deadline = waitingCategories.compactMap({ rateLimits.deadline(for: $0, at: now) }).min() {
@@ -416,20 +420,23 @@ public actor Uploader {
         let report = pendingReport.drain()
         do {
             let envelope = Envelope(header: [:], items: [try report.item(at: Date())])
-            _ = try outbox.store(envelope.serialized(), category: .internal, except: sending)
+            for evicted in try outbox.store(envelope.serialized(), category: .internal) {
+                discard(evicted, because: .cacheOverflow)
+            }
         } catch {
             pendingReport.merge(report)
         }
     }
 
-    /// Stores the cursor into the log when it moved: at most every ``cursorInterval`` while sending, and whenever
-    /// `force`d (sending stopped, or the uploader closed). A cursor that cannot be stored is tried again next time.
+    /// Stores the cursors into the log and the outbox when they moved: at most every ``cursorInterval`` while
+    /// sending, and whenever `force`d (sending stopped, or the uploader closed). A cursor that cannot be stored is
+    /// tried again next time.
     private func storeCursor(force: Bool = false) {
-        guard journal != nil else { return }
         let instant = clock.now
         if !force, let cursorStoredAt, instant - cursorStoredAt < Self.cursorInterval { return }
         cursorStoredAt = instant
         try? journal?.storeCursor()
+        try? outbox.storeCursor()
     }
 
     /// Writes the statistics file when they changed: at most once a second while sending (the file is synced to

@@ -14,9 +14,11 @@ public struct ForwardConfiguration: Sendable {
     /// an envelope is answered 200 once it is in the forward queue.
     public var storesLocally = true
     /// The most envelopes one upstream's queue holds; 200 000 by default (at 5 000 envelopes a second, 40 seconds of
-    /// outage). Past it the oldest are deleted, counted as `cache_overflow`.
+    /// outage). Past it the oldest segment files of the queue are deleted (a segment holds at most a sixteenth of
+    /// this cap and of ``maximumQueueBytes``, and 8 MiB), what waited in them counted as `cache_overflow`.
     public var maximumQueueCount = 200_000
-    /// The most bytes one upstream's queue holds; 1 GiB by default.
+    /// The most bytes of envelopes one upstream's queue holds; 1 GiB by default; past it as past
+    /// ``maximumQueueCount``.
     public var maximumQueueBytes = 1024 * 1024 * 1024
     /// The most requests in flight to one upstream; 8 by default.
     public var maximumConcurrentRequests = 8

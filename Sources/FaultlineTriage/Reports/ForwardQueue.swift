@@ -26,13 +26,10 @@ public struct ForwardQueue: Hashable, Sendable, Encodable {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
         return names.sorted().compactMap { name in
             let directory = root.appendingPathComponent(name, isDirectory: true)
-            guard let files = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return nil }
-            let envelopes = files.filter { $0.hasSuffix(".envelope") && !$0.hasPrefix(".") }
-            let bytes = envelopes.compactMap {
-                try? directory.appendingPathComponent($0).resourceValues(forKeys: [.fileSizeKey]).fileSize
-            }
+            guard FileManager.default.fileExists(atPath: directory.path) else { return nil }
+            let waiting = Uploader.waiting(inOutbox: directory)
             return ForwardQueue(
-                upstream: name, envelopes: envelopes.count, bytes: bytes.reduce(0, +),
+                upstream: name, envelopes: waiting.envelopes, bytes: waiting.bytes,
                 delivery: DeliveryStatistics.stored(in: directory))
         }
     }

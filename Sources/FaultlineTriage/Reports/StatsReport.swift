@@ -34,9 +34,8 @@ public struct StatsReport: Hashable, Sendable, Encodable {
             return
         }
         let directory = logDirectory.appendingPathComponent("outbox")
-        let envelopes = scan.files.filter { $0.kind == .envelope }
-        let bytes = envelopes.compactMap { try? $0.url.resourceValues(forKeys: [.fileSizeKey]).fileSize }
-        outbox = Outbox(envelopes: envelopes.count, bytes: bytes.reduce(0, +))
+        let waiting = Uploader.waiting(inOutbox: directory)
+        outbox = Outbox(envelopes: waiting.envelopes, bytes: waiting.bytes)
         delivery = DeliveryStatistics.stored(in: directory)
         forward = ForwardQueue.all(in: logDirectory)
     }

@@ -34,7 +34,8 @@ import Testing
             #expect(received.items.map(\.type) == ["event"])
             #expect(received.items.first?.payload == envelope.items.first?.payload)
             #expect(await uploader.pendingCount == 0)
-            #expect(try outbox.names() == [".spare-2.tmp", DeliveryStatistics.fileName])
+            #expect(try outbox.names() == ["000000000001.segment", DeliveryStatistics.fileName, "outbox-cursor.json"])
+            #expect(Uploader.waiting(inOutbox: outbox.url) == (0, 0))
             await uploader.close(timeout: .seconds(1))
             #expect(try outbox.names() == [DeliveryStatistics.fileName])
         }
@@ -204,9 +205,9 @@ import Testing
             #expect(await secondRun.statistics.delivered == 50)
         }
 
-        // Then all 50 arrived, none twice, and no envelope is left (spare files are hidden temporary files)
+        // Then all 50 arrived, none twice, and no envelope is left: the segment they were in is deleted
         #expect(try await DeliveryFixtures.acceptedEventIDs(recorder).sorted() == sent.sorted())
-        #expect(try outbox.names().filter { !$0.hasPrefix(".") } == [DeliveryStatistics.fileName])
+        #expect(try outbox.names() == [DeliveryStatistics.fileName, "outbox-cursor.json"])
     }
 
     @Test(arguments: DeliveryFixtures.Transport.allCases)
@@ -229,7 +230,7 @@ import Testing
             // Then it returns without waiting for the endpoint, counts no failed attempt, and keeps the envelope
             #expect(ContinuousClock.now - started < .seconds(10))
             #expect(await uploader.statistics.retried == 0)
-            #expect(try outbox.names().filter { $0.hasSuffix(".envelope") }.count == 1)
+            #expect(Uploader.waiting(inOutbox: outbox.url).envelopes == 1)
             #expect(await uploader.close(timeout: .seconds(1)) == false)  // closing again is harmless
         }
     }
@@ -253,7 +254,7 @@ import Testing
             #expect(await ingest.recorder.requestCount == 30)
             #expect(await uploader.pendingCount == 1)
             #expect(await uploader.close(timeout: .milliseconds(100)) == false)
-            #expect(try outbox.names().filter { $0.hasSuffix(".envelope") }.count == 1)
+            #expect(Uploader.waiting(inOutbox: outbox.url).envelopes == 1)
         }
     }
 

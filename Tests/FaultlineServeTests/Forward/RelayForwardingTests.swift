@@ -69,6 +69,8 @@ import Testing
                         $0.headers["x-sentry-auth"]?.contains("sentry_key=\(RelayFixture.upstreamKey)") == true
                     })
                 #expect(received.allSatisfy { $0.headers["x-sentry-auth"]?.contains(ServeFixture.publicKey) == false })
+                // uncompressed: the upstream is on this machine
+                #expect(received.allSatisfy { $0.headers["content-encoding"] == nil })
                 let forwarded = try #require(received.first { $0.envelope.items.first?.type == "event" })
                 #expect(forwarded.eventIDs == [id])
                 #expect(forwarded.envelope.items.first?.payload == event)

@@ -1,0 +1,91 @@
+import Foundation
+
+/// The files of the outbox's log, `<number, 12 digits>.segment`: records one after another, each an envelope framed by
+/// its length, so that envelopes may span lines and hold binary attachments.
+///
+/// A record is the payload's length (4 bytes, little-endian, more than 0), the length of the category's name (1
+/// byte, 1 to 32), the name of the category the envelope is rate-limited by (`error`, `session`: ASCII), then the
+/// envelope's bytes. Reading stops at the first record that is not whole or not well formed: the tail a crash cut
+/// short, or zeros a power loss left.
+enum OutboxSegment {
+    /// A whole record in a segment.
+    struct Record: Hashable {
+        /// Where the record starts in its file.
+        let offset: Int
+        /// The envelope's length in bytes.
+        let length: Int32
+        let category: DataCategory
+
+        /// Where the envelope's bytes start in the file.
+        var payloadOffset: Int { offset + OutboxSegment.headerSize(of: category) }
+    }
+
+    /// The records of a file, and where the last whole one ends.
+    struct Contents {
+        var records: [Record] = []
+        var end = 0
+        var fileSize = 0
+    }
+
+    static let fileExtension = ".segment"
+
+    /// The name of the segment file numbered `number`.
+    static func fileName(_ number: Int) -> String {
+        let digits = String(number)
+        return String(repeating: "0", count: max(0, 12 - digits.count)) + digits + fileExtension
+    }
+
+    /// The number of the segment file `name`; `nil` when it is no segment.
+    static func number(ofFile name: String) -> Int? {
+        guard name.hasSuffix(fileExtension), !name.hasPrefix(".") else { return nil }
+        return Int(name.dropLast(fileExtension.count))
+    }
+
+    /// The record of `envelope`, to be appended with one write.
+    static func record(of envelope: Data, category: DataCategory) -> Data {
+        let name = Array(category.rawValue.utf8)
+        var record = Data(capacity: headerSize(of: category) + envelope.count)
+        withUnsafeBytes(of: UInt32(envelope.count).littleEndian) { record.append(contentsOf: $0) }
+        record.append(UInt8(name.count))
+        record.append(contentsOf: name)
+        record.append(envelope)
+        return record
+    }
+
+    /// The bytes before a record's envelope.
+    static func headerSize(of category: DataCategory) -> Int {
+        5 + category.rawValue.utf8.count
+    }
+
+    /// The whole records of the file at `path`.
+    ///
+    /// - Throws: When the file cannot be read.
+    static func contents(of path: String) throws -> Contents {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path, isDirectory: false))
+        var contents = Contents(fileSize: bytes.count)
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while let record = record(in: buffer, at: offset) {
+                contents.records.append(record)
+                offset = record.payloadOffset + Int(record.length)
+            }
+            contents.end = offset
+        }
+        return contents
+    }
+
+    /// The record at `offset` when it is whole and well formed.
+    private static func record(in bytes: UnsafeRawBufferPointer, at offset: Int) -> Record? {
+        guard bytes.count - offset >= 6 else { return nil }
+        let length = Int(bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian)
+        let nameLength = Int(bytes[offset + 4])
+        let payload = offset + 5 + nameLength
+        guard length > 0, length <= Int(Int32.max), (1...32).contains(nameLength),
+            payload + length <= bytes.count,
+            let category = DataCategory(
+                rawValue: String(
+                    decoding: UnsafeRawBufferPointer(rebasing: bytes[(offset + 5)..<payload]), as: UTF8.self))
+        else { return nil }
+        return Record(offset: offset, length: Int32(length), category: category)
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+extension Uploader {
+    /// The envelopes that wait in the outbox `directory`, and their bytes, as an uploader opening it would find them:
+    /// those stored from its cursor on and not done (the stored cursor lags the deliveries by at most 25 ms), and files of one
+    /// envelope an earlier version left. It only reads, so `faultline stats` may call it while an uploader sends.
+    public static func waiting(inOutbox directory: URL) -> (envelopes: Int, bytes: Int) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let cursorFile = directory.appendingPathComponent(Outbox.cursorFileName, isDirectory: false)
+        let stored = (try? DeliveryCursor.stored(in: cursorFile)) ?? nil
+        let cursor = stored?.position
+        let done = Set(stored?.done ?? [])
+        var waiting = (envelopes: 0, bytes: 0)
+        for name in names {
+            let file = directory.appendingPathComponent(name, isDirectory: false)
+            if let number = OutboxSegment.number(ofFile: name) {
+                guard number >= cursor?.segment ?? 0, let contents = try? OutboxSegment.contents(of: file.path) else {
+                    continue
+                }
+                let start = number == cursor?.segment ? cursor?.offset ?? 0 : 0
+                for record in contents.records
+                where record.offset >= start && !done.contains(LogPosition(segment: number, offset: record.offset)) {
+                    waiting.envelopes += 1
+                    waiting.bytes += Int(record.length)
+                }
+            } else if name.hasSuffix(".envelope"), !name.hasPrefix(".") {
+                waiting.envelopes += 1
+                waiting.bytes += (try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
+            }
+        }
+        return waiting
+    }
+}
