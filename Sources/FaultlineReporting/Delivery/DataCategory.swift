@@ -1,3 +1,5 @@
+import Foundation
+
 /// The data categories of Sentry's rate limits and client reports (Sentry developer docs, "Rate Limiting /
 /// Definitions"): a category is not an item type. Faultline's own envelopes carry `error` and `internal`; the others
 /// are those of the items SDKs send, which `faultline serve --forward` passes on.
@@ -50,5 +52,16 @@ public enum DataCategory: String, Hashable, Sendable, Codable, CaseIterable {
         case "user_report": self = .default
         default: return nil
         }
+    }
+}
+
+extension DataCategory {
+    /// The category an envelope is rate-limited by: that of its first item Faultline knows.
+    static func rateLimiting(_ envelope: Data) throws -> DataCategory {
+        let parsed = try Envelope(parsing: envelope)
+        guard let category = parsed.items.lazy.compactMap({ DataCategory(itemType: $0.type) }).first else {
+            throw Envelope.ParseError(reason: "it has no item of a data category Faultline knows")
+        }
+        return category
     }
 }

@@ -106,7 +106,7 @@ struct Outbox {
             let file = directory.appendingPathComponent(name, isDirectory: false)
             do {
                 let envelope = try Data(contentsOf: file)
-                _ = try store(envelope, category: try Self.category(of: envelope))
+                _ = try store(envelope, category: try DataCategory.rateLimiting(envelope))
             } catch {
                 unreadable(file, error)
             }
@@ -185,7 +185,7 @@ struct Outbox {
         var segment = segments[activeSegment] ?? Segment(firstSerial: nextSerial, endSerial: nextSerial)
         let descriptor = try writerDescriptor()
         let bytes = OutboxSegment.record(of: envelope, category: category)
-        try Self.append(bytes, to: descriptor, at: segment.end)
+        try OutboxSegment.append(bytes, to: descriptor, at: segment.end)
         let record = OutboxSegment.Record(offset: segment.end, length: Int32(envelope.count), category: category)
         if cachedBytes + envelope.count <= min(Self.cacheBudget, limits.maximumBytes) {
             cached[nextSerial] = envelope
@@ -232,7 +232,7 @@ struct Outbox {
             if let reader { close(reader.descriptor) }
             reader = nil
             let descriptor = open(url(ofSegment: record.segment).path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw Self.lastError() }
+            guard descriptor >= 0 else { throw OutboxSegment.lastError() }
             reader = (record.segment, descriptor)
         }
         let length = Int(record.record.length)
@@ -240,7 +240,7 @@ struct Outbox {
         let read = bytes.withUnsafeMutableBytes {
             pread(reader?.descriptor ?? -1, $0.baseAddress, length, off_t(record.record.payloadOffset))
         }
-        guard read == length else { throw read < 0 ? Self.lastError() : POSIXError(.EIO) }
+        guard read == length else { throw read < 0 ? OutboxSegment.lastError() : POSIXError(.EIO) }
         return bytes
     }
 
@@ -390,45 +390,13 @@ struct Outbox {
         if let writer, writer.segment == activeSegment { return writer.descriptor }
         let descriptor = open(
             url(ofSegment: activeSegment).path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw Self.lastError() }
+        guard descriptor >= 0 else { throw OutboxSegment.lastError() }
         writer = (activeSegment, descriptor)
         return descriptor
-    }
-
-    /// Appends `bytes` with one `write(2)` (more when the kernel takes part of them); what a failure left half written
-    /// is cut off, so that the segment ends with a whole record.
-    private static func append(_ bytes: Data, to descriptor: Int32, at end: Int) throws {
-        let written = bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0, errno != EINTR { break }
-                offset += max(count, 0)
-            }
-            return offset
-        }
-        guard written == bytes.count else {
-            let error = lastError()
-            ftruncate(descriptor, off_t(end))
-            throw error
-        }
     }
 
     /// The file of segment `number`; saying it is no directory saves the `stat(2)` Foundation makes to find out.
     private func url(ofSegment number: Int) -> URL {
         directory.appendingPathComponent(OutboxSegment.fileName(number), isDirectory: false)
-    }
-
-    private static func lastError() -> POSIXError {
-        POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-    }
-
-    /// The category an envelope is rate-limited by: that of its first item Faultline knows.
-    static func category(of envelope: Data) throws -> DataCategory {
-        let parsed = try Envelope(parsing: envelope)
-        guard let category = parsed.items.lazy.compactMap({ DataCategory(itemType: $0.type) }).first else {
-            throw Envelope.ParseError(reason: "it has no item of a data category Faultline knows")
-        }
-        return category
     }
 }

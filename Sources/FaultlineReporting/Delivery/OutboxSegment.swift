@@ -57,6 +57,30 @@ enum OutboxSegment {
         5 + category.rawValue.utf8.count
     }
 
+    /// Appends `bytes` with one `write(2)` (more when the kernel takes part of them); what a failure left half written
+    /// is cut off, so that the segment ends with a whole record.
+    static func append(_ bytes: Data, to descriptor: Int32, at end: Int) throws {
+        let written = bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0, errno != EINTR { break }
+                offset += max(count, 0)
+            }
+            return offset
+        }
+        guard written == bytes.count else {
+            let error = lastError()
+            ftruncate(descriptor, off_t(end))
+            throw error
+        }
+    }
+
+    /// The error `errno` names, for a failed system call on a segment.
+    static func lastError() -> POSIXError {
+        POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+    }
+
     /// The whole records of the file at `path`.
     ///
     /// - Throws: When the file cannot be read.

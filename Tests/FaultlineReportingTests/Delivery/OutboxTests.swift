@@ -14,7 +14,7 @@ import Testing
         var envelopes = try (0..<12).map { try DeliveryFixtures.envelope("event \($0)").serialized() }
         let binary = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 * 7) })
         envelopes.append(Envelope(header: [:], items: [.init(type: "attachment", payload: binary)]).serialized())
-        for envelope in envelopes { _ = try outbox.store(envelope, category: try Outbox.category(of: envelope)) }
+        for envelope in envelopes { _ = try outbox.store(envelope, category: try DataCategory.rateLimiting(envelope)) }
 
         // When it is opened again
         var reopened = try Outbox(directory: directory.url, limits: .init(), unreadable: { _, _ in })
