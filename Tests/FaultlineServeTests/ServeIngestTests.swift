@@ -166,4 +166,43 @@ import Testing
         let scan = await LogScan(files: try LogFile.all(in: logs), filter: EventFilter())
         #expect(scan.events == 1)
     }
+
+    @Test func eventsWithoutAnIDOrATimeOrOnSeveralLinesAreStoredAsOneLineWithBoth() async throws {
+        // Given an envelope whose event has no event_id and is pretty-printed on several lines, one with a numeric
+        // timestamp, and one whose timestamp is `true`
+        let pretty = Data("{\n  \"message\": \"on \\\"two\\\" lines\",\n  \"level\": \"error\"\n}".utf8)
+        let numeric = Data(#"{"event_id":"11111111111111111111111111111111","timestamp":1795000000.5}"#.utf8)
+        let notATime = Data(#"{"event_id":"22222222222222222222222222222222","timestamp":true,"n":1e2}"#.utf8)
+        let logs = ServeFixture.logDirectory()
+        defer { try? FileManager.default.removeItem(at: logs) }
+        try await ServeFixture.run(logs: logs) { serve in
+            let first = Envelope(
+                header: ["event_id": "33333333333333333333333333333333"],
+                items: [
+                    .init(type: "event", payload: pretty)
+                ])
+            for envelope in [
+                first, Envelope(header: [:], items: [.init(type: "event", payload: numeric)]),
+                Envelope(header: [:], items: [.init(type: "event", payload: notATime)]),
+            ] {
+                let (status, _) = try await serve.post(
+                    "/api/1/envelope/", body: envelope.serialized(), headers: ServeFixture.auth)
+                #expect(status == 200)
+            }
+        }
+
+        // Then each is one line of the log with an id and a time: the envelope's id for the first, the numeric
+        // timestamp kept, `true` replaced by the time it was received
+        let lines = try String(decoding: Data(contentsOf: logs.appendingPathComponent("events.jsonl")), as: UTF8.self)
+            .split(separator: "\n")
+        #expect(lines.count == 3)
+        let events = try lines.map { try #require(try JSONValue(parsing: Data($0.utf8)).objectValue) }
+        #expect(events[0]["event_id"] == "33333333333333333333333333333333")
+        #expect(events[0]["message"] == #"on "two" lines"#)
+        #expect(events[0]["timestamp"]?.stringValue.flatMap(RFC3339Time.seconds) != nil)
+        #expect(events[1]["timestamp"] == .double(1_795_000_000.5))
+        #expect(lines[1] == Substring(decoding: numeric, as: UTF8.self))
+        #expect(events[2]["timestamp"]?.stringValue.flatMap(RFC3339Time.seconds) != nil)
+        #expect([.int(100), .double(100)].contains(events[2]["n"]), "the number keeps its value")
+    }
 }

@@ -103,19 +103,22 @@ struct IngestRequest {
     /// ingest does, an event without a string `event_id` gets one (the envelope's, else a new one) and an event
     /// without a readable `timestamp` gets the time it was received.
     private mutating func add(event payload: Data, fallbackID: String?) throws(Refusal) {
-        guard var object = (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any] else {
+        // The byte-level parser, not JSONSerialization: it took 14% of a relay's CPU, building Foundation objects.
+        guard case .object(var object)? = try? JSONValue(parsing: payload) else {
             throw Refusal(status: 400, reason: "an event item is not a JSON object")
         }
-        let givenID = (object["event_id"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+        let givenID = object["event_id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
         let id = givenID ?? fallbackID ?? RandomID.make()
         var line = payload
         let isTimed = Self.isReadableTimestamp(object["timestamp"])
         // Over the raw bytes: `Data.contains` iterates byte by byte through Data's iterator, 4% of a relay's CPU.
         let isOneLine = payload.withUnsafeBytes { !$0.contains(UInt8(ascii: "\n")) && !$0.contains(UInt8(ascii: "\r")) }
         if givenID == nil || !isTimed || !isOneLine {
-            object["event_id"] = id
-            if !isTimed { object["timestamp"] = RFC3339.string(from: receivedAt) }
-            guard let compact = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
+            object["event_id"] = .string(id)
+            if !isTimed { object["timestamp"] = .string(RFC3339.string(from: receivedAt)) }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            guard let compact = try? encoder.encode(JSONValue.object(object)) else {
                 throw Refusal(status: 400, reason: "an event item could not be stored as one JSON line")
             }
             line = compact
@@ -125,22 +128,21 @@ struct IngestRequest {
     }
 
     /// Whether triage reads `value` as an event's time: an RFC 3339 text, or seconds since 1970.
-    private static func isReadableTimestamp(_ value: Any?) -> Bool {
+    private static func isReadableTimestamp(_ value: JSONValue?) -> Bool {
         switch value {
-        case let text as String: RFC3339Time.seconds(text) != nil
-        case is Bool: false  // before NSNumber: `true` is no time
-        case is NSNumber: true
+        case .string(let text)?: RFC3339Time.seconds(text) != nil
+        case .int?, .double?: true
         default: false
         }
     }
 
     private mutating func readClientReport(_ payload: Data) {
-        guard let report = (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any],
-            let discarded = report["discarded_events"] as? [[String: Any]]
+        guard case .object(let report)? = try? JSONValue(parsing: payload),
+            case .array(let discarded)? = report["discarded_events"]
         else { return }
-        for entry in discarded {
-            guard let reason = entry["reason"] as? String, let category = entry["category"] as? String,
-                let quantity = entry["quantity"] as? Int
+        for case .object(let entry) in discarded {
+            guard let reason = entry["reason"]?.stringValue, let category = entry["category"]?.stringValue,
+                case .int(let quantity)? = entry["quantity"]
             else { continue }
             discards[Discard(reason: reason, category: category), default: 0] += quantity
         }
