@@ -5,13 +5,26 @@ import Foundation
 /// the `sentry_key` query item, else of the envelope header's `dsn`, the three places SDKs put it.
 enum SentryAuth {
     /// The key in an auth header value such as `Sentry sentry_key=abc, sentry_version=7, sentry_client=x/1.0`.
+    ///
+    /// Read with Swift's own string operations: Foundation's `trimmingCharacters` and `lowercased()` of the whole
+    /// value took 8% of `serve`'s CPU per request.
     static func key(inHeader value: String?) -> String? {
-        guard let value, value.lowercased().hasPrefix("sentry ") else { return nil }
-        for pair in value.dropFirst("sentry ".count).split(separator: ",") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            if parts.count == 2, parts[0] == "sentry_key", !parts[1].isEmpty { return parts[1] }
+        guard let value, value.prefix(7).lowercased() == "sentry " else { return nil }
+        for pair in value.dropFirst(7).split(separator: ",") {
+            guard let equals = pair.firstIndex(of: "=") else { continue }
+            let name = trimmed(pair[..<equals])
+            let key = trimmed(pair[pair.index(after: equals)...])
+            if name == "sentry_key", !key.isEmpty { return String(key) }
         }
         return nil
+    }
+
+    /// `text` without the spaces and tabs around it.
+    private static func trimmed(_ text: Substring) -> Substring {
+        let isBlank = { (character: Character) in character == " " || character == "\t" }
+        guard let first = text.firstIndex(where: { !isBlank($0) }), let last = text.lastIndex(where: { !isBlank($0) })
+        else { return "" }
+        return text[first...last]
     }
 
     /// The key in a query string such as `sentry_key=abc&sentry_version=7`.
