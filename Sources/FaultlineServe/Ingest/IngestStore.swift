@@ -52,8 +52,15 @@ actor IngestStore {
                 metrics.countDropped("duplicate")
                 continue
             }
-            try await log?.append(event.line)
+            // Remembered before the append, which suspends: a request carrying the same event that arrives meanwhile
+            // (a client's retry after it was killed mid-request) is then a duplicate, not a second line.
             remember(event.id)
+            do {
+                try await log?.append(event.line)
+            } catch {
+                seen.remove(event.id)
+                throw error
+            }
             stored.append(event.id)
             let record = [UInt8](event.line).withUnsafeBufferPointer { try? EventRecord(line: $0) }
             if let record { metrics.countReceived(record) }
