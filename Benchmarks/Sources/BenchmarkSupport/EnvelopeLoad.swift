@@ -20,14 +20,14 @@ public struct EnvelopeLoad {
         self.transport = transport ?? URLSessionEnvelopeTransport(maximumConnections: concurrency)
     }
 
-    /// Posts every envelope of `bodies` (gzip-compressed) to `dsn` and waits for every answer; a request that got
-    /// none is refused with status 0.
-    public func run(_ bodies: [Data], to dsn: DSN) async -> Result {
-        let headerFields = [
+    /// Posts every envelope of `bodies` (gzip-compressed unless `compressed` is false) to `dsn` and waits for every
+    /// answer; a request that got none is refused with status 0.
+    public func run(_ bodies: [Data], to dsn: DSN, compressed: Bool = true) async -> Result {
+        var headerFields = [
             "Content-Type": "application/x-sentry-envelope",
-            "Content-Encoding": "gzip",
             "X-Sentry-Auth": dsn.authHeader(client: "faultline-bench/1.0"),
         ]
+        if compressed { headerFields["Content-Encoding"] = "gzip" }
         let transport = transport
         let start = ContinuousClock.now
         let statuses = await withTaskGroup(of: Int.self) { group in

@@ -30,6 +30,16 @@ struct DeliveryThroughput: AsyncParsableCommand {
             """)
     var sides = Side.allCases.map(\.rawValue).joined(separator: ",")
 
+    @Option(
+        help: """
+            The gzip level of request bodies, the floors' included (0 sends them as they are); the uploader's default \
+            otherwise. For profiling what compression costs.
+            """)
+    var transportCompressionLevel: Int32?
+
+    @Option(help: "The gzip level of the log's rotated files; the reporter's default otherwise. For profiling.")
+    var logCompressionLevel: Int32?
+
     /// What delivers the burst.
     enum Side: String, CaseIterable {
         case python
@@ -60,6 +70,8 @@ struct DeliveryThroughput: AsyncParsableCommand {
 
     func run() async throws {
         let (rounds, events) = (rounds, events)
+        let compression = SampleFailure.CompressionLevels(
+            transport: transportCompressionLevel, log: logCompressionLevel)
         let sides = try sides.split(separator: ",").map {
             guard let side = Side(rawValue: String($0)) else { throw ValidationError("unknown side \($0)") }
             return side
@@ -79,11 +91,13 @@ struct DeliveryThroughput: AsyncParsableCommand {
                     switch side {
                     case .faultline, .faultlineAsyncHTTPClient:
                         seconds = try await Self.deliverWithFaultline(
-                            burst, over: side.makeTransport(), to: ingest, since: before)
+                            burst, over: side.makeTransport(), compression: compression, to: ingest, since: before)
                     case .python:
                         seconds = try await Self.deliverWithPython(burst, peer: peer, to: ingest, since: before)
                     case .floor, .floorAsyncHTTPClient:
-                        seconds = try await Self.post(burst, event: event, over: side.makeTransport(), to: ingest)
+                        seconds = try await Self.post(
+                            burst, event: event, compressionLevel: compression.transport, over: side.makeTransport(),
+                            to: ingest)
                     }
                     if round > 0 {
                         rates[side, default: []].append(Double(burst) / seconds)
@@ -142,7 +156,12 @@ struct DeliveryThroughput: AsyncParsableCommand {
                 peerValue: python.median, ratio: String(format: "%.1f×", ratio),
                 target: String(format: "≥ %.0f×, CPU ≤ 1.5× its floor", regime.target),
                 met: ratio >= regime.target && (cpuRatio ?? .infinity) <= 1.5,
-                sides: measured, parameters: ["rounds": "\(rounds)", "events per burst": "\(events)"])
+                sides: measured,
+                parameters: [
+                    "rounds": "\(rounds)", "events per burst": "\(events)",
+                    "transport gzip level": transportCompressionLevel.map { "\($0)" } ?? "default",
+                    "log gzip level": logCompressionLevel.map { "\($0)" } ?? "default",
+                ])
         }
         try BenchmarkResult.write(results, to: json)
     }
@@ -155,12 +174,13 @@ struct DeliveryThroughput: AsyncParsableCommand {
     /// Captures `burst` failures with a new reporter sending over `transport` as fast as the caller can; returns the
     /// seconds until the endpoint has received them all.
     static func deliverWithFaultline(
-        _ burst: Int, over transport: any EnvelopeTransport, to ingest: RunningRecordingIngest, since before: Int
+        _ burst: Int, over transport: any EnvelopeTransport, compression: SampleFailure.CompressionLevels,
+        to ingest: RunningRecordingIngest, since before: Int
     ) async throws -> Double {
         let logs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-bench-\(UUID())")
         defer { try? FileManager.default.removeItem(at: logs) }
         let reporter = try await SampleFailure.reporter(
-            logDirectory: logs, dsn: ingest.dsn(), maxQueueSize: burst, transport: transport)
+            logDirectory: logs, dsn: ingest.dsn(), maxQueueSize: burst, transport: transport, compression: compression)
         let failure = SampleFailure()
         let start = ContinuousClock.now
         for _ in 0..<burst { await failure.capture(with: reporter) }
@@ -185,15 +205,21 @@ struct DeliveryThroughput: AsyncParsableCommand {
         return elapsed.seconds
     }
 
-    /// Posts the event's envelope, built and compressed once, `burst` times over `transport`; returns the seconds it
-    /// took.
+    /// Posts the event's envelope, built and compressed once at `compressionLevel` (the uploader's default when `nil`,
+    /// none at 0), `burst` times over `transport`; returns the seconds it took.
     static func post(
-        _ burst: Int, event: Data, over transport: any EnvelopeTransport, to ingest: RunningRecordingIngest
+        _ burst: Int, event: Data, compressionLevel: Int32?, over transport: any EnvelopeTransport,
+        to ingest: RunningRecordingIngest
     ) async throws -> Double {
         let dsn = try DSN(ingest.dsn())
-        let body = Gzip.compress(Envelope(eventID: "0", eventJSON: event, dsn: dsn).serialized(sentAt: Date()))
+        let level =
+            compressionLevel
+            ?? Uploader.Configuration(dsn: dsn, outboxDirectory: FileManager.default.temporaryDirectory)
+            .compressionLevel
+        let envelope = Envelope(eventID: "0", eventJSON: event, dsn: dsn).serialized(sentAt: Date())
+        let body = level == 0 ? envelope : Gzip.compress(envelope, level: level)
         let result = await EnvelopeLoad(concurrency: 4, transport: transport).run(
-            Array(repeating: body, count: burst), to: dsn)
+            Array(repeating: body, count: burst), to: dsn, compressed: level != 0)
         guard result.accepted == burst else { throw CleanExit.message("the endpoint refused \(result.refused)") }
         return result.seconds
     }

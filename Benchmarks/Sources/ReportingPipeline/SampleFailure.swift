@@ -47,9 +47,10 @@ struct SampleFailure: Sendable {
     ///   - transport: What carries the envelopes, when not the default URLSession.
     ///   - fingerprintLimit: The reporter's limit per fingerprint; none by default, since the benchmarks of capture,
     ///     delivery and outages capture one failure over and over and measure every event through the pipeline.
+    ///   - compression: The gzip levels of request bodies and of the log's rotated files, when not the defaults.
     static func reporter(
         logDirectory: URL, dsn: String?, maxQueueSize: Int = 1000, transport: (any EnvelopeTransport)? = nil,
-        fingerprintLimit: Reporter.FingerprintLimit? = nil
+        fingerprintLimit: Reporter.FingerprintLimit? = nil, compression: CompressionLevels = .init()
     ) async throws -> Reporter {
         var options = Reporter.Options(logDirectory: logDirectory)
         options.dsn = try dsn.map { try DSN($0) }
@@ -57,7 +58,13 @@ struct SampleFailure: Sendable {
         options.fingerprintLimit = fingerprintLimit
         options.release = "boleto-ios@4.2.0+310"
         options.transport = transport
-        let reporter = try Reporter(options: options)
+        if let level = compression.log { options.logCompressionLevel = level }
+        var delivery: Uploader.Configuration?
+        if let level = compression.transport, let dsn = options.dsn {
+            delivery = Uploader.Configuration(dsn: dsn, outboxDirectory: options.outboxDirectory)
+            delivery?.compressionLevel = level
+        }
+        let reporter = try Reporter(options: options, delivery: delivery)
         await reporter.setUser(UserContext(id: "42", email: "ana@example.com", segment: "pro"))
         await reporter.configureScope { $0.tags["app.flavor"] = "store" }
         for index in 0..<100 {
@@ -65,6 +72,13 @@ struct SampleFailure: Sendable {
                 Breadcrumb(type: "navigation", category: "screen", message: "screen \(index % 7)"))
         }
         return reporter
+    }
+
+    /// The gzip levels of a reporter's request bodies and of its log's rotated files; `nil` keeps the reporter's
+    /// default.
+    struct CompressionLevels {
+        var transport: Int32?
+        var log: Int32?
     }
 
     /// The event Faultline makes of the failure, as the JSON it logs and sends: what the baseline sends too.

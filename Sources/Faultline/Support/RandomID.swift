@@ -5,9 +5,14 @@
 package enum RandomID {
     private static let digits = Array("0123456789abcdef".utf8)
 
-    /// A new identifier.
+    /// A new identifier from the system's generator.
     package static func make() -> String {
         var generator = SystemRandomNumberGenerator()
+        return make(using: &generator)
+    }
+
+    /// A new identifier from `generator`; with an ``IdentifierGenerator`` it costs no system call.
+    package static func make(using generator: inout some RandomNumberGenerator) -> String {
         let high = (generator.next() as UInt64) & ~0xF000 | 0x4000  // version 4
         let low = (generator.next() as UInt64) & ~(0b11 << 62) | (0b10 << 62)  // RFC 4122 variant
         return String(unsafeUninitializedCapacity: 32) { buffer in

@@ -15,21 +15,23 @@ struct EventAssembler: Sendable {
         switch capture.source {
         case .failure(let failure, let request):
             // Cancellations are refused at capture, so the builder always makes an event here.
-            guard let built = builder.event(for: failure, request: request, date: capture.date) else { return nil }
+            guard
+                let built = builder.event(
+                    for: failure, request: request, date: capture.date, eventID: capture.eventID)
+            else { return nil }
             event = built
         case .error(let error):
-            event = SentryEvent(level: .error, date: capture.date)
+            event = SentryEvent(eventID: capture.eventID, level: .error, date: capture.date)
             let type = String(reflecting: Swift.type(of: error))
             event.exception = .init([
                 .init(type: type, value: String(describing: error), mechanism: .init(type: "generic", handled: true))
             ])
             event.tags["error.kind"] = "other"
         case .message(let message, let level):
-            event = SentryEvent(level: level, date: capture.date)
+            event = SentryEvent(eventID: capture.eventID, level: level, date: capture.date)
             event.message = message
             event.tags["error.kind"] = "message"
         }
-        event.eventID = capture.eventID
         event.release = builder.release
         event.environment = builder.environment
         capture.scope.apply(to: &event, user: capture.user)

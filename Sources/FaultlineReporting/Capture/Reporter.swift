@@ -49,6 +49,8 @@ public actor Reporter {
     private var capturedExpiries: Set<UUID> = []
     private var observations: [Task<Void, Never>] = []
     private var admission: CaptureAdmission
+    /// Draws event and request ids without a system call.
+    private var identifiers = IdentifierGenerator()
     private var droppedByQueueOverflow = 0
     private var droppedBySampleRate = 0
     private var suppressedByFingerprintLimit = 0
@@ -90,7 +92,7 @@ public actor Reporter {
     public init(options: Options, delivery: Uploader.Configuration? = nil) throws {
         let logConfiguration = EventLog.Configuration(
             directory: options.logDirectory, maximumFileSize: options.maximumLogFileSize,
-            maximumTotalSize: options.maximumLogSize)
+            maximumTotalSize: options.maximumLogSize, compressionLevel: options.logCompressionLevel)
         let log = try EventLog(configuration: logConfiguration, now: options.clock)
         let uploader = try (delivery ?? options.dsn.map { .init(dsn: $0, outboxDirectory: options.outboxDirectory) })
             .map { try Uploader(configuration: $0, transport: options.transport, log: logConfiguration) }
@@ -231,7 +233,7 @@ public actor Reporter {
     ) async -> String? {
         let url = request.url ?? URL(fileURLWithPath: "/")
         var context = RequestContext(
-            requestID: RandomID.make(), method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
+            requestID: RandomID.make(using: &identifiers), method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
             route: route ?? url.path, url: url, allowsRetry: false)
         context.statusCode = response?.statusCode
         let reason: RequestFailure.Reason
@@ -340,7 +342,7 @@ public actor Reporter {
             (fingerprint, suppressedBefore) = (kept, carried)
         }
         let capture = PendingCapture(
-            source: source, eventID: RandomID.make(), date: date, scope: scope, user: user,
+            source: source, eventID: RandomID.make(using: &identifiers), date: date, scope: scope, user: user,
             suppressedBefore: suppressedBefore)
         guard case .enqueued = queue.yield(capture) else {
             droppedByQueueOverflow += 1

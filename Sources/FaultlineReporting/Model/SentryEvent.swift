@@ -118,7 +118,12 @@ public struct SentryEvent: Hashable, Sendable, Codable {
 
     /// Creates an event with a new identifier, stamped with `date`.
     public init(level: Level = .error, date: Date = Date()) {
-        self.eventID = RandomID.make()
+        self.init(eventID: RandomID.make(), level: level, date: date)
+    }
+
+    /// Creates an event with the identifier `eventID` (32 lowercase hex digits), stamped with `date`.
+    public init(eventID: String, level: Level = .error, date: Date = Date()) {
+        self.eventID = eventID
         self.timestamp = RFC3339.string(from: date)
         self.level = level
         self.platform = "other"

@@ -36,9 +36,12 @@ public struct FailureEventBuilder: Sendable {
     ///   - failure: The classified failure.
     ///   - request: The request as it was sent, for its headers and body (scrubbed here).
     ///   - date: When the failure happened.
-    public func event(for failure: RequestFailure, request: URLRequest?, date: Date = Date()) -> SentryEvent? {
+    ///   - eventID: The event's identifier; a new one by default.
+    public func event(
+        for failure: RequestFailure, request: URLRequest?, date: Date = Date(), eventID: String? = nil
+    ) -> SentryEvent? {
         guard let kind = FailureKind(failure.reason) else { return nil }
-        var event = SentryEvent(level: .error, date: date)
+        var event = SentryEvent(eventID: eventID ?? RandomID.make(), level: .error, date: date)
         event.release = release
         event.environment = environment
         let context = failure.context
