@@ -28,6 +28,45 @@ import Testing
         #expect(query == "access_token=[Filtered]&page=2&refresh_token=[Filtered]")
     }
 
+    @Test(arguments: [
+        "https://user:pw@api.test/v1/users/42?access_token=abc&page=2&refresh_token=def#top",
+        "https://user@api.test:8443/a@b/c?x=1",
+        "http://[::1]:8080/v1?password&q=a%20b&token=x%3Dy",
+        "https://api.test/v1/search?q=a=b&&page=&api%5Fkey=k",
+        "https://api.test/v1/users?",
+        "https://api.test/v1/users#frag?not=query",
+        "https://api.test",
+        "https://u:p@api.test?secret=1",
+        "https://api.test/p%20q/r?Authorization=Bearer%20x",
+        "file:///tmp/a?b=c",
+        "mailto:ana@example.com?subject=hi",
+    ])
+    func urlsAreScrubbedAsURLComponentsTakesThemApart(_ text: String) throws {
+        let url = try #require(URL(string: text))
+        var components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: true))
+        let items = components.percentEncodedQueryItems
+        (components.user, components.password, components.query, components.fragment) = (nil, nil, nil, nil)
+        let query = items?.map { item in
+            let sensitive = scrubber.rules.isSensitive(item.name.removingPercentEncoding ?? item.name)
+            return (sensitive ? Scrubber.filtered : item.value).map { "\(item.name)=\($0)" } ?? item.name
+        }.joined(separator: "&")
+
+        let scrubbed = scrubber.url(url)
+
+        #expect(scrubbed.url == components.string)
+        #expect(scrubbed.queryString == query)
+    }
+
+    @Test func aURLRelativeToABaseIsScrubbedWhole() throws {
+        let base = try #require(URL(string: "https://user:pw@api.test/v1/"))
+        let url = try #require(URL(string: "users/42?token=abc", relativeTo: base))
+
+        let scrubbed = scrubber.url(url)
+
+        #expect(scrubbed.url == "https://api.test/v1/users/42")
+        #expect(scrubbed.queryString == "token=[Filtered]")
+    }
+
     @Test func jsonBodyKeysAreFilteredAtAnyDepth() {
         let body = Data(
             #"{"password":"p","profile":{"refreshToken":"r","nickname":"kim"},"items":[{"api_key":"k","n":1}]}"#.utf8)
