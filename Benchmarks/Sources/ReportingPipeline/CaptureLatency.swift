@@ -41,6 +41,9 @@ struct CaptureLatency: AsyncParsableCommand {
         case floor = "floor: AsyncStream.yield to a waiting task"
         case actorFloor = "floor: an actor's method that yields to a waiting task"
         case busyFloor = "floor: AsyncStream.yield to a task that then computes for 100 µs"
+        /// The ``floor``'s hand-off where an isolated capture makes it: after the pipeline wrote and delivered an
+        /// event, whose work left the caches cold for the code and data of the next hand-off.
+        case coldFloor = "floor: AsyncStream.yield after the pipeline delivered an event"
         case threadWake = "floor: NSCondition.signal to a waiting thread"
         /// Measured with ``faultline``'s isolated captures: from `capture` returning to the log file changing.
         case written = "Faultline: capture returned → its line written to the log"
@@ -91,6 +94,14 @@ struct CaptureLatency: AsyncParsableCommand {
                             batchTimes = await Self.timeHandOffs(
                                 batch, regime, after: busyFloor.consumed, handOff: { busyFloor.yield($0) },
                                 waitUntilConsumed: busyFloor.waitUntilConsumed)
+                        case .coldFloor:
+                            batchTimes = await Self.timeHandOffs(
+                                batch, regime, after: floor.consumed, handOff: { floor.yield($0) },
+                                waitUntilConsumed: floor.waitUntilConsumed,
+                                beforePause: {
+                                    await failure.capture(with: reporter)
+                                    await reporter.flush(timeout: .seconds(60))
+                                })
                         case .actorFloor:
                             batchTimes = await Self.timeHandOffs(
                                 batch, regime, after: floor.consumed, handOff: { await floor.yieldOnActor($0) },
@@ -152,10 +163,10 @@ struct CaptureLatency: AsyncParsableCommand {
     }
 
     /// Hands `count` values to a floor's consumer, which has taken `consumed` so far, timing each hand-off; waits for
-    /// the consumer outside the timing.
+    /// the consumer outside the timing, and when isolated, runs `beforePause` (untimed) before each pause.
     static func timeHandOffs(
         _ count: Int, _ regime: Regime, after consumed: Int, handOff: (Int) async -> Void,
-        waitUntilConsumed: (Int) async -> Void
+        waitUntilConsumed: (Int) async -> Void, beforePause: () async -> Void = {}
     ) async -> [Double] {
         let clock = ContinuousClock()
         var times: [Double] = []
@@ -166,6 +177,7 @@ struct CaptureLatency: AsyncParsableCommand {
             times.append((clock.now - start).microseconds)
             if regime == .isolated {
                 await waitUntilConsumed(consumed + index + 1)
+                await beforePause()
                 try? await Task.sleep(for: idlePause)
             }
         }
