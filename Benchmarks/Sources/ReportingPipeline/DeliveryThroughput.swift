@@ -120,7 +120,7 @@ struct DeliveryThroughput: AsyncParsableCommand {
         for side in Side.allCases {
             guard let samples = rates[side] else { continue }
             let ratio = rates[.python].map { String(format: "%.1f", samples.median / $0.median) } ?? "–"
-            let milliseconds = cpu[side].map { String(format: "%.2f", $0.median) } ?? "–"
+            let milliseconds = cpu[side].map { String(format: "%.3f", $0.median) } ?? "–"
             print("| \(side.name) | \(Self.row(samples)) | \(ratio) | \(milliseconds) |")
         }
         print(
