@@ -51,10 +51,21 @@ struct IngestHandler: Sendable {
             let stored: [String]
             do {
                 stored = try await store.store(ingest.events)
+            } catch let inFlight as IngestStore.EventInFlight {
+                throw IngestRequest.Refusal(
+                    status: 503, reason: "event \(inFlight.eventID) is being stored by another request; send it again",
+                    retryAfter: 1)
             } catch {
                 throw IngestRequest.Refusal(status: 503, reason: "the log could not be written: \(error)")
             }
-            let forwarded = try await forward(ingest, project: project, stored: stored)
+            let forwarded: String?
+            do {
+                forwarded = try await forward(ingest, project: project, stored: stored)
+            } catch {
+                await store.release(stored)
+                throw error
+            }
+            await store.keep(stored)
             if !ingest.discards.isEmpty { await store.countDiscards(ingest.discards) }
             await store.countAnswer(status: 200)
             let answer = ingest.responseID.map { #"{"id":"\#($0)"}"# } ?? "{}"
@@ -74,7 +85,7 @@ struct IngestHandler: Sendable {
             var headers: HTTPFields = [.contentType: "application/json", .sentryError: error.reason]
             if let retryAfter = error.retryAfter {
                 headers[.retryAfter] = String(retryAfter)
-                headers[.sentryRateLimits] = "\(retryAfter):error:key"
+                if error.status == 429 { headers[.sentryRateLimits] = "\(retryAfter):error:key" }
             }
             let detail = (try? JSONEncoder().encode(["detail": error.reason])).map {
                 String(decoding: $0, as: UTF8.self)
@@ -104,7 +115,6 @@ struct IngestHandler: Sendable {
         }
         if await upstream.forward(ingest.envelope) { return "queued for \(upstream.name)" }
         guard configuration.storesLocally else {
-            await store.forget(stored)
             throw IngestRequest.Refusal(
                 status: 503,
                 reason: "the forward queue of \(upstream.name) refused the envelope (its upstream rate-limits it, or "

@@ -6,12 +6,25 @@ import Foundation
 /// what `serve` received. An event id already stored is stored once; the ids of the active log are read at start,
 /// so a client that retries after a restart makes no duplicate. Without a local log (`--forward-only`) the ids are
 /// only remembered, for the forwarder. It keeps the ingest's metrics and rate limit.
+///
+/// An event is *in flight* from the moment a request claims it until it is kept (appended to the log; without one,
+/// queued for the upstream: ``keep(_:)``) or given up (``release(_:)``). A request carrying an event in flight is
+/// refused with ``EventInFlight``, to be sent again: answering it "already stored" before the first request knows it
+/// kept the event would lose the event when that request fails, as an app killed mid-request and sending again on
+/// restart never reads the first answer.
 actor IngestStore {
+    /// A request carries an event that another request is storing at this moment.
+    struct EventInFlight: Error {
+        let eventID: String
+    }
+
     /// How many recent event ids are remembered for de-duplication.
     static let rememberedIDs = 100_000
 
     private let log: EventLog?
     private var seen: Set<String> = []
+    /// Events claimed by a request and neither kept nor given up yet.
+    private var inFlight: Set<String> = []
     private var seenOrder: [String] = []
     private var oldest = 0
     private var metrics = IngestMetrics()
@@ -43,23 +56,32 @@ actor IngestStore {
         return wait
     }
 
-    /// Appends each event whose id is new to the log (without a log, only remembers it) and counts it; returns the
-    /// ids of those stored.
+    /// Appends each event whose id is new to the log and counts it; returns the ids of those stored. Without a log the
+    /// events stay in flight until ``keep(_:)`` or ``release(_:)``.
+    ///
+    /// - Throws: ``EventInFlight`` when another request is storing one of the events; the log's error when an append
+    ///   failed. The events before it in the request are stored (with a log) or given up (without one), so the client
+    ///   can send the request again.
     func store(_ events: [(id: String, line: Data)]) async throws -> [String] {
         var stored: [String] = []
         for event in events {
-            guard !seen.contains(event.id) else {
+            guard !seen.contains(event.id), !stored.contains(event.id) else {
                 metrics.countDropped("duplicate")
                 continue
             }
-            // Remembered before the append, which suspends: a request carrying the same event that arrives meanwhile
-            // (a client's retry after it was killed mid-request) is then a duplicate, not a second line.
-            remember(event.id)
-            do {
-                try await log?.append(event.line)
-            } catch {
-                seen.remove(event.id)
-                throw error
+            guard inFlight.insert(event.id).inserted else {
+                release(stored)
+                throw EventInFlight(eventID: event.id)
+            }
+            if let log {
+                // The append suspends: a request carrying the same event meanwhile finds it in flight.
+                do {
+                    try await log.append(event.line)
+                } catch {
+                    settle(event.id, kept: false)
+                    throw error
+                }
+                settle(event.id, kept: true)
             }
             stored.append(event.id)
             let record = [UInt8](event.line).withUnsafeBufferPointer { try? EventRecord(line: $0) }
@@ -68,11 +90,18 @@ actor IngestStore {
         return stored
     }
 
-    /// Forgets the events `ids` stored without a log, when the forward queue refused them: a client that sends
-    /// them again is not told they are duplicates.
-    func forget(_ ids: [String]) {
+    /// Keeps the events `ids` stored without a log, once the forward queue took them: a client that sends them again
+    /// is told they are duplicates.
+    func keep(_ ids: [String]) {
         guard log == nil else { return }
-        for id in ids { seen.remove(id) }
+        for id in ids { settle(id, kept: true) }
+    }
+
+    /// Gives up the events `ids` stored without a log, when the forward queue refused them: a client that sends them
+    /// again is not told they are duplicates.
+    func release(_ ids: [String]) {
+        guard log == nil else { return }
+        for id in ids { settle(id, kept: false) }
     }
 
     /// Counts what a client report says was dropped.
@@ -105,6 +134,11 @@ actor IngestStore {
     /// Closes the log, writing what is buffered.
     func close() async throws {
         try await log?.close()
+    }
+
+    private func settle(_ id: String, kept: Bool) {
+        inFlight.remove(id)
+        if kept { remember(id) }
     }
 
     private func remember(_ id: String) {
