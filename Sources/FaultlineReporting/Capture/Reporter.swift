@@ -140,6 +140,8 @@ public actor Reporter {
         let deadline = ContinuousClock.now + timeout
         let written = await writer.waitUntilProcessed(submitted, timeout: timeout)
         guard let uploader else { return written }
+        // A hand-over task in progress has taken its counts out already; they reach the uploader before it flushes.
+        await discardHandOver?.value
         await handOverDiscards()
         let delivered = await uploader.flush(timeout: max(deadline - .now, .zero))
         return written && delivered
@@ -159,6 +161,8 @@ public actor Reporter {
         let written = await writer.waitUntilProcessed(submitted, timeout: timeout)
         await writer.close()
         guard let uploader else { return written }
+        // A hand-over task in progress has taken its counts out already; they reach the uploader before it flushes.
+        await discardHandOver?.value
         await handOverDiscards()
         let delivered = await uploader.close(timeout: max(deadline - .now, .zero))
         return written && delivered
@@ -270,6 +274,8 @@ public actor Reporter {
     /// succeeded is a breadcrumb, never an event.
     public func observe<A: Authenticator>(_ refresher: TokenRefresher<A>) async {
         let events = await refresher.sessionEvents()
+        // Closed while it subscribed: nothing is recorded after close.
+        guard !isClosed else { return }
         observations.append(
             Task { [weak self] in
                 for await event in events { await self?.record(event) }

@@ -211,6 +211,33 @@ import Testing
         }
     }
 
+    @Test func aCredentialSignedInDuringARefreshAndRejectedGetsARefreshOfItsOwn() async throws {
+        try await SeedServer.run { server in
+            // Given a slow refresh of an expired access token in flight
+            let (client, refresher) = SeedClients.boleto(server, tokens: await server.state.issueTokens(for: .boleto))
+            await server.state.expireAccessTokens(of: .boleto)
+            await server.state.setRefreshDelay(.milliseconds(300), for: .boleto)
+            async let first = failure { try await client.send(Self.userRequest(1)) }
+            for _ in 0..<200 where await server.state.refreshCount(of: .boleto) == 0 {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+
+            // When the user signs in again meanwhile, and the new access token is rejected too
+            let signedIn = await server.state.issueTokens(for: .boleto)
+            await refresher.setCredential(BearerTokens(signedIn))
+            await server.state.expireAccessTokens(of: .boleto)
+            let second = try await client.send(Self.userRequest(3))
+
+            // Then the new credential was refreshed (the first refresh's outcome was for the credential it replaced),
+            // and the request replayed with the refreshed one
+            #expect(second.context.attempt == 2)
+            #expect(await server.state.refreshCount(of: .boleto) == 2)
+            let refreshed = try #require(await refresher.currentCredential)
+            #expect(refreshed.accessToken != signedIn.accessToken)
+            _ = await first
+        }
+    }
+
     @Test func aRequestWithoutACredentialFailsWithoutReachingTheServer() async throws {
         try await SeedServer.run { server in
             let refresher = TokenRefresher(
