@@ -10,7 +10,8 @@ struct IngestRequest {
     struct Refusal: Error, Hashable {
         let status: Int
         let reason: String
-        /// The seconds to wait before sending again: for a 429, and for a 503 that clears once another request is done.
+        /// The seconds to wait before sending again: for a 429, and for a 503 that clears once another request is
+        /// done.
         var retryAfter: Int?
 
         /// The status of a request whose client went away before its body arrived (nginx's 499): no one reads the
