@@ -99,8 +99,8 @@ public struct FailureEventBuilder: Sendable {
         return event
     }
 
-    /// The fingerprint ``event(for:request:date:)`` gives `failure`, without building the event: what the reporter's
-    /// ``Reporter/Options/fingerprintLimit`` counts by. `nil` for a cancellation.
+    /// The fingerprint ``event(for:request:date:eventID:)`` gives `failure`, without building the event: what the
+    /// reporter's ``Reporter/Options/fingerprintLimit`` counts by. `nil` for a cancellation.
     public static func fingerprint(for failure: RequestFailure) -> [String]? {
         guard let kind = FailureKind(failure.reason) else { return nil }
         switch failure.reason {
