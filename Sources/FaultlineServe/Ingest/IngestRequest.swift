@@ -33,7 +33,8 @@ struct IngestRequest {
     private(set) var responseID: String?
     /// The key the request was authenticated with.
     let key: String
-    /// The request as an envelope, for forwarding: the one received, or, for a `store` request, one around its event.
+    /// The request as an envelope, for forwarding: the one received, or, for a `store` request, one around its event,
+    /// with the texts of its events and transactions scrubbed as the local copy's are.
     private(set) var envelope: Envelope
     /// When the request arrived: the time of its events that do not say theirs.
     private let receivedAt: Date
@@ -51,6 +52,7 @@ struct IngestRequest {
         }
         self.key = try Self.authenticate(key ?? SentryAuth.key(inEnvelope: envelope), acceptedKeys)
         if case .string(let id)? = envelope.header["event_id"] { responseID = id }
+        var forwarded: [Envelope.Item] = []
         for item in envelope.items {
             guard item.payload.count <= configuration.maximumItemSize else {
                 throw Refusal(
@@ -59,11 +61,21 @@ struct IngestRequest {
                         + "\(configuration.maximumItemSize)")
             }
             switch item.type {
-            case "event": try add(event: Self.scrubbed(item.payload, configuration), fallbackID: responseID)
-            case "client_report": readClientReport(item.payload)
-            default: break  // sessions, attachments, transactions: accepted, not stored
+            case "event":
+                let scrubbed = Self.scrubbed(item.payload, configuration)
+                try add(event: scrubbed, fallbackID: responseID)
+                forwarded.append(Envelope.Item(type: item.type, payload: scrubbed, headers: item.headers))
+            case "transaction":
+                // Accepted, not stored, forwarded scrubbed: span descriptions hold URLs and queries.
+                let scrubbed = Self.scrubbed(item.payload, configuration)
+                forwarded.append(Envelope.Item(type: item.type, payload: scrubbed, headers: item.headers))
+            case "client_report":
+                readClientReport(item.payload)
+                forwarded.append(item)
+            default: forwarded.append(item)  // sessions, attachments: accepted, not stored, forwarded as they are
             }
         }
+        envelope.items = forwarded
     }
 
     /// A legacy `store` request: one event as the body, authenticated by `key` against the project's
@@ -78,8 +90,9 @@ struct IngestRequest {
             throw Refusal(status: 413, reason: "an event of \(body.count) bytes is over the limit")
         }
         envelope = Envelope(header: [:], items: [])
-        try add(event: Self.scrubbed(body, configuration), fallbackID: nil)
-        if let id = responseID { envelope = Envelope(eventID: id, eventJSON: body, dsn: nil) }
+        let scrubbed = Self.scrubbed(body, configuration)
+        try add(event: scrubbed, fallbackID: nil)
+        if let id = responseID { envelope = Envelope(eventID: id, eventJSON: scrubbed, dsn: nil) }
     }
 
     /// What scrubs the events' texts: the default rules, as Relay applies its defaults to every project.

@@ -96,6 +96,49 @@ import Testing
         }
     }
 
+    @Test func secretsInTheTextsOfEventsAndTransactionsAreFilteredOnTheWayUpstream() async throws {
+        let logs = ServeFixture.logDirectory()
+        defer { try? FileManager.default.removeItem(at: logs) }
+        try await RecordingIngest.run { upstream in
+            try await ServeFixture.run(logs: logs, forwarding: try RelayFixture.forwarding(to: upstream.dsn())) {
+                relay in
+                // Given an event and a transaction whose texts hold secrets where no key names them
+                let id = RelayFixture.eventID(run: 5, 1)
+                let event = Data(
+                    #"{"event_id":"\#(id)","timestamp":"2026-11-23T09:00:00Z","message":"login failed for password=hunter2-relay","breadcrumbs":{"values":[{"message":"Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.c2lnbmF0dXJlX3JlbGF5"}]}}"#
+                        .utf8)
+                let transaction = Data(
+                    #"{"type":"transaction","transaction":"GET /export","spans":[{"description":"GET https://api.test/export?refresh_token=rt-relay-7731"}]}"#
+                        .utf8)
+                let envelope = Envelope(
+                    header: ["event_id": .string(id)],
+                    items: [.init(type: "event", payload: event), .init(type: "transaction", payload: transaction)])
+
+                // When an SDK sends it to the relay
+                let (status, _) = try await relay.post(
+                    "/api/1/envelope/", body: envelope.serialized(), headers: ServeFixture.auth)
+                #expect(status == 200)
+
+                // Then the upstream receives both with the secrets filtered and the rest of the texts readable
+                try await RelayFixture.wait(upTo: .seconds(10), for: "the forwarded envelope") {
+                    await upstream.recorder.requestCount >= 1
+                }
+                let received = try #require(try await RelayFixture.received(by: upstream.recorder).first)
+                let forwarded = String(decoding: received.envelope.items.flatMap(\.payload), as: UTF8.self)
+                for secret in ["hunter2-relay", "c2lnbmF0dXJlX3JlbGF5", "rt-relay-7731"] {
+                    #expect(!forwarded.contains(secret), "\(secret) reached the upstream")
+                }
+                for readable in [
+                    "login failed for password=[Filtered]", "Authorization: Bearer [Filtered]",
+                    "refresh_token=[Filtered]",
+                ] {
+                    #expect(forwarded.contains(readable), "\(readable)")
+                }
+                #expect(received.envelope.items.map(\.type) == ["event", "transaction"])
+            }
+        }
+    }
+
     @Test func withForwardOnlyNothingIsStoredLocallyAndEveryNewEnvelopeIsForwarded() async throws {
         let logs = ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
