@@ -6,7 +6,26 @@ import Logging
 public enum LoopbackServer {
     /// Starts `router` on 127.0.0.1 at `port` (0: a port the OS chooses), runs `body` with the server's base URL,
     /// and stops the server when `body` returns or throws.
+    ///
+    /// A given port that is in use is tried again for up to 2 seconds: a test that released a ``ClosedPort`` to start
+    /// a server on it can find it taken for a moment, as the local end of another test's connection.
     public static func run<T: Sendable>(
+        named name: String, router: Router<BasicRequestContext>, port: Int,
+        _ body: @Sendable (URL) async throws -> T
+    ) async throws -> T {
+        let deadline = ContinuousClock.now + .seconds(2)
+        while true {
+            do {
+                return try await start(named: name, router: router, port: port, body)
+            } catch let failure as LoopbackServerStartFailure
+                where port != 0 && failure.isAddressInUse && ContinuousClock.now < deadline
+            {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+    }
+
+    private static func start<T: Sendable>(
         named name: String, router: Router<BasicRequestContext>, port: Int,
         _ body: @Sendable (URL) async throws -> T
     ) async throws -> T {
@@ -32,8 +51,12 @@ public enum LoopbackServer {
             guard let reportedPort = await portIterator.next(), let port = reportedPort,
                 let baseURL = URL(string: "http://127.0.0.1:\(port)")
             else {
-                try await group.next()
-                throw LoopbackServerStartFailure(server: name)
+                do {
+                    try await group.next()
+                } catch {
+                    throw LoopbackServerStartFailure(server: name, cause: error)
+                }
+                throw LoopbackServerStartFailure(server: name, cause: nil)
             }
             return try await body(baseURL)
         }
