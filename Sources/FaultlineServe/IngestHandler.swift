@@ -46,7 +46,7 @@ struct IngestHandler: Sendable {
                 let seconds = Int(wait.components.seconds) + 1
                 throw IngestRequest.Refusal(
                     status: 429, reason: "over \(configuration.eventsPerMinute ?? 0) events a minute",
-                    retryAfter: seconds)
+                    retryAfter: seconds, rateLimits: "\(seconds):error:key")
             }
             let stored: [String]
             do {
@@ -83,10 +83,8 @@ struct IngestHandler: Sendable {
         } catch {
             await store.countAnswer(status: error.status)
             var headers: HTTPFields = [.contentType: "application/json", .sentryError: error.reason]
-            if let retryAfter = error.retryAfter {
-                headers[.retryAfter] = String(retryAfter)
-                if error.status == 429 { headers[.sentryRateLimits] = "\(retryAfter):error:key" }
-            }
+            if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
+            if let rateLimits = error.rateLimits { headers[.sentryRateLimits] = rateLimits }
             let detail = (try? JSONEncoder().encode(["detail": error.reason])).map {
                 String(decoding: $0, as: UTF8.self)
             }
@@ -104,7 +102,8 @@ struct IngestHandler: Sendable {
     /// and dropped, as the local log ignores them); returns what became of it for the access log, `nil` without a
     /// route.
     ///
-    /// - Throws: 503 when the queue refused it and there is no local log to keep it: the client keeps the envelope.
+    /// - Throws: When the queue refused it and there is no local log to keep it, so that the client keeps the
+    ///   envelope: 429 with the upstream's rate limit when that is why, else 503.
     private func forward(_ ingest: IngestRequest, project: String, stored: [String]) async throws(IngestRequest.Refusal)
         -> String?
     {
@@ -115,10 +114,17 @@ struct IngestHandler: Sendable {
         }
         if await upstream.forward(ingest.envelope) { return "queued for \(upstream.name)" }
         guard configuration.storesLocally else {
+            // Without a local copy the client keeps the envelope: told the upstream's limit, as Sentry's Relay tells
+            // it, it holds back that category instead of retrying into it.
+            if let limit = await upstream.uploader.rateLimit(of: ingest.envelope) {
+                let seconds = Int(limit.wait.components.seconds) + 1
+                throw IngestRequest.Refusal(
+                    status: 429, reason: "\(upstream.name) rate-limits \(limit.category.rawValue) for \(seconds) s",
+                    retryAfter: seconds, rateLimits: "\(seconds):\(limit.category.rawValue):key")
+            }
             throw IngestRequest.Refusal(
                 status: 503,
-                reason: "the forward queue of \(upstream.name) refused the envelope (its upstream rate-limits it, or "
-                    + "the queue could not be written); faultline stats shows which")
+                reason: "the forward queue of \(upstream.name) could not store the envelope; faultline stats shows why")
         }
         return "not queued for \(upstream.name) (rate-limited or unwritable: see faultline stats)"
     }

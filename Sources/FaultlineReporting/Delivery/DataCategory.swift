@@ -56,10 +56,17 @@ public enum DataCategory: String, Hashable, Sendable, Codable, CaseIterable {
 }
 
 extension DataCategory {
-    /// The category an envelope is rate-limited by: that of its first item Faultline knows.
-    static func rateLimiting(_ envelope: Data) throws -> DataCategory {
-        let parsed = try Envelope(parsing: envelope)
-        guard let category = parsed.items.lazy.compactMap({ DataCategory(itemType: $0.type) }).first else {
+    /// The category `envelope` is rate-limited by: that of its first item Faultline knows; `nil` when it has none.
+    init?(rateLimiting envelope: Envelope) {
+        guard let category = envelope.items.lazy.compactMap({ DataCategory(itemType: $0.type) }).first else {
+            return nil
+        }
+        self = category
+    }
+
+    /// The category the envelope `bytes` is rate-limited by.
+    static func rateLimiting(_ bytes: Data) throws -> DataCategory {
+        guard let category = DataCategory(rateLimiting: try Envelope(parsing: bytes)) else {
             throw Envelope.ParseError(reason: "it has no item of a data category Faultline knows")
         }
         return category

@@ -37,7 +37,7 @@ public actor Uploader {
     private var outbox: Outbox
     /// The reporter's log lines still to be sent, when the uploader sends a reporter's events.
     private var journal: DeliveryJournal?
-    private var rateLimits = RateLimits()
+    private(set) var rateLimits = RateLimits()
     private var pendingReport = ClientReport()
     private var counts: DeliveryStatistics
     /// The envelope in flight that carries the pending client report, and the report.
@@ -57,7 +57,7 @@ public actor Uploader {
     private let headerFields: [String: String]
     /// Compresses request bodies, one after another on the actor.
     private let deflater: Deflater
-    private let clock = ContinuousClock()
+    let clock = ContinuousClock()
 
     /// The longest the stored cursors, into a reporter's log and into the outbox, lag behind the deliveries while
     /// sending.
@@ -139,9 +139,7 @@ public actor Uploader {
     ///   (counted as `internal_sdk_error`).
     @discardableResult
     public func enqueue(_ envelope: Envelope) -> Bool {
-        guard !isClosed,
-            let category = envelope.items.lazy.compactMap({ DataCategory(itemType: $0.type) }).first
-        else { return false }
+        guard !isClosed, let category = DataCategory(rateLimiting: envelope) else { return false }
         if rateLimits.deadline(for: category, at: clock.now) != nil {
             discard(envelope, because: .ratelimitBackoff)
             return false

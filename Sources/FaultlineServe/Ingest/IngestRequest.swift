@@ -13,6 +13,8 @@ struct IngestRequest {
         /// The seconds to wait before sending again: for a 429, and for a 503 that clears once another request is
         /// done.
         var retryAfter: Int?
+        /// The `X-Sentry-Rate-Limits` of a 429: what the client holds back, for how long.
+        var rateLimits: String?
 
         /// The status of a request whose client went away before its body arrived (nginx's 499): no one reads the
         /// answer, but the metrics count it apart from bodies over the limit.

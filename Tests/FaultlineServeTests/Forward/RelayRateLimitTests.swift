@@ -75,4 +75,45 @@ import Testing
         let scan = await LogScan(files: try LogFile.all(in: logs), filter: EventFilter())
         #expect(scan.events == 2)
     }
+
+    @Test func withForwardOnlyTheUpstreamsLimitIsPassedOnToTheSDK() async throws {
+        let logs = ServeFixture.logDirectory()
+        defer { try? FileManager.default.removeItem(at: logs) }
+        let recorder = IngestRecorder()
+        // Given a forward-only relay whose upstream answers the first envelope 429, limiting errors for a minute
+        await recorder.answerNext([
+            .init(status: 429, headers: ["X-Sentry-Rate-Limits": "60:error:key", "Retry-After": "60"])
+        ])
+        try await RecordingIngest.run(recorder: recorder) { upstream in
+            let forwarding = try RelayFixture.forwarding(to: upstream.dsn(), storesLocally: false)
+            try await ServeFixture.run(logs: logs, forwarding: forwarding) { relay in
+                let first = RelayFixture.eventEnvelope(RelayFixture.eventID(run: 6, 1))
+                #expect(try await relay.post("/api/1/envelope/", body: first, headers: ServeFixture.auth).0 == 200)
+                let retried = #"faultline_forward_retried_total{upstream="127.0.0.1_\#(upstream.port)_1"}"#
+                try await RelayFixture.wait(upTo: .seconds(10), for: "the first attempt's 429") {
+                    try await relay.metrics()[retried] == 1
+                }
+
+                // When the SDK sends another event, and a session
+                let (status, response) = try await relay.send(
+                    "/api/1/envelope/", body: RelayFixture.eventEnvelope(RelayFixture.eventID(run: 6, 2)),
+                    headers: ServeFixture.auth)
+                let session = Envelope(
+                    header: [:],
+                    items: [.init(type: "session", payload: Data(#"{"sid":"7f6d","status":"ok","init":true}"#.utf8))])
+                let (sessionStatus, _) = try await relay.post(
+                    "/api/1/envelope/", body: session.serialized(), headers: ServeFixture.auth)
+
+                // Then the event is refused with the upstream's limit on errors, for the time it has left, so the SDK
+                // keeps it and holds errors back; the session is queued
+                #expect(status == 429)
+                let limit = try #require(response.value(forHTTPHeaderField: "X-Sentry-Rate-Limits"))
+                let seconds = try #require(Int(limit.prefix { $0 != ":" }))
+                #expect((55...61).contains(seconds))
+                #expect(limit.hasSuffix(":error:key"))
+                #expect(response.value(forHTTPHeaderField: "Retry-After") == String(seconds))
+                #expect(sessionStatus == 200)
+            }
+        }
+    }
 }
