@@ -119,17 +119,21 @@ struct IngestRequest {
     /// ingest does, an event without a string `event_id` gets one (the envelope's, else a new one) and an event
     /// without a readable `timestamp` gets the time it was received.
     private mutating func add(event payload: Data, fallbackID: String?) throws(Refusal) {
-        // The byte-level parser, not JSONSerialization: it took 14% of a relay's CPU, building Foundation objects.
-        guard case .object(var object)? = try? JSONValue(parsing: payload) else {
+        // The whole text is checked, and only the two members read: building the tree took 17% of serve's CPU.
+        guard let members = (try? JSONValue.members(["event_id", "timestamp"], ofObjectParsing: payload)) ?? nil else {
             throw Refusal(status: 400, reason: "an event item is not a JSON object")
         }
-        let givenID = object["event_id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        let givenID = members["event_id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
         let id = givenID ?? fallbackID ?? RandomID.make()
         var line = payload
-        let isTimed = Self.isReadableTimestamp(object["timestamp"])
+        let isTimed = Self.isReadableTimestamp(members["timestamp"])
         // Over the raw bytes: `Data.contains` iterates byte by byte through Data's iterator, 4% of a relay's CPU.
         let isOneLine = payload.withUnsafeBytes { !$0.contains(UInt8(ascii: "\n")) && !$0.contains(UInt8(ascii: "\r")) }
         if givenID == nil || !isTimed || !isOneLine {
+            // Rewritten as one line with both: the whole tree is built, for the few events that need it.
+            guard case .object(var object)? = try? JSONValue(parsing: payload) else {
+                throw Refusal(status: 400, reason: "an event item is not a JSON object")
+            }
             object["event_id"] = .string(id)
             if !isTimed { object["timestamp"] = .string(RFC3339.string(from: receivedAt)) }
             let encoder = JSONEncoder()

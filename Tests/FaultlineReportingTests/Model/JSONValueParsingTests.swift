@@ -85,4 +85,40 @@ import Testing
         #expect(error?.reason == "nested deeper than \(limit) arrays and objects")
         #expect(error?.offset == limit)
     }
+
+    @Test(arguments: documents)
+    func membersReadsTheNamedMembersOfAnObjectAsTheFullParseDoes(_ document: String) throws {
+        let object = Data(#"{"event_id": "42", "skipped": \#(document), "timestamp": \#(document), "n": [1]}"#.utf8)
+        guard case .object(let parsed) = try JSONValue(parsing: object) else {
+            Issue.record("not an object")
+            return
+        }
+
+        let members = try #require(try JSONValue.members(["event_id", "timestamp"], ofObjectParsing: object))
+
+        #expect(members == ["event_id": parsed["event_id"], "timestamp": parsed["timestamp"]])
+    }
+
+    @Test func membersRefusesWhatTheFullParseRefusesWhereItRefusesIt() {
+        let skippedValues = [
+            #"{"a": 1"#, "{'a': 1}", "[1,]", "01", "1.", "1e", "1e999", "\"a\u{1}b\"", #""\x""#, #""\ud83d""#,
+            #""\ude00""#, #""\u12""#, "nul", "<html>", String(repeating: "[", count: 100_000),
+        ]
+        var texts = skippedValues.map { #"{"event_id": "42", "skipped": \#($0)}"# }.map { Array($0.utf8) }
+        texts.append([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0x61, 0xFF, 0xFE, 0x22, 0x7D])  // {"a":"a<FF FE>"}
+        texts.append(Array(#"{"event_id": "42"} x"#.utf8))
+        for text in texts {
+            let full = #expect(throws: JSONValue.ParseError.self) { try JSONValue(parsing: text) }
+            let members = #expect(throws: JSONValue.ParseError.self) {
+                try JSONValue.members(["event_id"], ofObjectParsing: text)
+            }
+            #expect(members == full, "\(String(decoding: text.prefix(60), as: UTF8.self))")
+        }
+    }
+
+    @Test func membersOfAnythingButAnObjectIsNil() throws {
+        for document in ["[1, 2]", #""text""#, "12", "null"] {
+            #expect(try JSONValue.members(["a"], ofObjectParsing: Data(document.utf8)) == nil)
+        }
+    }
 }
