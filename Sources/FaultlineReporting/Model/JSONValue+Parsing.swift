@@ -34,30 +34,8 @@ extension JSONValue {
     }
 }
 
-extension JSONValue {
-    /// The members named `names` of the JSON object `data` holds, after checking the whole text as
-    /// ``init(parsing:)`` does, without building the other values; `nil` when the text is JSON but not an object.
-    ///
-    /// What an ingest reads of an event it stores as sent: building the whole tree took 17% of `faultline serve`'s
-    /// CPU per event.
-    ///
-    /// - Throws: ``ParseError`` where ``init(parsing:)`` throws one.
-    package static func members(
-        _ names: Set<String>, ofObjectParsing data: some DataProtocol
-    ) throws(ParseError) -> [String: JSONValue]? {
-        let result: Result<[String: JSONValue]?, ParseError> =
-            data.withContiguousStorageIfAvailable { bytes in
-                Result { () throws(ParseError) in try JSONParser.members(names, of: bytes) }
-            }
-            ?? Array(data).withUnsafeBufferPointer { bytes in
-                Result { () throws(ParseError) in try JSONParser.members(names, of: bytes) }
-            }
-        return try result.get()
-    }
-}
-
 /// A recursive-descent JSON parser over a buffer of UTF-8 bytes.
-private struct JSONParser {
+struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var depth = 0
@@ -84,8 +62,15 @@ private struct JSONParser {
             return nil
         }
         var members: [String: JSONValue] = [:]
-        try parser.walkObject { parser, key throws(JSONValue.ParseError) in
-            if names.contains(key) { members[key] = try parser.parseValue() } else { try parser.skipValue() }
+        try parser.enterContainer()
+        parser.skipWhitespace()
+        if !parser.consume(UInt8(ascii: "}")) {
+            repeat {
+                let key = try parser.parseKey()
+                if names.contains(key) { members[key] = try parser.parseValue() } else { try parser.skipValue() }
+                parser.skipWhitespace()
+            } while parser.consume(UInt8(ascii: ","))
+            try parser.leave(closing: UInt8(ascii: "}"), "expected ',' or '}' in an object")
         }
         parser.skipWhitespace()
         guard parser.index == bytes.count else {
@@ -118,56 +103,60 @@ private struct JSONParser {
 
     private mutating func parseObject() throws(JSONValue.ParseError) -> JSONValue {
         var object: [String: JSONValue] = [:]
-        try walkObject { parser, key throws(JSONValue.ParseError) in object[key] = try parser.parseValue() }
+        try enterContainer()
+        skipWhitespace()
+        if consume(UInt8(ascii: "}")) {
+            depth -= 1
+            return .object(object)
+        }
+        repeat {
+            let key = try parseKey()
+            object[key] = try parseValue()
+            skipWhitespace()
+        } while consume(UInt8(ascii: ","))
+        try leave(closing: UInt8(ascii: "}"), "expected ',' or '}' in an object")
         return .object(object)
     }
 
     private mutating func parseArray() throws(JSONValue.ParseError) -> JSONValue {
         var array: [JSONValue] = []
-        try walkArray { parser throws(JSONValue.ParseError) in array.append(try parser.parseValue()) }
-        return .array(array)
-    }
-
-    /// Steps over the object at `index`, handing each key to `member`, which steps over its value.
-    private mutating func walkObject(
-        _ member: (inout JSONParser, String) throws(JSONValue.ParseError) -> Void
-    ) throws(JSONValue.ParseError) {
-        try enterContainer()
-        skipWhitespace()
-        if consume(UInt8(ascii: "}")) {
-            depth -= 1
-            return
-        }
-        repeat {
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                throw error("an object key must be a string")
-            }
-            let key = try parseString()
-            skipWhitespace()
-            guard consume(UInt8(ascii: ":")) else { throw error("expected ':' after an object key") }
-            try member(&self, key)
-            skipWhitespace()
-        } while consume(UInt8(ascii: ","))
-        guard consume(UInt8(ascii: "}")) else { throw error("expected ',' or '}' in an object") }
-        depth -= 1
-    }
-
-    /// Steps over the array at `index`, calling `element` to step over each of its values.
-    private mutating func walkArray(
-        _ element: (inout JSONParser) throws(JSONValue.ParseError) -> Void
-    ) throws(JSONValue.ParseError) {
         try enterContainer()
         skipWhitespace()
         if consume(UInt8(ascii: "]")) {
             depth -= 1
-            return
+            return .array(array)
         }
         repeat {
-            try element(&self)
+            array.append(try parseValue())
             skipWhitespace()
         } while consume(UInt8(ascii: ","))
-        guard consume(UInt8(ascii: "]")) else { throw error("expected ',' or ']' in an array") }
+        try leave(closing: UInt8(ascii: "]"), "expected ',' or ']' in an array")
+        return .array(array)
+    }
+
+    /// The key at `index` (after whitespace) and the `:` after it.
+    private mutating func parseKey() throws(JSONValue.ParseError) -> String {
+        try expectKey()
+        let key = try parseString()
+        try expectColon()
+        return key
+    }
+
+    private mutating func expectKey() throws(JSONValue.ParseError) {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+            throw error("an object key must be a string")
+        }
+    }
+
+    private mutating func expectColon() throws(JSONValue.ParseError) {
+        skipWhitespace()
+        guard consume(UInt8(ascii: ":")) else { throw error("expected ':' after an object key") }
+    }
+
+    /// Steps over the `}` or `]` that closes a container, counting the depth; `reason` when it is not there.
+    private mutating func leave(closing: UInt8, _ reason: String) throws(JSONValue.ParseError) {
+        guard consume(closing) else { throw error(reason) }
         depth -= 1
     }
 
@@ -178,9 +167,32 @@ private struct JSONParser {
         guard index < bytes.count else { throw error("the text ends where a value was expected") }
         switch bytes[index] {
         case UInt8(ascii: "{"):
-            try walkObject { parser, _ throws(JSONValue.ParseError) in try parser.skipValue() }
+            try enterContainer()
+            skipWhitespace()
+            if consume(UInt8(ascii: "}")) {
+                depth -= 1
+                return
+            }
+            repeat {
+                try expectKey()
+                try skipString()
+                try expectColon()
+                try skipValue()
+                skipWhitespace()
+            } while consume(UInt8(ascii: ","))
+            try leave(closing: UInt8(ascii: "}"), "expected ',' or '}' in an object")
         case UInt8(ascii: "["):
-            try walkArray { parser throws(JSONValue.ParseError) in try parser.skipValue() }
+            try enterContainer()
+            skipWhitespace()
+            if consume(UInt8(ascii: "]")) {
+                depth -= 1
+                return
+            }
+            repeat {
+                try skipValue()
+                skipWhitespace()
+            } while consume(UInt8(ascii: ","))
+            try leave(closing: UInt8(ascii: "]"), "expected ',' or ']' in an array")
         case UInt8(ascii: "\""): try skipString()
         default: _ = try parseValue()
         }
