@@ -62,15 +62,13 @@ struct JSONParser {
             return nil
         }
         var members: [String: JSONValue] = [:]
-        try parser.enterContainer()
-        parser.skipWhitespace()
-        if !parser.consume(UInt8(ascii: "}")) {
+        if try parser.enter(closing: UInt8(ascii: "}")) {
             repeat {
                 let key = try parser.parseKey()
                 if names.contains(key) { members[key] = try parser.parseValue() } else { try parser.skipValue() }
                 parser.skipWhitespace()
             } while parser.consume(UInt8(ascii: ","))
-            try parser.leave(closing: UInt8(ascii: "}"), "expected ',' or '}' in an object")
+            try parser.leave(closing: UInt8(ascii: "}"))
         }
         parser.skipWhitespace()
         guard parser.index == bytes.count else {
@@ -103,34 +101,24 @@ struct JSONParser {
 
     private mutating func parseObject() throws(JSONValue.ParseError) -> JSONValue {
         var object: [String: JSONValue] = [:]
-        try enterContainer()
-        skipWhitespace()
-        if consume(UInt8(ascii: "}")) {
-            depth -= 1
-            return .object(object)
-        }
+        guard try enter(closing: UInt8(ascii: "}")) else { return .object(object) }
         repeat {
             let key = try parseKey()
             object[key] = try parseValue()
             skipWhitespace()
         } while consume(UInt8(ascii: ","))
-        try leave(closing: UInt8(ascii: "}"), "expected ',' or '}' in an object")
+        try leave(closing: UInt8(ascii: "}"))
         return .object(object)
     }
 
     private mutating func parseArray() throws(JSONValue.ParseError) -> JSONValue {
         var array: [JSONValue] = []
-        try enterContainer()
-        skipWhitespace()
-        if consume(UInt8(ascii: "]")) {
-            depth -= 1
-            return .array(array)
-        }
+        guard try enter(closing: UInt8(ascii: "]")) else { return .array(array) }
         repeat {
             array.append(try parseValue())
             skipWhitespace()
         } while consume(UInt8(ascii: ","))
-        try leave(closing: UInt8(ascii: "]"), "expected ',' or ']' in an array")
+        try leave(closing: UInt8(ascii: "]"))
         return .array(array)
     }
 
@@ -154,9 +142,12 @@ struct JSONParser {
         guard consume(UInt8(ascii: ":")) else { throw error("expected ':' after an object key") }
     }
 
-    /// Steps over the `}` or `]` that closes a container, counting the depth; `reason` when it is not there.
-    private mutating func leave(closing: UInt8, _ reason: String) throws(JSONValue.ParseError) {
-        guard consume(closing) else { throw error(reason) }
+    /// Steps over the `}` or `]` that closes a container, counting the depth.
+    private mutating func leave(closing: UInt8) throws(JSONValue.ParseError) {
+        guard consume(closing) else {
+            throw error(
+                closing == UInt8(ascii: "}") ? "expected ',' or '}' in an object" : "expected ',' or ']' in an array")
+        }
         depth -= 1
     }
 
@@ -167,12 +158,7 @@ struct JSONParser {
         guard index < bytes.count else { throw error("the text ends where a value was expected") }
         switch bytes[index] {
         case UInt8(ascii: "{"):
-            try enterContainer()
-            skipWhitespace()
-            if consume(UInt8(ascii: "}")) {
-                depth -= 1
-                return
-            }
+            guard try enter(closing: UInt8(ascii: "}")) else { return }
             repeat {
                 try expectKey()
                 try skipString()
@@ -180,19 +166,14 @@ struct JSONParser {
                 try skipValue()
                 skipWhitespace()
             } while consume(UInt8(ascii: ","))
-            try leave(closing: UInt8(ascii: "}"), "expected ',' or '}' in an object")
+            try leave(closing: UInt8(ascii: "}"))
         case UInt8(ascii: "["):
-            try enterContainer()
-            skipWhitespace()
-            if consume(UInt8(ascii: "]")) {
-                depth -= 1
-                return
-            }
+            guard try enter(closing: UInt8(ascii: "]")) else { return }
             repeat {
                 try skipValue()
                 skipWhitespace()
             } while consume(UInt8(ascii: ","))
-            try leave(closing: UInt8(ascii: "]"), "expected ',' or ']' in an array")
+            try leave(closing: UInt8(ascii: "]"))
         case UInt8(ascii: "\""): try skipString()
         default: _ = try parseValue()
         }
@@ -225,13 +206,18 @@ struct JSONParser {
         throw error("a string is not closed")
     }
 
-    /// Steps over the `{` or `[` at `index`, counting the depth.
-    private mutating func enterContainer() throws(JSONValue.ParseError) {
+    /// Steps into the `{` or `[` at `index`, counting the depth; whether the container has values. An empty one is
+    /// stepped over, up to its `closing` byte.
+    private mutating func enter(closing: UInt8) throws(JSONValue.ParseError) -> Bool {
         depth += 1
         guard depth <= JSONValue.maximumDepth else {
             throw error("nested deeper than \(JSONValue.maximumDepth) arrays and objects")
         }
         index += 1
+        skipWhitespace()
+        guard consume(closing) else { return true }
+        depth -= 1
+        return false
     }
 
     /// The string whose opening quote is at `index`; runs without escapes are copied whole.

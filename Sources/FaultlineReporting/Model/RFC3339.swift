@@ -17,9 +17,9 @@ package enum RFC3339 {
         // one product would round up a fraction such as .9449999 to .945.
         let wholeSeconds = interval.rounded(.down)
         let fraction = Int((interval - wholeSeconds) * 1000)
-        let seconds = Int64(wholeSeconds)
+        let seconds = Int(wholeSeconds)
         let days = seconds >= 0 ? seconds / 86_400 : (seconds + 1) / 86_400 - 1
-        let timeOfDay = Int(seconds - days * 86_400) * 1000 + fraction
+        let timeOfDay = (seconds - days * 86_400) * 1000 + fraction
         let (year, month, day) = civilDate(daysSince1970: days)
         return String(unsafeUninitializedCapacity: 24) { buffer in
             func put(_ value: Int, digits: Int, at start: Int) {
@@ -44,8 +44,8 @@ package enum RFC3339 {
     }
 
     /// The proleptic Gregorian year, month and day of a day counted from 1970-01-01 (Howard Hinnant's
-    /// `civil_from_days`).
-    private static func civilDate(daysSince1970: Int64) -> (year: Int, month: Int, day: Int) {
+    /// `civil_from_days`); the triage reports' times use it too.
+    package static func civilDate(daysSince1970: Int) -> (year: Int, month: Int, day: Int) {
         let shifted = daysSince1970 + 719_468  // days since 0000-03-01
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
         let dayOfEra = shifted - era * 146_097
@@ -54,7 +54,6 @@ package enum RFC3339 {
         let monthFromMarch = (5 * dayOfYear + 2) / 153
         let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
         let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (Int(year), Int(month), Int(day))
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

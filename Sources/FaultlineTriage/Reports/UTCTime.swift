@@ -1,10 +1,12 @@
+import FaultlineReporting
+
 /// Formats seconds since 1970 as RFC 3339 in UTC to the second (`2026-11-23T11:15:13Z`), without a formatter.
 public enum UTCTime {
     public static func string(_ seconds: Double) -> String {
         let total = Int(seconds.rounded(.down))
         let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
         let secondOfDay = total - days * 86_400
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = RFC3339.civilDate(daysSince1970: days)
         return "\(pad(year, 4))-\(pad(month))-\(pad(day))T\(pad(secondOfDay / 3600)):\(pad(secondOfDay / 60 % 60)):"
             + "\(pad(secondOfDay % 60))Z"
     }
@@ -17,18 +19,5 @@ public enum UTCTime {
     private static func pad(_ value: Int, _ width: Int = 2) -> String {
         let text = String(value)
         return String(repeating: "0", count: max(0, width - text.count)) + text
-    }
-
-    /// Howard Hinnant's `civil_from_days`.
-    private static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

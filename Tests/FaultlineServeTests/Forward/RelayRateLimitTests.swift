@@ -11,12 +11,9 @@ import Testing
     @Test func anUpstreams429WithRateLimitsHoldsBackTheLimitedCategoryOnly() async throws {
         let logs = ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
-        let recorder = IngestRecorder()
         // Given an upstream that answers the first envelope 429, limiting errors for 5 seconds (long enough that a loaded
         // machine still sends the session within it), then accepts all
-        await recorder.answerNext([
-            .init(status: 429, headers: ["X-Sentry-Rate-Limits": "5:error:key", "Retry-After": "5"])
-        ])
+        let recorder = await Self.upstream(limitingErrorsFor: 5)
         try await RecordingIngest.run(recorder: recorder) { upstream in
             let metrics = try await ServeFixture.run(
                 logs: logs, forwarding: try RelayFixture.forwarding(to: upstream.dsn())
@@ -24,14 +21,7 @@ import Testing
                 // When an SDK sends an event, then, once the upstream has refused it, another event and a session
                 let first = RelayFixture.eventID(run: 3, 1)
                 let second = RelayFixture.eventID(run: 3, 2)
-                #expect(
-                    try await relay.post(
-                        "/api/1/envelope/", body: RelayFixture.eventEnvelope(first), headers: ServeFixture.auth
-                    ).0 == 200)
-                let retried = #"faultline_forward_retried_total{upstream="127.0.0.1_\#(upstream.port)_1"}"#
-                try await RelayFixture.wait(upTo: .seconds(10), for: "the first attempt's 429") {
-                    try await relay.metrics()[retried] == 1
-                }
+                try await Self.send(first, through: relay, untilRefusedBy: upstream)
                 let session = Envelope(
                     header: [:],
                     items: [.init(type: "session", payload: Data(#"{"sid":"7f6c","status":"ok","init":true}"#.utf8))])
@@ -79,20 +69,12 @@ import Testing
     @Test func withForwardOnlyTheUpstreamsLimitIsPassedOnToTheSDK() async throws {
         let logs = ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
-        let recorder = IngestRecorder()
         // Given a forward-only relay whose upstream answers the first envelope 429, limiting errors for a minute
-        await recorder.answerNext([
-            .init(status: 429, headers: ["X-Sentry-Rate-Limits": "60:error:key", "Retry-After": "60"])
-        ])
+        let recorder = await Self.upstream(limitingErrorsFor: 60)
         try await RecordingIngest.run(recorder: recorder) { upstream in
             let forwarding = try RelayFixture.forwarding(to: upstream.dsn(), storesLocally: false)
             try await ServeFixture.run(logs: logs, forwarding: forwarding) { relay in
-                let first = RelayFixture.eventEnvelope(RelayFixture.eventID(run: 6, 1))
-                #expect(try await relay.post("/api/1/envelope/", body: first, headers: ServeFixture.auth).0 == 200)
-                let retried = #"faultline_forward_retried_total{upstream="127.0.0.1_\#(upstream.port)_1"}"#
-                try await RelayFixture.wait(upTo: .seconds(10), for: "the first attempt's 429") {
-                    try await relay.metrics()[retried] == 1
-                }
+                try await Self.send(RelayFixture.eventID(run: 6, 1), through: relay, untilRefusedBy: upstream)
 
                 // When the SDK sends another event, and a session
                 let (status, response) = try await relay.send(
@@ -114,6 +96,28 @@ import Testing
                 #expect(response.value(forHTTPHeaderField: "Retry-After") == String(seconds))
                 #expect(sessionStatus == 200)
             }
+        }
+    }
+
+    /// An upstream's recorder that answers the first envelope 429, limiting errors for `seconds`, then accepts all.
+    static func upstream(limitingErrorsFor seconds: Int) async -> IngestRecorder {
+        let recorder = IngestRecorder()
+        await recorder.answerNext([
+            .init(status: 429, headers: ["X-Sentry-Rate-Limits": "\(seconds):error:key", "Retry-After": "\(seconds)"])
+        ])
+        return recorder
+    }
+
+    /// Sends the event `id` through `relay`, answered 200, and returns once `upstream` refused it the first time.
+    static func send(_ id: String, through relay: ServeFixture, untilRefusedBy upstream: RunningRecordingIngest)
+        async throws
+    {
+        #expect(
+            try await relay.post("/api/1/envelope/", body: RelayFixture.eventEnvelope(id), headers: ServeFixture.auth).0
+                == 200)
+        let retried = #"faultline_forward_retried_total{upstream="127.0.0.1_\#(upstream.port)_1"}"#
+        try await RelayFixture.wait(upTo: .seconds(10), for: "the first attempt's 429") {
+            try await relay.metrics()[retried] == 1
         }
     }
 }

@@ -14,6 +14,13 @@ import Testing
         APIRequest(.get, "/boleto/users/{id}", pathParameters: ["id": String(id)])
     }
 
+    /// Returns once `server` has been asked for a refresh (up to 2 seconds).
+    static func waitForARefresh(on server: RunningSeedServer) async throws {
+        for _ in 0..<200 where await server.state.refreshCount(of: .boleto) == 0 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
     @Test func fiftyConcurrent401sTriggerOneRefreshAndEachRejectedRequestIsReplayedOnce() async throws {
         try await SeedServer.run { server in
             // Given 50 requests whose access token expired, and a refresh slow enough for all of them to pile up
@@ -194,9 +201,7 @@ import Testing
             await server.state.expireAccessTokens(of: .boleto)
             await server.state.setRefreshDelay(.milliseconds(300), for: .boleto)
             async let outcome = failure { try await client.send(Self.userRequest(1)) }
-            for _ in 0..<200 where await server.state.refreshCount(of: .boleto) == 0 {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            try await Self.waitForARefresh(on: server)
 
             // When the user signs out before the refresh answers
             await refresher.setCredential(nil)
@@ -218,9 +223,7 @@ import Testing
             await server.state.expireAccessTokens(of: .boleto)
             await server.state.setRefreshDelay(.milliseconds(300), for: .boleto)
             async let first = failure { try await client.send(Self.userRequest(1)) }
-            for _ in 0..<200 where await server.state.refreshCount(of: .boleto) == 0 {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            try await Self.waitForARefresh(on: server)
 
             // When the user signs in again meanwhile, and the new access token is rejected too
             let signedIn = await server.state.issueTokens(for: .boleto)
