@@ -11,8 +11,7 @@ import Testing
     @Test func anUpstreams429WithRateLimitsHoldsBackTheLimitedCategoryOnly() async throws {
         let logs = ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
-        // Given an upstream that answers the first envelope 429, limiting errors for 5 seconds (long enough that a loaded
-        // machine still sends the session within it), then accepts all
+        // Given an upstream that answers the first envelope 429, limiting errors for 5 seconds, then accepts all
         let recorder = await Self.upstream(limitingErrorsFor: 5)
         try await RecordingIngest.run(recorder: recorder) { upstream in
             let metrics = try await ServeFixture.run(
@@ -28,7 +27,6 @@ import Testing
                 for body in [RelayFixture.eventEnvelope(second), session.serialized()] {
                     #expect(try await relay.post("/api/1/envelope/", body: body, headers: ServeFixture.auth).0 == 200)
                 }
-                let sessionPosted = ContinuousClock.now
 
                 // Then the session goes out within the limit, the first event again only after its 5 seconds
                 try await RelayFixture.wait(upTo: .seconds(15), for: "the first event's second attempt") {
@@ -39,9 +37,10 @@ import Testing
                 let attempts = received.filter { $0.eventIDs == [first] }
                 #expect(attempts.map(\.status) == [429, 200])
                 #expect(attempts[1].receivedAt - attempts[0].receivedAt >= .seconds(5))
-                // (measured from when the session was posted: on a loaded machine the test itself may post it late)
+                // (a relay that held every category back would send the session only once the limit ended; how soon
+                // within the limit it goes out depends on the machine's load, so the test does not bound it further)
                 let sessionSent = try #require(received.first { $0.envelope.items.first?.type == "session" })
-                #expect(sessionSent.receivedAt - sessionPosted < .seconds(2))
+                #expect(sessionSent.receivedAt < attempts[0].receivedAt + .seconds(5))
                 // and the event sent during the limit is not forwarded: it is counted, and reported upstream
                 #expect(!received.contains { $0.eventIDs.contains(second) })
                 let reports = received.flatMap(\.envelope.items).filter { $0.type == "client_report" }
