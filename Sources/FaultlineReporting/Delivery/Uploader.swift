@@ -34,29 +34,31 @@ import Foundation
 public actor Uploader {
     /// Where and how envelopes are sent.
     public nonisolated let configuration: Configuration
-    private var outbox: Outbox
+    var outbox: Outbox
     /// The reporter's log lines still to be sent, when the uploader sends a reporter's events.
-    private var journal: DeliveryJournal?
-    private(set) var rateLimits = RateLimits()
-    private var pendingReport = ClientReport()
-    private var counts: DeliveryStatistics
+    var journal: DeliveryJournal?
+    var rateLimits = RateLimits()
+    var pendingReport = ClientReport()
+    var counts: DeliveryStatistics
     /// The envelope in flight that carries the pending client report, and the report.
-    private var reportCarrier: (envelope: PendingEnvelope, report: ClientReport)?
-    private var failuresInARow = 0
-    private var retryAt: ContinuousClock.Instant?
-    private var drainTask: Task<Void, Never>?
+    var reportCarrier: (envelope: PendingEnvelope, report: ClientReport)?
+    var failuresInARow = 0
+    var retryAt: ContinuousClock.Instant?
+    var drainTask: Task<Void, Never>?
     private var wakeUp: (at: ContinuousClock.Instant, task: Task<Void, Never>)?
-    private var idleWaiters = Waiters<Void>()
-    private var isClosed = false
+    var idleWaiters = Waiters<Void>()
+    var isClosed = false
+    /// The first ``close(timeout:)``, which later calls wait for.
+    private var closing: Task<Bool, Never>?
     private var statisticsStoredAt: ContinuousClock.Instant?
     private var cursorStoredAt: ContinuousClock.Instant?
     private var storedCounts: DeliveryStatistics?
-    private let transport: any EnvelopeTransport
+    let transport: any EnvelopeTransport
     /// The DSN's envelope endpoint and the protocol's headers, the same on every request.
-    private let envelopeURL: URL
-    private let headerFields: [String: String]
+    let envelopeURL: URL
+    let headerFields: [String: String]
     /// Compresses request bodies, one after another on the actor.
-    private let deflater: Deflater
+    let deflater: Deflater
     let clock = ContinuousClock()
 
     /// The longest the stored cursors, into a reporter's log and into the outbox, lag behind the deliveries while
@@ -130,7 +132,7 @@ public actor Uploader {
     public var pendingCount: Int { outbox.count + (journal?.pendingCount ?? 0) }
 
     /// Whether nothing waits to be sent.
-    private var isEmpty: Bool { outbox.isEmpty && journal?.isEmpty ?? true }
+    var isEmpty: Bool { outbox.isEmpty && journal?.isEmpty ?? true }
 
     /// Stores `envelope` in the outbox for sending.
     ///
@@ -210,11 +212,21 @@ public actor Uploader {
     /// sent once this returns. What was not delivered is sent by the next run: the outbox's envelopes, the log's
     /// events from the cursor, and a client report of what was dropped.
     ///
-    /// - Returns: Whether everything stored was delivered in time. Closing again only says whether the outbox is
-    ///   empty.
+    /// - Returns: Whether everything stored was delivered in time. Closing again, even while the first close runs,
+    ///   waits for the first and only says whether nothing waits to be sent.
     @discardableResult
     public func close(timeout: Duration) async -> Bool {
-        guard !isClosed else { return isEmpty }
+        if let closing {
+            _ = await closing.value
+            return isEmpty
+        }
+        let closing = Task { await self.flushAndStop(timeout: timeout) }
+        self.closing = closing
+        return await closing.value
+    }
+
+    /// What ``close(timeout:)`` does, once.
+    private func flushAndStop(timeout: Duration) async -> Bool {
         let delivered = await flush(timeout: timeout)
         isClosed = true
         wakeUp?.task.cancel()
@@ -229,188 +241,16 @@ public actor Uploader {
         return delivered
     }
 
-    // MARK: Sending
-
-    private func startDraining() {
-        guard drainTask == nil, !isClosed else { return }
-        drainTask = Task { await drain() }
-    }
-
-    /// Sends stored envelopes, oldest first, with up to ``Configuration/maximumConcurrentRequests`` in flight: each
-    /// response frees a place for the next envelope, including those stored meanwhile. Stops when nothing is sendable
-    /// now, then schedules the next attempt.
-    private func drain() async {
-        defer {
-            drainTask = nil
-            storeCursor(force: true)
-            storeStatistics(force: isEmpty)
-            if isEmpty { idleWaiters.resume { true } }
-        }
-        let concurrency = max(configuration.maximumConcurrentRequests, 1)
-        await withTaskGroup(of: (PendingEnvelope, EnvelopeResponse?).self) { group in
-            var inFlight = 0
-            while true {
-                while inFlight < concurrency, let (pending, envelope) = nextEnvelope() {
-                    let body =
-                        configuration.compressionLevel > 0 ? Gzip.compress(envelope, with: deflater) : envelope
-                    let request = EnvelopeRequest(
-                        url: envelopeURL, headerFields: headerFields, body: body,
-                        timeout: configuration.requestTimeout)
-                    group.addTask { [transport] in (pending, await transport.send(request)) }
-                    inFlight += 1
-                }
-                guard inFlight > 0, let (pending, response) = await group.next() else { break }
-                inFlight -= 1
-                apply(response, to: pending)
-                storeCursor()
-            }
-        }
-        scheduleNextAttempt()
-    }
-
-    /// The oldest logged event, or else the oldest stored envelope, that may be sent now, stamped with `sent_at` and
-    /// carrying the pending client report when no other envelope in flight carries one; `nil` when the uploader is
-    /// closed or backing off, or none is sendable. What cannot be read is dropped and counted.
-    private func nextEnvelope() -> (PendingEnvelope, Data)? {
-        let now = clock.now
-        guard !isClosed, retryAt.map({ $0 <= now }) ?? true else { return nil }
-        if rateLimits.deadline(for: .error, at: now) == nil, let logged = nextLoggedEnvelope() {
-            return logged
-        }
-        let limits = rateLimits
-        while let entry = outbox.next(where: { limits.deadline(for: $0, at: now) == nil }) {
-            let report = takeReportToCarry()
-            do {
-                let envelope = try Envelope.stamping(
-                    outbox.contents(of: entry), sentAt: Date(),
-                    appending: try report.map { [try $0.item(at: Date())] } ?? [])
-                if let report { reportCarrier = (.stored(entry), report) }
-                return (.stored(entry), envelope)
-            } catch {
-                if let report { pendingReport.merge(report) }
-                outbox.remove(entry)
-                discard(entry.category, because: .internalSDKError)
-            }
-        }
-        return nil
-    }
-
-    /// The oldest logged event that waits, in an envelope of its own; lines that cannot be read back are dropped and
-    /// counted (`cache_overflow` when the log evicted them, else `internal_sdk_error`).
-    private func nextLoggedEnvelope() -> (PendingEnvelope, Data)? {
-        while journal != nil {
-            let line: DeliveryJournal.Line
-            defer {
-                let skipped = journal?.takeSkippedLines() ?? 0
-                if skipped > 0 { recordDiscarded(.internalSDKError, quantity: skipped) }
-            }
-            do {
-                guard let next = try journal?.nextLine() else { return nil }
-                line = next
-            } catch .evicted {
-                discard(.error, because: .cacheOverflow)
-                continue
-            } catch {
-                discard(.error, because: .internalSDKError)
-                continue
-            }
-            let report = takeReportToCarry()
-            var header: [String: JSONValue] = ["dsn": .string(configuration.dsn.description)]
-            if let eventID = line.eventID ?? LoggedEventID.read(from: line.bytes) {
-                header["event_id"] = .string(eventID)
-            }
-            var items = [Envelope.Item(type: "event", payload: line.bytes)]
-            if let item = try? report?.item(at: Date()) { items.append(item) }
-            if let report { reportCarrier = (.logged(line.serial), report) }
-            return (.logged(line.serial), Envelope(header: header, items: items).serialized(sentAt: Date()))
-        }
-        return nil
-    }
-
-    /// The pending client report, taken out to ride along with the next envelope, unless one in flight carries it.
-    private func takeReportToCarry() -> ClientReport? {
-        reportCarrier == nil && !pendingReport.isEmpty ? pendingReport.drain() : nil
-    }
-
-    /// Applies the delivery policy to the response to `pending`'s request (`nil` for a network error): reads the rate
-    /// limits, deletes the envelope (or passes the logged event) unless it is to be retried, and backs off after a
-    /// failure. The client report it carried is counted again unless it was delivered.
-    private func apply(_ response: EnvelopeResponse?, to pending: PendingEnvelope) {
-        let now = clock.now
-        if let response {
-            rateLimits.update(
-                status: response.statusCode,
-                rateLimits: response.rateLimits, retryAfter: response.retryAfter, now: now)
-        }
-        let policy = DeliveryPolicy(status: response?.statusCode)
-        if let carrier = reportCarrier, carrier.envelope == pending {
-            reportCarrier = nil
-            if policy != .delivered { pendingReport.merge(carrier.report) }
-        }
-        switch policy {
-        case .delivered:
-            remove(pending)
-            counts.delivered += 1
-            failuresInARow = 0
-        case .retry where response == nil && isClosed:
-            retry(pending)  // stopped by close(timeout:): not a failed attempt
-        case .retry:
-            retry(pending)
-            counts.retried += 1
-            // The requests already in flight when the endpoint failed fail too: they extend no backoff.
-            if retryAt.map({ $0 <= now }) ?? true {
-                failuresInARow += 1
-                retryAt = now + configuration.backoff.delay(beforeRetry: failuresInARow)
-            }
-        case .drop:
-            remove(pending)
-            discard(pending.category, because: .sendError)
-            failuresInARow = 0
-        }
-    }
-
-    /// Takes a delivered or dropped envelope out of what waits.
-    private func remove(_ pending: PendingEnvelope) {
-        switch pending {
-        case .stored(let entry): outbox.remove(entry)
-        case .logged(let serial): journal?.acknowledge(serial)
-        }
-    }
-
-    /// Puts an envelope whose send failed back among those that wait; one whose segment (or log file) was evicted
-    /// meanwhile is dropped instead, counted as `cache_overflow`.
-    private func retry(_ pending: PendingEnvelope) {
-        let kept =
-            switch pending {
-            case .stored(let entry): outbox.retry(entry)
-            case .logged(let serial): journal?.retry(serial) ?? true
-            }
-        if !kept { discard(pending.category, because: .cacheOverflow) }
-    }
-
-    /// Wakes the uploader when the backoff ends, or when the earliest rate limit on a stored envelope lifts.
-    private func scheduleNextAttempt() {
-        guard !isClosed else { return }
-        let now = clock.now
-        let waitingCategories =
-            Array(outbox.waitingCategories) + (journal?.hasWaiting == true ? [DataCategory.error] : [])
-        if let retryAt, retryAt > now {
-            scheduleWakeUp(at: retryAt)
-        } else if let deadline = waitingCategories.compactMap({ rateLimits.deadline(for: $0, at: now) }).min() {
-            scheduleWakeUp(at: deadline)
-        }
-    }
-
     // MARK: Counting
 
-    private func discard(_ envelope: Envelope, because reason: DiscardReason) {
+    func discard(_ envelope: Envelope, because reason: DiscardReason) {
         for category in envelope.items.compactMap({ DataCategory(itemType: $0.type) }) where category != .internal {
             discard(category, because: reason)
         }
     }
 
     /// Counts one envelope of `category` as discarded; a client report never reports on client reports.
-    private func discard(_ category: DataCategory, because reason: DiscardReason) {
+    func discard(_ category: DataCategory, because reason: DiscardReason) {
         recordDiscarded(reason, category: category)
     }
 
@@ -429,7 +269,7 @@ public actor Uploader {
     /// Stores the cursors into the log and the outbox when they moved: at most every ``cursorInterval`` while
     /// sending, and whenever `force`d (sending stopped, or the uploader closed). A cursor that cannot be stored is
     /// tried again next time.
-    private func storeCursor(force: Bool = false) {
+    func storeCursor(force: Bool = false) {
         let instant = clock.now
         if !force, let cursorStoredAt, instant - cursorStoredAt < Self.cursorInterval { return }
         cursorStoredAt = instant
@@ -439,7 +279,7 @@ public actor Uploader {
 
     /// Writes the statistics file when they changed: at most once a second while sending (the file is synced to
     /// disk, which cost more than storing the envelope), and whenever `force`d: the outbox emptied, or at close.
-    private func storeStatistics(force: Bool = false) {
+    func storeStatistics(force: Bool = false) {
         guard counts != storedCounts || pendingCount != counts.waiting else { return }
         let instant = clock.now
         if !force, let statisticsStoredAt, instant - statisticsStoredAt < .seconds(1) { return }
@@ -451,7 +291,7 @@ public actor Uploader {
 
     // MARK: Waiting
 
-    private func scheduleWakeUp(at instant: ContinuousClock.Instant) {
+    func scheduleWakeUp(at instant: ContinuousClock.Instant) {
         if let wakeUp, wakeUp.at <= instant { return }
         wakeUp?.task.cancel()
         let task = Task { [weak self] in

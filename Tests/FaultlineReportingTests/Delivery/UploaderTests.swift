@@ -235,6 +235,30 @@ import Testing
         }
     }
 
+    @Test func aSecondCloseWaitsForTheFirstInsteadOfFlushingAgain() async throws {
+        let outbox = try TemporaryDirectory()
+        defer { outbox.remove() }
+        try await RecordingIngest.run { ingest in
+            // Given an endpoint that holds the request for a minute
+            await ingest.recorder.answerNext([.init(status: 200, delay: .seconds(60))])
+            let uploader = try DeliveryFixtures.uploader(dsn: ingest.dsn(), outbox: outbox.url, over: .urlSession)
+            #expect(await uploader.enqueue(try DeliveryFixtures.envelope("held")))
+            #expect(try await DeliveryFixtures.eventually { await ingest.recorder.requestCount == 1 })
+
+            // When the app closes it with a short timeout, and another part of the app with a long one meanwhile
+            let started = ContinuousClock.now
+            async let first = uploader.close(timeout: .milliseconds(200))
+            try await Task.sleep(for: .milliseconds(50))
+            let second = await uploader.close(timeout: .seconds(40))
+
+            // Then the second returns with the first, and neither says the held envelope was delivered
+            #expect(await first == false)
+            #expect(second == false)
+            #expect(ContinuousClock.now - started < .seconds(20))
+            #expect(Uploader.waiting(inOutbox: outbox.url).envelopes == 1)
+        }
+    }
+
     @Test(arguments: DeliveryFixtures.Transport.allCases)
     func aRequestTheEndpointHoldsDoesNotHoldBackTheEnvelopesAfterIt(over transport: DeliveryFixtures.Transport)
         async throws

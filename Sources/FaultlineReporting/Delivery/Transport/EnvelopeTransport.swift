@@ -11,7 +11,7 @@ public protocol EnvelopeTransport: Sendable {
     /// or was cancelled).
     func send(_ request: EnvelopeRequest) async -> EnvelopeResponse?
 
-    /// Cancels the requests in flight: their ``send(_:)`` returns `nil` soon after. The uploader calls it when it
-    /// closes, and sends nothing afterwards.
+    /// Cancels the requests in flight, including those still starting, and fails every later request: their
+    /// ``send(_:)`` returns `nil` soon after, or at once. The uploader calls it when it closes.
     func cancelRequestsInFlight() async
 }

@@ -7,8 +7,11 @@ import Foundation
 
 /// Posts envelopes with a URLSession of its own: ephemeral, without cache, cookies or credentials, over reused
 /// connections. The default transport.
-public final class URLSessionEnvelopeTransport: EnvelopeTransport {
+public actor URLSessionEnvelopeTransport: EnvelopeTransport {
     private let session: URLSession
+    /// The requests started and not answered yet, by task identifier.
+    private var inFlight: [Int: URLSessionDataTask] = [:]
+    private var isCancelled = false
 
     /// Creates a transport that opens at most `maximumConnections` connections to the endpoint.
     public init(maximumConnections: Int = 4) {
@@ -29,6 +32,7 @@ public final class URLSessionEnvelopeTransport: EnvelopeTransport {
     }
 
     public func send(_ request: EnvelopeRequest) async -> EnvelopeResponse? {
+        guard !isCancelled else { return nil }
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = "POST"
         urlRequest.timeoutInterval = request.timeout.timeInterval
@@ -36,19 +40,29 @@ public final class URLSessionEnvelopeTransport: EnvelopeTransport {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
         urlRequest.httpBody = request.body
-        guard let response = try? await session.data(for: urlRequest).1 as? HTTPURLResponse else { return nil }
+        // The task is created and registered in one step on the actor, so a cancellation either finds it or comes
+        // first. Swift's task cancellation is not used: cancelling from inside the cancellation handler of
+        // `data(for:)` deadlocks in FoundationNetworking when the request completes at the same moment (seen in CI).
+        var identifier = 0
+        let response = await withCheckedContinuation { continuation in
+            let task = session.dataTask(with: urlRequest) { _, response, _ in
+                continuation.resume(returning: response as? HTTPURLResponse)
+            }
+            identifier = task.taskIdentifier
+            inFlight[identifier] = task
+            task.resume()
+        }
+        inFlight[identifier] = nil
+        guard let response else { return nil }
         return EnvelopeResponse(
             statusCode: response.statusCode,
             rateLimits: response.value(forHTTPHeaderField: "X-Sentry-Rate-Limits"),
             retryAfter: response.value(forHTTPHeaderField: "Retry-After"))
     }
 
-    public func cancelRequestsInFlight() async {
-        // Cancelling the tasks that await `data(for:)` instead would cancel from inside their cancellation handler,
-        // which deadlocks in FoundationNetworking when the request completes at the same moment (seen in CI).
-        let inFlight = await withCheckedContinuation { continuation in
-            session.getAllTasks { continuation.resume(returning: $0) }
-        }
-        for task in inFlight { task.cancel() }
+    /// Cancels the requests in flight and fails every later one at once.
+    public func cancelRequestsInFlight() {
+        isCancelled = true
+        for task in inFlight.values { task.cancel() }
     }
 }

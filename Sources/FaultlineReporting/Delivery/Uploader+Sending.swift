@@ -1,0 +1,176 @@
+import Faultline
+import Foundation
+
+/// The send loop: which envelope goes next, and what each answer means for it.
+extension Uploader {
+    /// Starts sending what waits, unless sending already runs or the uploader is closed.
+    func startDraining() {
+        guard drainTask == nil, !isClosed else { return }
+        drainTask = Task { await drain() }
+    }
+
+    /// Sends stored envelopes, oldest first, with up to ``Configuration/maximumConcurrentRequests`` in flight: each
+    /// response frees a place for the next envelope, including those stored meanwhile. Stops when nothing is sendable
+    /// now, then schedules the next attempt.
+    private func drain() async {
+        defer {
+            drainTask = nil
+            storeCursor(force: true)
+            storeStatistics(force: isEmpty)
+            if isEmpty { idleWaiters.resume { true } }
+        }
+        let concurrency = max(configuration.maximumConcurrentRequests, 1)
+        await withTaskGroup(of: (PendingEnvelope, EnvelopeResponse?).self) { group in
+            var inFlight = 0
+            while true {
+                while inFlight < concurrency, let (pending, envelope) = nextEnvelope() {
+                    let body =
+                        configuration.compressionLevel > 0 ? Gzip.compress(envelope, with: deflater) : envelope
+                    let request = EnvelopeRequest(
+                        url: envelopeURL, headerFields: headerFields, body: body,
+                        timeout: configuration.requestTimeout)
+                    group.addTask { [transport] in (pending, await transport.send(request)) }
+                    inFlight += 1
+                }
+                guard inFlight > 0, let (pending, response) = await group.next() else { break }
+                inFlight -= 1
+                apply(response, to: pending)
+                storeCursor()
+            }
+        }
+        scheduleNextAttempt()
+    }
+
+    /// The oldest logged event, or else the oldest stored envelope, that may be sent now, stamped with `sent_at` and
+    /// carrying the pending client report when no other envelope in flight carries one; `nil` when the uploader is
+    /// closed or backing off, or none is sendable. What cannot be read is dropped and counted.
+    private func nextEnvelope() -> (PendingEnvelope, Data)? {
+        let now = clock.now
+        guard !isClosed, retryAt.map({ $0 <= now }) ?? true else { return nil }
+        if rateLimits.deadline(for: .error, at: now) == nil, let logged = nextLoggedEnvelope() {
+            return logged
+        }
+        let limits = rateLimits
+        while let entry = outbox.next(where: { limits.deadline(for: $0, at: now) == nil }) {
+            let report = takeReportToCarry()
+            do {
+                let envelope = try Envelope.stamping(
+                    outbox.contents(of: entry), sentAt: Date(),
+                    appending: try report.map { [try $0.item(at: Date())] } ?? [])
+                if let report { reportCarrier = (.stored(entry), report) }
+                return (.stored(entry), envelope)
+            } catch {
+                if let report { pendingReport.merge(report) }
+                outbox.remove(entry)
+                discard(entry.category, because: .internalSDKError)
+            }
+        }
+        return nil
+    }
+
+    /// The oldest logged event that waits, in an envelope of its own; lines that cannot be read back are dropped and
+    /// counted (`cache_overflow` when the log evicted them, else `internal_sdk_error`).
+    private func nextLoggedEnvelope() -> (PendingEnvelope, Data)? {
+        while journal != nil {
+            let line: DeliveryJournal.Line
+            defer {
+                let skipped = journal?.takeSkippedLines() ?? 0
+                if skipped > 0 { recordDiscarded(.internalSDKError, quantity: skipped) }
+            }
+            do {
+                guard let next = try journal?.nextLine() else { return nil }
+                line = next
+            } catch .evicted {
+                discard(.error, because: .cacheOverflow)
+                continue
+            } catch {
+                discard(.error, because: .internalSDKError)
+                continue
+            }
+            let report = takeReportToCarry()
+            var header: [String: JSONValue] = ["dsn": .string(configuration.dsn.description)]
+            if let eventID = line.eventID ?? LoggedEventID.read(from: line.bytes) {
+                header["event_id"] = .string(eventID)
+            }
+            var items = [Envelope.Item(type: "event", payload: line.bytes)]
+            if let item = try? report?.item(at: Date()) { items.append(item) }
+            if let report { reportCarrier = (.logged(line.serial), report) }
+            return (.logged(line.serial), Envelope(header: header, items: items).serialized(sentAt: Date()))
+        }
+        return nil
+    }
+
+    /// The pending client report, taken out to ride along with the next envelope, unless one in flight carries it.
+    private func takeReportToCarry() -> ClientReport? {
+        reportCarrier == nil && !pendingReport.isEmpty ? pendingReport.drain() : nil
+    }
+
+    /// Applies the delivery policy to the response to `pending`'s request (`nil` for a network error): reads the rate
+    /// limits, deletes the envelope (or passes the logged event) unless it is to be retried, and backs off after a
+    /// failure. The client report it carried is counted again unless it was delivered.
+    private func apply(_ response: EnvelopeResponse?, to pending: PendingEnvelope) {
+        let now = clock.now
+        if let response {
+            rateLimits.update(
+                status: response.statusCode,
+                rateLimits: response.rateLimits, retryAfter: response.retryAfter, now: now)
+        }
+        let policy = DeliveryPolicy(status: response?.statusCode)
+        if let carrier = reportCarrier, carrier.envelope == pending {
+            reportCarrier = nil
+            if policy != .delivered { pendingReport.merge(carrier.report) }
+        }
+        switch policy {
+        case .delivered:
+            remove(pending)
+            counts.delivered += 1
+            failuresInARow = 0
+        case .retry where response == nil && isClosed:
+            retry(pending)  // stopped by close(timeout:): not a failed attempt
+        case .retry:
+            retry(pending)
+            counts.retried += 1
+            // The requests already in flight when the endpoint failed fail too: they extend no backoff.
+            if retryAt.map({ $0 <= now }) ?? true {
+                failuresInARow += 1
+                retryAt = now + configuration.backoff.delay(beforeRetry: failuresInARow)
+            }
+        case .drop:
+            remove(pending)
+            discard(pending.category, because: .sendError)
+            failuresInARow = 0
+        }
+    }
+
+    /// Takes a delivered or dropped envelope out of what waits.
+    private func remove(_ pending: PendingEnvelope) {
+        switch pending {
+        case .stored(let entry): outbox.remove(entry)
+        case .logged(let serial): journal?.acknowledge(serial)
+        }
+    }
+
+    /// Puts an envelope whose send failed back among those that wait; one whose segment (or log file) was evicted
+    /// meanwhile is dropped instead, counted as `cache_overflow`.
+    private func retry(_ pending: PendingEnvelope) {
+        let kept =
+            switch pending {
+            case .stored(let entry): outbox.retry(entry)
+            case .logged(let serial): journal?.retry(serial) ?? true
+            }
+        if !kept { discard(pending.category, because: .cacheOverflow) }
+    }
+
+    /// Wakes the uploader when the backoff ends, or when the earliest rate limit on a stored envelope lifts.
+    private func scheduleNextAttempt() {
+        guard !isClosed else { return }
+        let now = clock.now
+        let waitingCategories =
+            Array(outbox.waitingCategories) + (journal?.hasWaiting == true ? [DataCategory.error] : [])
+        if let retryAt, retryAt > now {
+            scheduleWakeUp(at: retryAt)
+        } else if let deadline = waitingCategories.compactMap({ rateLimits.deadline(for: $0, at: now) }).min() {
+            scheduleWakeUp(at: deadline)
+        }
+    }
+}
