@@ -68,6 +68,7 @@ struct IngestHandler: Sendable {
             await store.keep(stored)
             if !ingest.discards.isEmpty { await store.countDiscards(ingest.discards) }
             await store.countAnswer(status: 200)
+            // The id is 32 hex digits (`EventID`): nothing in it needs escaping.
             let answer = ingest.responseID.map { #"{"id":"\#($0)"}"# } ?? "{}"
             let duplicates = ingest.events.count - stored.count
             let outcome = [

@@ -73,13 +73,18 @@ struct ServeFixture {
 
     /// Sends `body` to `path` with `headers`; returns the status and the response.
     func send(_ path: String, body: Data, headers: [String: String] = [:]) async throws -> (Int, HTTPURLResponse) {
+        let (_, response) = try await exchange(path, body: body, headers: headers)
+        return (response.statusCode, response)
+    }
+
+    /// Sends `body` to `path` with `headers`; returns the response's body and the response.
+    func exchange(_ path: String, body: Data, headers: [String: String] = [:]) async throws -> (Data, HTTPURLResponse) {
         var request = URLRequest(url: URL(string: baseURL.absoluteString + path)!)
         request.httpMethod = "POST"
         request.httpBody = body
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (_, response) = try await URLSession.shared.data(for: request)
-        let http = try #require(response as? HTTPURLResponse)
-        return (http.statusCode, http)
+        let (answer, response) = try await URLSession.shared.data(for: request)
+        return (answer, try #require(response as? HTTPURLResponse))
     }
 
     /// What `/metrics` says: each sample line's value by its name and labels, as the text format writes them.

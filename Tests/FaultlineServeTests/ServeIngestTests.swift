@@ -108,7 +108,8 @@ import Testing
         let envelope = Envelope(eventID: "0123456789abcdef0123456789abcdef", eventJSON: event, dsn: nil).serialized()
         let bomb = Gzip.compress(Data(count: 64 * 1024 * 1024))
         let huge = Envelope(
-            eventID: "e", eventJSON: Data(#"{"x":""#.utf8) + Data(repeating: 0x61, count: 2 << 20) + Data(#""}"#.utf8),
+            eventID: "0123456789abcdef0123456789abcdef",
+            eventJSON: Data(#"{"x":""#.utf8) + Data(repeating: 0x61, count: 2 << 20) + Data(#""}"#.utf8),
             dsn: nil
         ).serialized()
         let auth = ServeFixture.auth

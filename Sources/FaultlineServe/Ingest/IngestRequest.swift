@@ -31,7 +31,7 @@ struct IngestRequest {
 
     /// Drops that client reports in the request announced.
     private(set) var discards: [Discard: Int] = [:]
-    /// The id answered to the client: the envelope's or its first event's.
+    /// The id answered to the client: the envelope's or its first event's, as 32 lowercase hex digits.
     private(set) var responseID: String?
     /// The key the request was authenticated with.
     let key: String
@@ -53,7 +53,13 @@ struct IngestRequest {
             throw Refusal(status: 400, reason: "malformed envelope: \(error.reason)")
         }
         self.key = try Self.authenticate(key ?? SentryAuth.key(inEnvelope: envelope), acceptedKeys)
-        if case .string(let id)? = envelope.header["event_id"] { responseID = id }
+        switch envelope.header["event_id"] {
+        case nil, .null?: break
+        case .string(let text)? where EventID.normalized(text) != nil:
+            responseID = EventID.normalized(text)
+            envelope.header["event_id"] = responseID.map(JSONValue.string)
+        default: throw Refusal(status: 400, reason: "the envelope's event_id is not a UUID")
+        }
         var forwarded: [Envelope.Item] = []
         for item in envelope.items {
             guard item.payload.count <= configuration.maximumItemSize else {
@@ -118,27 +124,54 @@ struct IngestRequest {
         return key
     }
 
+    /// How far ahead of the time an event was received its `timestamp` may be: beyond it, the event gets the time it
+    /// was received, as Sentry's ingest does (Relay's default, a minute). Older events keep their time: Sentry's
+    /// ingest also moves those more than 30 days old, for its retention, but a local log keeps them.
+    static let maximumTimeAhead = 60.0
+
     /// Adds an event as a log line that every `faultline` command reads: as received, except that, as Sentry's
-    /// ingest does, an event without a string `event_id` gets one (the envelope's, else a new one) and an event
-    /// without a readable `timestamp` gets the time it was received.
+    /// ingest does, an event without a UUID `event_id` gets one (the envelope's, else a new one), an id is written as
+    /// 32 lowercase hex digits, and an event without a readable `timestamp` gets the time it was received, as does
+    /// one more than ``maximumTimeAhead`` ahead or before the year 1 (the time given kept in `errors`, as
+    /// `future_timestamp` or `past_timestamp`).
     private mutating func add(event payload: Data, fallbackID: String?) throws(Refusal) {
         // The whole text is checked, and only the two members read: building the tree took 17% of serve's CPU.
-        guard let members = (try? JSONValue.members(Self.readMembers, ofObjectParsing: payload)) ?? nil else {
-            throw Refusal(status: 400, reason: "an event item is not a JSON object")
+        let read: [String: JSONValue]?
+        do {
+            read = try JSONValue.members(Self.readMembers, ofObjectParsing: payload)
+        } catch {
+            throw Refusal(status: 400, reason: "an event item is \(error)")
         }
-        let givenID = members["event_id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        guard let members = read else { throw Refusal(status: 400, reason: "an event item is not a JSON object") }
+        let givenText = members["event_id"]?.stringValue
+        let givenID = givenText.flatMap(EventID.normalized)
         let id = givenID ?? fallbackID ?? RandomID.make()
         var line = payload
-        let isTimed = Self.isReadableTimestamp(members["timestamp"])
+        let time = Self.seconds(members["timestamp"])
+        let timeError: String? =
+            switch time {
+            case let seconds? where seconds > receivedAt.timeIntervalSince1970 + Self.maximumTimeAhead:
+                "future_timestamp"
+            case let seconds? where seconds < RFC3339Time.range.lowerBound: "past_timestamp"
+            default: nil
+            }
         // Over the raw bytes: `Data.contains` iterates byte by byte through Data's iterator, 4% of a relay's CPU.
         let isOneLine = payload.withUnsafeBytes { !$0.contains(UInt8(ascii: "\n")) && !$0.contains(UInt8(ascii: "\r")) }
-        if givenID == nil || !isTimed || !isOneLine {
-            // Rewritten as one line with both: the whole tree is built, for the few events that need it.
+        if givenID == nil || givenID != givenText || time == nil || timeError != nil || !isOneLine {
+            // Rewritten as one line: the whole tree is built, for the few events that need it.
             guard case .object(var object)? = try? JSONValue(parsing: payload) else {
                 throw Refusal(status: 400, reason: "an event item is not a JSON object")
             }
             object["event_id"] = .string(id)
-            if !isTimed { object["timestamp"] = .string(RFC3339.string(from: receivedAt)) }
+            if let timeError, let given = object["timestamp"] {
+                let error = JSONValue.object(["type": .string(timeError), "name": "timestamp", "value": given])
+                if case .array(let errors)? = object["errors"] {
+                    object["errors"] = .array(errors + [error])
+                } else {
+                    object["errors"] = .array([error])
+                }
+            }
+            if time == nil || timeError != nil { object["timestamp"] = .string(RFC3339.string(from: receivedAt)) }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             guard let compact = try? encoder.encode(JSONValue.object(object)) else {
@@ -150,12 +183,14 @@ struct IngestRequest {
         if responseID == nil { responseID = id }
     }
 
-    /// Whether triage reads `value` as an event's time: an RFC 3339 text, or seconds since 1970.
-    private static func isReadableTimestamp(_ value: JSONValue?) -> Bool {
+    /// The event time `value` says, in seconds since 1970, when triage reads it as one: an RFC 3339 text, or a
+    /// number of seconds.
+    private static func seconds(_ value: JSONValue?) -> Double? {
         switch value {
-        case .string(let text)?: RFC3339Time.seconds(text) != nil
-        case .int?, .double?: true
-        default: false
+        case .string(let text)?: RFC3339Time.seconds(text)
+        case .int(let seconds)?: Double(seconds)
+        case .double(let seconds)?: seconds
+        default: nil
         }
     }
 

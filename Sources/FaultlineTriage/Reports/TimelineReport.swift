@@ -32,32 +32,86 @@ public struct TimelineReport: Hashable, Sendable, Encodable {
         try container.encode(read, forKey: .read)
     }
 
+    /// Why a timeline with the bucket size asked for is not made: it would have more than
+    /// ``maximumRequestedBuckets`` buckets.
+    public struct TooManyBuckets: Error, CustomStringConvertible {
+        public let bucketMinutes: Int
+        public let buckets: Int
+
+        public var description: String {
+            "buckets of \(counted(bucketMinutes, "minute")) would make \(buckets) buckets, more than "
+                + "\(TimelineReport.maximumRequestedBuckets): ask for larger buckets or a shorter window (--since, --until)"
+        }
+    }
+
+    /// The most buckets a bucket size asked for may give.
+    public static let maximumRequestedBuckets = 10_000
+
     /// The timeline of `scan` from `start` to `end` (seconds since 1970; by default its first and last event), in
-    /// buckets of `bucketMinutes`, or of the smallest size that gives at most 48. A window that runs past the last
-    /// event (`--since 2h` runs to now) shows its empty buckets: that errors stopped is news too.
-    public init(_ scan: LogScan, bucketMinutes: Int? = nil, from start: Double? = nil, to end: Double? = nil) {
+    /// buckets of the smallest size of 1, 5, 15, 60, 360 and 1440 minutes that gives at most 48, or else of as many
+    /// days as give at most 48. A window that runs past the last event (`--since 2h` runs to now) shows its empty
+    /// buckets: that errors stopped is news too.
+    public init(_ scan: LogScan, from start: Double? = nil, to end: Double? = nil) {
+        let range = Self.minutes(of: scan, from: start, to: end)
+        let size = range.map { range in
+            Self.sizes.first { Self.bucketCount(range, size: $0) <= Self.maximumBuckets }
+                ?? Self.days(toFit: range) * 1440
+        }
+        self.init(scan, range: range, bucketMinutes: size ?? 1)
+    }
+
+    /// The timeline of `scan` from `start` to `end` (seconds since 1970; by default its first and last event), in
+    /// buckets of `bucketMinutes`.
+    ///
+    /// - Throws: When that gives more than ``maximumRequestedBuckets`` buckets.
+    public init(
+        _ scan: LogScan, bucketMinutes: Int, from start: Double? = nil, to end: Double? = nil
+    ) throws(TooManyBuckets) {
+        let size = max(1, bucketMinutes)
+        let range = Self.minutes(of: scan, from: start, to: end)
+        if let range, Self.bucketCount(range, size: size) > Self.maximumRequestedBuckets {
+            throw TooManyBuckets(bucketMinutes: size, buckets: Self.bucketCount(range, size: size))
+        }
+        self.init(scan, range: range, bucketMinutes: size)
+    }
+
+    private init(_ scan: LogScan, range: ClosedRange<Int>?, bucketMinutes size: Int) {
         events = scan.events
         read = scan.counts
-        let minute = { (seconds: Double) in Int((seconds / 60).rounded(.down)) }
-        guard let first = start.map(minute) ?? scan.minutes.keys.min(),
-            let last = end.map({ minute($0.nextDown) }) ?? scan.minutes.keys.max(), first <= last
-        else {
-            self.bucketMinutes = bucketMinutes ?? 1
+        bucketMinutes = size
+        guard let range else {
             buckets = []
             return
         }
-        let size = max(
-            1,
-            bucketMinutes ?? Self.sizes.first { (last / $0 - first / $0) < Self.maximumBuckets }
-                ?? Self.sizes[Self.sizes.count - 1])
-        var counts = [Int](repeating: 0, count: last / size - first / size + 1)
-        for (minute, count) in scan.minutes where (first...last).contains(minute) {
-            counts[minute / size - first / size] += count
+        var counts = [Int](repeating: 0, count: Self.bucketCount(range, size: size))
+        for (minute, count) in scan.minutes where range.contains(minute) {
+            counts[minute / size - range.lowerBound / size] += count
         }
-        self.bucketMinutes = size
         buckets = counts.enumerated().map { index, count in
-            Bucket(start: UTCTime.string(Double((first / size + index) * size * 60)), events: count)
+            Bucket(start: UTCTime.string(Double((range.lowerBound / size + index) * size * 60)), events: count)
         }
+    }
+
+    /// The minutes since 1970 from `start` to `end`, by default `scan`'s first and last event; `nil` when there are
+    /// none.
+    private static func minutes(of scan: LogScan, from start: Double?, to end: Double?) -> ClosedRange<Int>? {
+        let minute = { (seconds: Double) in Int((seconds / 60).rounded(.down)) }
+        guard let first = start.map(minute) ?? scan.minutes.keys.min(),
+            let last = end.map({ minute($0.nextDown) }) ?? scan.minutes.keys.max(), first <= last
+        else { return nil }
+        return first...last
+    }
+
+    /// How many buckets of `size` minutes `range` spans.
+    private static func bucketCount(_ range: ClosedRange<Int>, size: Int) -> Int {
+        range.upperBound / size - range.lowerBound / size + 1
+    }
+
+    /// The fewest days a bucket takes for `range` to span at most ``maximumBuckets``.
+    private static func days(toFit range: ClosedRange<Int>) -> Int {
+        var days = max(1, (range.upperBound - range.lowerBound) / (1440 * (maximumBuckets - 1)))
+        while bucketCount(range, size: days * 1440) > maximumBuckets { days += 1 }
+        return days
     }
 
     /// The timeline as the terminal shows it: one line per bucket with a bar scaled to the largest.

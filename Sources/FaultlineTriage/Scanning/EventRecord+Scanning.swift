@@ -39,8 +39,9 @@ extension EventRecord {
                     timestamp = RFC3339Time.seconds(text)
                     return true
                 case .number:
-                    timestamp = scanner.number()
-                    return timestamp != nil
+                    guard let seconds = scanner.number() else { return false }
+                    timestamp = RFC3339Time.range.contains(seconds) ? seconds : nil
+                    return true
                 default: return scanner.skipValue()
                 }
             case .level: return fields.readString(&scanner, into: \.level)

@@ -1,6 +1,9 @@
 /// Reads RFC 3339 timestamps such as `2026-11-23T11:15:13.842Z` or `…+09:00` into seconds since 1970, without a
 /// formatter: `ISO8601DateFormatter` costs more than scanning the whole event.
 package enum RFC3339Time {
+    /// The seconds since 1970 that RFC 3339 can write, from 0001-01-01 to the end of 9999: the times triage reads.
+    package static let range: ClosedRange<Double> = -62_135_596_800...253_402_300_799.999
+
     package static func seconds(_ text: String) -> Double? {
         var utf8 = Array(text.utf8)[...]
         func digits(_ count: Int) -> Int? {

@@ -9,7 +9,10 @@ struct TimelineCommand: AsyncParsableCommand {
 
     @OptionGroup var options: TriageOptions
 
-    @Option(help: "Bucket size in minutes; by default the smallest of 1, 5, 15, 60, 360, 1440 that gives ≤ 48 buckets.")
+    @Option(
+        help:
+            "Bucket size in minutes; by default the smallest of 1, 5, 15, 60, 360, 1440 that gives ≤ 48 buckets, else as many days as do."
+    )
     var bucket: Int?
 
     func validate() throws {
@@ -22,7 +25,17 @@ struct TimelineCommand: AsyncParsableCommand {
         let scan = try await options.scan()
         // Events of a clock that runs ahead of this one stay in: the window runs to now or to its last event.
         let end = filter.until ?? filter.since.map { _ in max(Date().timeIntervalSince1970, (scan.lastSeen ?? 0) + 1) }
-        let report = TimelineReport(scan, bucketMinutes: bucket, from: filter.since, to: end)
+        let report: TimelineReport
+        do {
+            report =
+                if let bucket {
+                    try TimelineReport(scan, bucketMinutes: bucket, from: filter.since, to: end)
+                } else {
+                    TimelineReport(scan, from: filter.since, to: end)
+                }
+        } catch {
+            throw ValidationError(error.description)
+        }
         try options.print(report) { report.text(style: $0) }
     }
 }

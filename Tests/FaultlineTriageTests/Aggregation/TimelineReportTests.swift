@@ -23,7 +23,7 @@ import Testing
         #expect(hours.bucketMinutes == 15)
         #expect(hours.buckets.count == 21)
         #expect(hours.buckets.map(\.events).reduce(0, +) == 5)
-        #expect(TimelineReport(first, bucketMinutes: 60).buckets.map(\.events) == [4])
+        #expect(try TimelineReport(first, bucketMinutes: 60).buckets.map(\.events) == [4])
     }
 
     @Test func aWindowRunsToItsEndSoThatAQuietEndShows() async throws {
@@ -34,16 +34,34 @@ import Testing
         let scan = await LogScan(files: [LogFile(url: log)], filter: EventFilter())
 
         // When the timeline is drawn over the window
-        let timeline = TimelineReport(scan, bucketMinutes: 1, from: start, to: start + 600)
+        let timeline = try TimelineReport(scan, bucketMinutes: 1, from: start, to: start + 600)
 
         // Then it ends at the window's end, its empty minutes shown
         #expect(timeline.buckets.map(\.events) == [2, 1, 0, 0, 0, 0, 0, 0, 0, 0])
         #expect(timeline.buckets.last?.start == "2026-11-18T11:16:00Z")
         // and a window with no events at all is empty buckets, not "no events": 12:07 to 12:37 in buckets of five
         // minutes, aligned to the clock
-        let quiet = TimelineReport(scan, bucketMinutes: 5, from: start + 3600, to: start + 3600 + 1800)
+        let quiet = try TimelineReport(scan, bucketMinutes: 5, from: start + 3600, to: start + 3600 + 1800)
         #expect(quiet.buckets.map(\.events) == [0, 0, 0, 0, 0, 0, 0])
         #expect(quiet.buckets.first?.start == "2026-11-18T12:05:00Z")
+    }
+
+    @Test func yearsApartAreAtMost48BucketsOfWholeDaysAndAskedForBucketsHaveALimit() async throws {
+        // Given an event of a clock reset to 1970 and one of 2026
+        let log = try Self.log(at: [0, 1_795_000_020])
+        defer { try? FileManager.default.removeItem(at: log) }
+        let scan = await LogScan(files: [LogFile(url: log)], filter: EventFilter())
+
+        // When the timeline chooses its buckets, then it takes as many days as give 48 buckets at most
+        let timeline = TimelineReport(scan)
+        #expect(timeline.bucketMinutes % 1440 == 0)
+        #expect((40...48).contains(timeline.buckets.count))
+        #expect(timeline.buckets.first?.start == "1970-01-01T00:00:00Z")
+        #expect(timeline.buckets.map(\.events).reduce(0, +) == 2)
+        // and buckets of a minute asked for over those 56 years are refused, saying how many they would make
+        #expect(throws: TimelineReport.TooManyBuckets.self) { try TimelineReport(scan, bucketMinutes: 1) }
+        #expect(
+            try TimelineReport(scan, bucketMinutes: 1440 * 7).buckets.count <= TimelineReport.maximumRequestedBuckets)
     }
 
     private static func log(at times: [Double]) throws -> URL {

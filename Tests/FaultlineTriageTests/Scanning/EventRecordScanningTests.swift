@@ -84,6 +84,8 @@ import Testing
         (#"{"event_id":7,"timestamp":"2026-11-23T11:15:13Z"}"#, .notAnEvent),
         (#"{"event_id":"e1","timestamp":"yesterday"}"#, .notAnEvent),
         (#"{"event_id":"e1","timestamp":true}"#, .notAnEvent),
+        (#"{"event_id":"e1","timestamp":1e300}"#, .notAnEvent),  // after the year 9999
+        (#"{"event_id":"e1","timestamp":-1e15}"#, .notAnEvent),  // before the year 1
         (#"{"event_id":"e1","timestamp":"2026-11-23T11:15:13Z","tags":{"a":}}"#, .notJSON),
     ])
     func aLineThatIsNotAnEventSaysWhy(line: String, failure: EventRecord.LineFailure) {
