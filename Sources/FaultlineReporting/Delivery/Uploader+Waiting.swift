@@ -30,4 +30,34 @@ extension Uploader {
         }
         return waiting
     }
+
+    /// The events of `log` that wait to be sent by the uploaders whose outbox is `directory`, and their bytes: for
+    /// each destination whose cursor is stored there, the lines from its cursor to the end of the log, as an uploader
+    /// opening them would find them (the stored cursor lags the deliveries by at most 25 ms). It only reads, so
+    /// `faultline stats` may call it while a reporter sends.
+    public static func waiting(inLog log: EventLog.Configuration, outbox directory: URL) -> (events: Int, bytes: Int) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let cursors = names.filter { $0.hasPrefix("cursor-") && $0.hasSuffix(".json") }.compactMap {
+            (try? DeliveryCursor.stored(in: directory.appendingPathComponent($0, isDirectory: false))) ?? nil
+        }
+        guard !cursors.isEmpty, let rotated = try? EventLog.rotatedFiles(in: log.directory, logName: log.fileName)
+        else { return (0, 0) }
+        let segments = EventLog.readable(rotated).map(\.rotation.sequence)
+        let activeSegment = (segments.max() ?? 0) + 1
+        let reader = LogSegmentReader(log: log)
+        var waiting = (events: 0, bytes: 0)
+        for cursor in cursors {
+            for segment in segments + [activeSegment] where segment >= cursor.position.segment {
+                let offset = segment == cursor.position.segment ? cursor.position.offset : 0
+                try? reader.forEachLine(of: segment, from: offset, isActive: segment == activeSegment) { _, line in
+                    if line.first == UInt8(ascii: "{") {
+                        waiting.events += 1
+                        waiting.bytes += line.count
+                    }
+                    return true
+                }
+            }
+        }
+        return waiting
+    }
 }

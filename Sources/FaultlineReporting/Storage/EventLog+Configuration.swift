@@ -8,8 +8,9 @@ extension EventLog {
         /// The name of the log's files without extension; `events` by default: the active file is `events.jsonl`,
         /// the rotated ones `events-<UTC time>-<sequence>.jsonl.gz`.
         public var fileName: String
-        /// The largest the active file grows, in bytes, before it rotates; 8 MiB by default. A line larger than
-        /// this gets a file of its own.
+        /// The largest the active file grows, in bytes, before it rotates; 8 MiB by default, and never more than
+        /// half of ``maximumTotalSize``, so that the total holds (see ``rotationSize``). A line larger than this
+        /// gets a file of its own.
         public var maximumFileSize: Int
         /// How long after its first line the active file rotates, checked when a line is appended; 24 hours by
         /// default.
@@ -33,6 +34,10 @@ extension EventLog {
             self.maximumTotalSize = maximumTotalSize
             self.compressionLevel = compressionLevel
         }
+
+        /// The size at which the active file rotates: ``maximumFileSize``, or half of ``maximumTotalSize`` when that
+        /// is smaller, so that the active file and the newest rotated one, which is always kept, fit in the total.
+        public var rotationSize: Int { max(1, min(maximumFileSize, maximumTotalSize / 2)) }
 
         /// The file lines are appended to, `<directory>/<fileName>.jsonl`.
         public var activeFile: URL { directory.appendingPathComponent("\(fileName).jsonl") }

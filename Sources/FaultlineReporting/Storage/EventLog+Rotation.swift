@@ -32,7 +32,7 @@ extension EventLog {
             try Self.rotatedFiles(in: configuration.directory, logName: configuration.fileName))
         var sizes: [Int] = []
         for file in rotated { sizes.append(try Self.size(of: file.url)) }
-        var total = max(activeSize, configuration.maximumFileSize) + sizes.reduce(0, +)
+        var total = max(activeSize, configuration.rotationSize) + sizes.reduce(0, +)
         for (file, size) in zip(rotated, sizes).dropLast() where total > configuration.maximumTotalSize {
             try Self.remove(file.url)
             total -= size

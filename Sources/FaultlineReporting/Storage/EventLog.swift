@@ -16,7 +16,7 @@ import Foundation
 /// - Every line has a ``LogPosition`` (the segment, and the offset in it), which ``append(_:)`` returns: the active
 ///   file is the segment that its rotation will number, so a position stays true across rotations. An uploader reads
 ///   the lines it has to send from the log by their positions: the log is its outbox.
-/// - Before a line that would take the active file past ``Configuration/maximumFileSize``, or once the file's first
+/// - Before a line that would take the active file past ``Configuration/rotationSize``, or once the file's first
 ///   line is ``Configuration/maximumFileAge`` old, the file is renamed to
 ///   `events-<UTC yyyyMMdd'T'HHmmss.SSS'Z'>-<sequence>.jsonl`, compressed to the same name with `.gz` through a
 ///   temporary file and an atomic rename, and the plain file removed. A rotation interrupted by a crash is completed
@@ -107,7 +107,7 @@ public actor EventLog {
     public var activeSegment: Int { nextSequence }
 
     /// Appends `line` and a newline to the active file, rotating it first when the line would take it past
-    /// ``Configuration/maximumFileSize`` or its first line is ``Configuration/maximumFileAge`` old.
+    /// ``Configuration/rotationSize`` or its first line is ``Configuration/maximumFileAge`` old.
     ///
     /// - Parameter line: One event payload, such as compact JSON; it must not be empty or contain a newline.
     /// - Returns: Where the line starts.
@@ -131,7 +131,7 @@ public actor EventLog {
         if let newlineOffset { throw .lineContainsNewline(offset: newlineOffset) }
         guard !isClosed else { throw .closed(configuration.activeFile) }
         let date = now()
-        if activeSize > 0, activeSize + line.count + 1 > configuration.maximumFileSize || isOld(at: date) {
+        if activeSize > 0, activeSize + line.count + 1 > configuration.rotationSize || isOld(at: date) {
             try rotateActiveFile(at: date)
         }
         if file == nil { file = try AppendOnlyFile(opening: configuration.activeFile) }

@@ -1,9 +1,9 @@
 import FaultlineReporting
 import Foundation
 
-/// `faultline stats`: the state of the pipeline on this device: what waits in the outbox, what was delivered,
-/// retried and dropped (by reason), the same for each upstream `faultline serve --forward` sends to, and what the
-/// logs held that could not be read.
+/// `faultline stats`: the state of the pipeline on this device: what waits to be sent in the log and the outbox,
+/// what was delivered, retried and dropped (by reason), the same for each upstream `faultline serve --forward` sends
+/// to, and what the logs held that could not be read.
 public struct StatsReport: Hashable, Sendable, Encodable {
     /// The envelopes waiting in the outbox.
     public struct Outbox: Hashable, Sendable, Codable {
@@ -11,8 +11,16 @@ public struct StatsReport: Hashable, Sendable, Encodable {
         public let bytes: Int
     }
 
+    /// A reporter's events that wait in its log to be sent.
+    public struct LogBacklog: Hashable, Sendable, Codable {
+        public let events: Int
+        public let bytes: Int
+    }
+
     /// `null` when files were named instead of a log directory.
     public let outbox: Outbox?
+    /// `null` when files were named instead of a log directory.
+    public let log: LogBacklog?
     /// The uploader's cumulative counts (`outbox/delivery-stats.json`); zeros when it never ran.
     public let delivery: DeliveryStatistics?
     /// The queues of `faultline serve --forward` in the log directory, one per upstream; in the JSON only when
@@ -21,7 +29,7 @@ public struct StatsReport: Hashable, Sendable, Encodable {
     public let read: ReadCounts
 
     enum CodingKeys: String, CodingKey {
-        case outbox, delivery, forward, read
+        case outbox, log, delivery, forward, read
     }
 
     /// The stats of `scan`, with the outbox of `logDirectory` when the logs came from one.
@@ -29,6 +37,7 @@ public struct StatsReport: Hashable, Sendable, Encodable {
         read = scan.counts
         guard let logDirectory else {
             outbox = nil
+            log = nil
             delivery = nil
             forward = []
             return
@@ -36,6 +45,8 @@ public struct StatsReport: Hashable, Sendable, Encodable {
         let directory = logDirectory.appendingPathComponent("outbox")
         let waiting = Uploader.waiting(inOutbox: directory)
         outbox = Outbox(envelopes: waiting.envelopes, bytes: waiting.bytes)
+        let backlog = Uploader.waiting(inLog: EventLog.Configuration(directory: logDirectory), outbox: directory)
+        log = LogBacklog(events: backlog.events, bytes: backlog.bytes)
         delivery = DeliveryStatistics.stored(in: directory)
         forward = ForwardQueue.all(in: logDirectory)
     }
@@ -44,6 +55,7 @@ public struct StatsReport: Hashable, Sendable, Encodable {
         try JSONSchemaVersion.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(outbox, forKey: .outbox)
+        try container.encode(log, forKey: .log)
         try container.encode(delivery, forKey: .delivery)
         if !forward.isEmpty { try container.encode(forward, forKey: .forward) }
         try container.encode(read, forKey: .read)
@@ -52,7 +64,8 @@ public struct StatsReport: Hashable, Sendable, Encodable {
     /// The stats as the terminal shows them.
     public func text(style: TextStyle) -> String {
         var lines: [String] = []
-        if let outbox, let delivery {
+        if let outbox, let log, let delivery {
+            lines.append(style.bold("log: \(counted(log.events, "event")) waiting to be sent, \(log.bytes) bytes"))
             lines.append(style.bold("outbox: \(counted(outbox.envelopes, "envelope")) waiting, \(outbox.bytes) bytes"))
             lines += Self.text(delivery, delivered: "delivered")
         } else {

@@ -99,6 +99,13 @@ import Testing
         #expect(await reporter.uploader?.statistics.discarded == [overflow])
         #expect(await reporter.uploader?.pendingCount == 2)
         _ = await reporter.close(timeout: .zero)
+        // (which `faultline stats` finds from the cursor the run left: 2 events in the log; the outbox holds only the
+        // client report of the 8)
+        let backlog = Uploader.waiting(
+            inLog: EventLog.Configuration(directory: logs.url), outbox: options.outboxDirectory)
+        #expect(backlog.events == 2)
+        #expect(backlog.bytes > 0)
+        #expect(Uploader.waiting(inOutbox: options.outboxDirectory).envelopes == 1)
         closed.release()
         let firstRun = options
 

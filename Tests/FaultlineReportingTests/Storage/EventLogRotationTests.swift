@@ -100,11 +100,11 @@ import Testing
     }
 
     @Test func theOldestRotatedFilesAreDeletedToKeepTheLogWithinItsTotalSizeAndAreCounted() async throws {
-        // Given a log of 1000-byte files within 1200 bytes in total
+        // Given a log of 1000-byte files within 2400 bytes in total
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = try EventLog(
-            configuration: .init(directory: directory.url, maximumFileSize: 1000, maximumTotalSize: 1200))
+            configuration: .init(directory: directory.url, maximumFileSize: 1000, maximumTotalSize: 2400))
 
         // When 200 lines are appended, noting each rotated file's size as it appears
         var sizes: [String: Int] = [:]
@@ -128,13 +128,32 @@ import Testing
         #expect(statistics.evictedFiles == evicted.count)
         #expect(statistics.evictedBytes == evicted.map { sizes[$0]! }.reduce(0, +))
         let remainingBytes = remaining.map { sizes[$0]! }.reduce(0, +)
-        #expect(remainingBytes + 1000 <= 1200)
-        #expect(remainingBytes + sizes[evicted.last!]! + 1000 > 1200)
+        #expect(remainingBytes + 1000 <= 2400)
+        #expect(remainingBytes + sizes[evicted.last!]! + 1000 > 2400)
 
         // And the lines that remain are the newest, whole and in order: 10 per rotated file, 10 in the active file
         let kept = try LogContents.lines(in: directory.url)
         #expect(kept.count == remaining.count * 10 + 10)
         #expect(kept == Array(lines.suffix(kept.count)))
+    }
+
+    @Test func aTotalSmallerThanTheFileSizeHoldsBecauseTheActiveFileRotatesAtHalfOfIt() async throws {
+        // Given a log of the default 8 MiB files within 200 000 bytes in total
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = try EventLog(configuration: .init(directory: directory.url, maximumTotalSize: 200_000))
+
+        // When 2 MB of random hex lines are appended
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let noise = (0..<500).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }
+            try await log.append(Data(#"{"noise":"\#(noise.joined())"}"#.utf8))
+        }
+
+        // Then the files on disk stay within the total
+        let sizes = try directory.names().map { try Data(contentsOf: directory.file($0)).count }
+        #expect(sizes.reduce(0, +) <= 200_000, "\(sizes)")
+        #expect(await log.statistics.rotations > 10)
     }
 
     @Test func aForcedRotationRotatesAFileWithLinesAndLeavesAnEmptyOneAlone() async throws {
