@@ -1,5 +1,6 @@
 import ArgumentParser
 import Faultline
+import Foundation
 
 /// The `faultline` command-line tool.
 @main
@@ -15,4 +16,15 @@ struct FaultlineCommand: AsyncParsableCommand {
             ServeCommand.self, DemoCommand.self,
         ],
         defaultSubcommand: SummaryCommand.self)
+
+    /// Runs the command the arguments name, after refusing a first word that names none (status 64, as for any
+    /// usage error).
+    static func main() async {
+        let commands = configuration.subcommands.compactMap { $0.configuration.commandName }
+        if let mistake = UnknownCommand(Array(CommandLine.arguments.dropFirst()), commands: commands) {
+            FileHandle.standardError.write(Data("faultline: \(mistake.message)\n".utf8))
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
+        await main(nil)
+    }
 }

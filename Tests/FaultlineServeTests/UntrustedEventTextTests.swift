@@ -11,6 +11,9 @@ import Testing
     /// A message that clears the screen, retitles the window, and forges a line of `tail` after a newline.
     static let forged = "\u{1B}[2J\u{1B}]0;pwned\u{07}checkout failed\nFAKE 2026-11-24T00:00:00Z  server  500 injected"
 
+    /// A release that retitles the window, clears the screen, forges a line, reverses the text and ends in C1 and NUL.
+    static let forgedRelease = "r\u{1B}]0;PWNED\u{07}\u{1B}[2J\r\nFORGED\u{202E}\u{9B}\u{0}"
+
     @Test func noControlByteReachesTheTerminalAndEveryAcceptedEventIsCountedOnce() async throws {
         let logs = ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
@@ -21,7 +24,7 @@ import Testing
             let hostile: [String: Any] = [
                 "event_id": "0badc0de0badc0de0badc0de0badc0de", "message": Self.forged,
                 "exception": ["values": [["type": "Injected\u{9B}31m", "value": "bad \u{202E}txt.exe\r done"]]],
-                "tags": ["http.route": "/a\u{1B}[31mb", "error.kind": "server"],
+                "tags": ["http.route": "/a\u{1B}[31mb", "error.kind": "server"], "release": Self.forgedRelease,
             ]
             let body = try JSONSerialization.data(withJSONObject: hostile)
             #expect(try await serve.post(store, body: body).0 == 200)
@@ -82,6 +85,36 @@ import Testing
         #expect(byTitle["ZeroDivisionError: division by zero"]?.kind == "other")
         // and JSON keeps the text exact
         #expect(byTitle["bad \u{202E}txt.exe\r done"]?.route == "/a\u{1B}[31mb")
+    }
+
+    @Test func theSummarysReleasesAndTheReportShowControlCharactersEscaped() async throws {
+        // Given an event whose release retitles the window, clears the screen, forges a line and hides NUL and C1
+        let logs = ServeFixture.logDirectory()
+        defer { try? FileManager.default.removeItem(at: logs) }
+        try await ServeFixture.run(logs: logs) { serve in
+            let event: [String: Any] = [
+                "event_id": "5afe5afe5afe5afe5afe5afe5afe5afe", "message": "checkout failed",
+                "release": Self.forgedRelease, "tags": ["error.kind": "server"],
+            ]
+            let body = try JSONSerialization.data(withJSONObject: event)
+            #expect(try await serve.post("/api/1/store/?sentry_key=\(ServeFixture.publicKey)", body: body).0 == 200)
+        }
+
+        // When the summary and the HTML report show it
+        let summary = String(decoding: try BuiltFaultline.run(["summary", "--log-dir", logs.path]), as: UTF8.self)
+        let page = String(
+            decoding: try BuiltFaultline.run(["report", "--html", "--log-dir", logs.path]), as: UTF8.self)
+
+        // Then the releases line shows every control character escaped, on one line
+        let releases = try #require(summary.split(separator: "\n").first { $0.hasPrefix("releases: ") })
+        #expect(releases == #"releases: r\x1B]0;PWNED\x07\x1B[2J\r\nFORGED\u{202E}\u{9B}\x00 (1)"#)
+        #expect(!summary.contains("\nFORGED"))
+        // and neither output holds a control byte but the newline that ends a line
+        for (name, text) in [("summary", summary), ("report --html", page)] {
+            let unsafe = text.unicodeScalars.filter { Self.isUnsafe($0) }
+            #expect(unsafe.isEmpty, "faultline \(name) printed \(unsafe.map { String($0.value, radix: 16) })")
+        }
+        #expect(page.contains(#"r\x1B]0;PWNED\x07\x1B[2J\r\nFORGED\u{202E}\u{9B}\x00"#))
     }
 
     @Test func anEventReadTwiceIsOneEvent() async throws {

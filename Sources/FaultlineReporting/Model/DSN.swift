@@ -36,6 +36,9 @@ public struct DSN: Hashable, Sendable, CustomStringConvertible {
         guard scheme == "http" || scheme == "https" else { throw failure("the scheme must be http or https") }
         guard let key = components.user, !key.isEmpty else { throw failure("it has no public key before the @") }
         guard let host = components.host, !host.isEmpty else { throw failure("it has no host") }
+        if let port = components.port, !(1...65535).contains(port) {
+            throw failure("the port must be from 1 to 65535")
+        }
         var segments = components.path.split(separator: "/").map(String.init)
         guard let project = segments.popLast(), Int(project) != nil else {
             throw failure("the last path segment must be the numeric project id")

@@ -34,10 +34,11 @@ public enum BuiltFaultline {
         return outcome.output
     }
 
-    /// How `faultline arguments` ends, whatever its status, with `input` on its standard input.
-    public static func outcome(of arguments: [String], environment: [String: String] = [:], input: Data? = nil)
-        throws -> Outcome
-    {
+    /// How `faultline arguments` ends, whatever its status, with `input` on its standard input, and its standard
+    /// output sent to `output` when it is given (``Outcome/output`` is then empty).
+    public static func outcome(
+        of arguments: [String], environment: [String: String] = [:], input: Data? = nil, output: FileHandle? = nil
+    ) throws -> Outcome {
         guard FileManager.default.isExecutableFile(atPath: url.path) else {
             throw Failure(description: "\(url.path) is missing: `swift build --build-tests` builds it with the tests")
         }
@@ -49,8 +50,8 @@ public enum BuiltFaultline {
         let errors = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-stderr-\(UUID())")
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errors) }
-        let (output, stdin) = (Pipe(), Pipe())
-        process.standardOutput = output
+        let (pipe, stdin) = (Pipe(), Pipe())
+        process.standardOutput = output ?? pipe
         process.standardError = try FileHandle(forWritingTo: errors)
         process.standardInput = input == nil ? FileHandle.nullDevice : stdin
         try process.run()
@@ -58,7 +59,7 @@ public enum BuiltFaultline {
             stdin.fileHandleForWriting.write(input)
             try stdin.fileHandleForWriting.close()
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let data = output == nil ? pipe.fileHandleForReading.readDataToEndOfFile() : Data()
         process.waitUntilExit()
         let errorText = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
         return Outcome(status: process.terminationStatus, output: data, errors: errorText)

@@ -32,6 +32,8 @@ public struct LogScan: Sendable {
     public private(set) var issues: [String: Issue] = [:]
     /// What was read and skipped.
     public private(set) var counts = ReadCounts()
+    /// The files that could not be opened or read, and why.
+    public private(set) var unreadableFiles: [UnreadableFile] = []
     /// Events that passed the filter, in all.
     public private(set) var events = 0
     /// Events by `error.kind`.
@@ -77,6 +79,7 @@ public struct LogScan: Sendable {
             reader.read(file) { outbox[$0.eventID] = $0 }
         }
         counts = reader.counts
+        unreadableFiles = reader.unreadableFiles
         let pieces = LogPiece.plan(files.filter { $0.kind != .envelope }, size: pieceSize)
         let outboxIDs = Set(outbox.keys)
         let totalBytes = pieces.reduce(0) { $0 + $1.byteCount }
@@ -125,6 +128,7 @@ public struct LogScan: Sendable {
             add(record, filter: filter)
         }
         counts = reader.counts
+        unreadableFiles = reader.unreadableFiles
         counts.duplicates += duplicates
     }
 
@@ -205,6 +209,7 @@ public struct LogScan: Sendable {
         }
         seen.formUnion(later.seen)
         counts.add(later.counts)
+        unreadableFiles += later.unreadableFiles
         events += later.events
         kinds.merge(later.kinds, uniquingKeysWith: +)
         users.formUnion(later.users)

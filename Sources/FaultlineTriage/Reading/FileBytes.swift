@@ -6,12 +6,13 @@ enum FileBytes {
     static let pieceSize = 1 << 20
 
     /// Hands the bytes of `range` of the file at `url` (all of it when `nil`) to `body` a piece at a time through one
-    /// reused buffer, then an empty piece with `isEnd`; `false` when the file cannot be opened or read.
+    /// reused buffer, then an empty piece with `isEnd`: the `errno` of the failure when the file cannot be opened or
+    /// read, `nil` when it was read to the end.
     static func read(
         _ url: URL, range: Range<Int>? = nil, _ body: (UnsafeRawBufferPointer, _ isEnd: Bool) -> Void
-    ) -> Bool {
+    ) -> Int32? {
         let descriptor = open(url.path, O_RDONLY)
-        guard descriptor >= 0 else { return false }
+        guard descriptor >= 0 else { return errno }
         defer { close(descriptor) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: pieceSize, alignment: 16)
         defer { buffer.deallocate() }
@@ -22,10 +23,10 @@ enum FileBytes {
                 if wanted == 0 { 0 } else if range == nil {
                     Foundation.read(descriptor, buffer.baseAddress, wanted)  // a pipe, such as /dev/stdin, works too
                 } else { pread(descriptor, buffer.baseAddress, wanted, off_t(position)) }
-            guard count >= 0 else { return false }
+            guard count >= 0 else { return errno }
             position += count
             body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), count == 0)
-            if count == 0 { return true }
+            if count == 0 { return nil }
         }
     }
 

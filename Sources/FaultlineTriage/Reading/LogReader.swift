@@ -7,6 +7,8 @@ import Foundation
 public struct LogReader {
     /// What was read and skipped so far.
     public private(set) var counts = ReadCounts()
+    /// The files that could not be opened or read, and why.
+    public private(set) var unreadableFiles: [UnreadableFile] = []
 
     public init() {}
 
@@ -31,24 +33,24 @@ public struct LogReader {
 
     private mutating func readLines(of piece: LogPiece, _ event: (EventRecord, UnsafeBufferPointer<UInt8>) -> Void) {
         var splitter = LineSplitter()
-        let readable = FileBytes.read(piece.file.url, range: piece.range) { chunk, _ in
+        let failure = FileBytes.read(piece.file.url, range: piece.range) { chunk, _ in
             counts.bytes += chunk.count
             splitter.split(chunk) { record($0, event) }
         }
-        finish(readable: readable, isFirstOfFile: piece.isFirstOfFile, splitter: &splitter, event)
+        finish(piece.file.url, failure: failure, isFirstOfFile: piece.isFirstOfFile, splitter: &splitter, event)
     }
 
     private mutating func readCompressedLines(of url: URL, _ event: (EventRecord, UnsafeBufferPointer<UInt8>) -> Void) {
         var splitter = LineSplitter()
         var gzipStream = GzipStream()
         var gzipFailure: GzipError?
-        let readable = FileBytes.read(url) { chunk, isEnd in
+        let failure = FileBytes.read(url) { chunk, isEnd in
             counts.bytes += chunk.count
             gzipFailure = gzipStream.decompress(chunk, isEnd: isEnd) { piece in
                 splitter.split(piece) { record($0, event) }
             }
         }
-        finish(readable: readable, isFirstOfFile: true, splitter: &splitter, event)
+        finish(url, failure: failure, isFirstOfFile: true, splitter: &splitter, event)
         switch gzipFailure {
         case .truncated?: counts.truncatedGzip += 1
         case .corrupt?, .tooLarge?: counts.corruptGzip += 1
@@ -57,11 +59,11 @@ public struct LogReader {
     }
 
     private mutating func finish(
-        readable: Bool, isFirstOfFile: Bool, splitter: inout LineSplitter,
+        _ url: URL, failure: Int32?, isFirstOfFile: Bool, splitter: inout LineSplitter,
         _ event: (EventRecord, UnsafeBufferPointer<UInt8>) -> Void
     ) {
-        guard readable else {
-            if isFirstOfFile { counts.unreadableFiles += 1 }
+        if let failure {
+            if isFirstOfFile { skip(url, failure) }
             return
         }
         if isFirstOfFile { counts.files += 1 }
@@ -70,8 +72,9 @@ public struct LogReader {
     }
 
     private mutating func readEnvelope(_ url: URL, _ event: (EventRecord, UnsafeBufferPointer<UInt8>) -> Void) {
-        guard let data = try? Data(contentsOf: url) else {
-            counts.unreadableFiles += 1
+        var data = Data()
+        if let failure = FileBytes.read(url, { chunk, _ in data.append(contentsOf: chunk) }) {
+            skip(url, failure)
             return
         }
         counts.files += 1
@@ -83,6 +86,12 @@ public struct LogReader {
         for item in envelope.items where item.type == "event" {
             [UInt8](item.payload).withUnsafeBufferPointer { record($0, event) }
         }
+    }
+
+    /// Counts the file at `url` as unreadable, for the `errno` `code`.
+    private mutating func skip(_ url: URL, _ code: Int32) {
+        counts.unreadableFiles += 1
+        unreadableFiles.append(UnreadableFile(url: url, code: code))
     }
 
     /// Reads one line: an event, a blank line (ignored) or a line counted as skipped.

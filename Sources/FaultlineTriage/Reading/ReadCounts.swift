@@ -67,14 +67,16 @@ extension ReadCounts {
         if counts.ignoredFields > 0 {
             line += "; \(counted(counts.ignoredFields, "field")) of an unexpected type left out"
         }
-        let skipped = [
+        let skippedLines = [
             ("not UTF-8", counts.notUTF8), ("not JSON", counts.notJSON), ("not events", counts.notAnEvent),
-            ("over 16 MiB", counts.tooLong), ("truncated gzip files", counts.truncatedGzip),
-            ("corrupt gzip files", counts.corruptGzip), ("unreadable envelopes", counts.unreadableEnvelopes),
-            ("unreadable files", counts.unreadableFiles),
-        ].filter { $0.1 > 0 }
+            ("over 16 MiB", counts.tooLong),
+        ].filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }
+        let skippedFiles = [
+            ("truncated gzip file", counts.truncatedGzip), ("corrupt gzip file", counts.corruptGzip),
+            ("unreadable envelope", counts.unreadableEnvelopes), ("unreadable file", counts.unreadableFiles),
+        ].filter { $0.1 > 0 }.map { counted($0.1, $0.0) }
+        let skipped = skippedLines + skippedFiles
         guard !skipped.isEmpty else { return style.dim(line) + "\n" }
-        return style.dim(line) + "\n"
-            + style.red("skipped: " + skipped.map { "\($0.1) \($0.0)" }.joined(separator: ", ")) + "\n"
+        return style.dim(line) + "\n" + style.red("skipped: " + skipped.joined(separator: ", ")) + "\n"
     }
 }

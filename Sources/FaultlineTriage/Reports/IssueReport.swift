@@ -172,7 +172,7 @@ public struct IssueReport: Hashable, Sendable, Encodable {
         }
         if let latest {
             lines += [
-                "", style.bold("latest event \(safe(latest.eventID)) at \(latest.timestamp)"), safe(latest.title),
+                "", style.bold("latest event \(safe(latest.eventID)) at \(safe(latest.timestamp))"), safe(latest.title),
             ]
             if let message = latest.serverMessage { lines.append("server message: \(safe(message))") }
             if let path = latest.decodingPath { lines.append("decoding path: \(safe(path))") }

@@ -80,7 +80,13 @@ public struct SummaryReport: Hashable, Sendable, Encodable {
         try container.encode(read, forKey: .read)
     }
 
-    /// The summary as the terminal shows it.
+    /// The kinds with events: the known ones in ``kinds``' order, then any other an event was tagged with, by name.
+    var kindsCounted: [String] {
+        let known = Self.kinds.filter { kinds[$0, default: 0] > 0 }
+        return known + kinds.keys.filter { !Self.kinds.contains($0) && kinds[$0, default: 0] > 0 }.sorted()
+    }
+
+    /// The summary as the terminal shows it. Everything the events said is made safe with ``TerminalText/safe(_:)``.
     public func text(style: TextStyle) -> String {
         guard let firstSeen, let lastSeen else {
             return "No events found.\n" + ReadCounts.text(read, style: style)
@@ -90,12 +96,12 @@ public struct SummaryReport: Hashable, Sendable, Encodable {
                 "\(counted(events, "event")) in \(counted(issues, "issue")), \(counted(users, "user")) affected"),
             "from \(firstSeen) to \(lastSeen)",
             "",
-            "by kind:  "
-                + Self.kinds.filter { kinds[$0, default: 0] > 0 }.map { "\($0) \(kinds[$0] ?? 0)" }
-                .joined(separator: "  "),
+            "by kind:  " + kindsCounted.map { "\(TerminalText.safe($0)) \(kinds[$0] ?? 0)" }.joined(separator: "  "),
             "releases: "
                 + (releases.isEmpty
-                    ? "none" : releases.prefix(5).map { "\($0.release) (\($0.events))" }.joined(separator: ", ")),
+                    ? "none"
+                    : releases.prefix(5).map { "\(TerminalText.safe($0.release)) (\($0.events))" }
+                        .joined(separator: ", ")),
             "",
         ]
         if let signals {

@@ -49,7 +49,8 @@ public enum TerminalText {
         byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2
     }
 
-    private static func escaped(_ scalar: Unicode.Scalar) -> String? {
+    /// How ``safe(_:)`` shows `scalar`: `nil` when it is shown as it is.
+    static func escaped(_ scalar: Unicode.Scalar) -> String? {
         switch scalar.value {
         case 0x0A: "\\n"
         case 0x0D: "\\r"

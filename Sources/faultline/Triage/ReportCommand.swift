@@ -2,40 +2,43 @@ import ArgumentParser
 import FaultlineTriage
 import Foundation
 
-/// `faultline report --html`: a self-contained page of charts and tables, for sharing outside a terminal.
+/// `faultline report`: a self-contained page of charts and tables, for sharing outside a terminal, or its data as
+/// JSON.
 struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "A self-contained report to share: timeline, kinds, routes, codes, users and top issues.",
-        discussion: "The page has no script and fetches nothing, so it opens offline. Filters apply as elsewhere.")
-
-    /// The report's format; HTML is the one there is.
-    enum Format: String, EnumerableFlag {
-        case html
-    }
+        discussion: """
+            The page (--html, the default) has no script and fetches nothing, so it opens offline; --json writes \
+            what it shows as data. Filters apply as elsewhere.
+            """)
 
     @OptionGroup var options: TriageOptions
     @OptionGroup var signals: SignalOptions
 
-    @Flag(help: "The format to write.")
-    var format: Format
+    @Flag(help: "Write an HTML page (the default).")
+    var html = false
 
-    @Option(name: .shortAndLong, help: "Write the report to this file instead of standard output.")
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "Write the report to this file instead of standard output (- for standard output).",
+            discussion: "A regular file is replaced whole; a symbolic link is written through; a FIFO or device is "
+                + "written, never replaced."))
     var output: String?
 
     func validate() throws {
-        if options.json { throw ValidationError("--json does not apply to report: it writes --html.") }
+        if html && options.json { throw ValidationError("Choose one of --html and --json.") }
     }
 
     func run() async throws {
         let report = HTMLReport(try await options.scan(signals: signals), generatedAt: Date().timeIntervalSince1970)
-        let page = Data(report.html().utf8)
-        guard let output else {
-            FileHandle.standardOutput.write(page)
-            return
-        }
+        let contents = options.json ? try TriageOptions.json(report) : Data(report.html().utf8)
+        guard let output else { return try StandardOutput.write(contents) }
         do {
-            try page.write(to: URL(fileURLWithPath: output), options: .atomic)
+            try OutputFile.write(contents, to: output)
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
             FileHandle.standardError.write(
                 Data("faultline: cannot write \(output): \(WriteFailure.reason(for: output, error))\n".utf8))

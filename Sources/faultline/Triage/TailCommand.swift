@@ -39,11 +39,9 @@ struct TailCommand: AsyncParsableCommand {
     private func print(_ record: EventRecord) throws {
         let line = EventLine(record)
         if options.json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            FileHandle.standardOutput.write(try encoder.encode(line) + Data("\n".utf8))
+            try StandardOutput.write(try TriageOptions.json(line, pretty: false))
         } else {
-            FileHandle.standardOutput.write(Data((line.text(style: options.style) + "\n").utf8))
+            try StandardOutput.write(Data((line.text(style: options.style) + "\n").utf8))
         }
     }
 }

@@ -55,6 +55,14 @@ struct TriageOptions: ParsableArguments {
             throw ValidationError(
                 "'\(status)' is not an HTTP status: use a number such as 503, or a class such as 5xx.")
         }
+        // Times are read here, so that a mistake is answered with this command's usage.
+        for text in [since, until].compactMap({ $0 }) where TimeExpression.seconds(text, now: 0) == nil {
+            throw ValidationError(Self.notATime(text))
+        }
+    }
+
+    private static func notATime(_ text: String) -> String {
+        "'\(text)' is not a time: use 30m, 2h, 7d, 2026-11-23 or 2026-11-23T14:00:00Z."
     }
 
     /// Reads the logs once with the filters applied, with a progress line on a terminal when that takes a while;
@@ -72,6 +80,10 @@ struct TriageOptions: ParsableArguments {
         var progressLine = ProgressLine()
         let scan = await LogScan(files: files, filter: filter, window: window) { progressLine.show($0) }
         progressLine.erase()
+        for file in scan.unreadableFiles {
+            FileHandle.standardError.write(
+                Data("faultline: skipped \(TerminalText.safe(file.url.path)): \(file.reason)\n".utf8))
+        }
         return scan
     }
 
@@ -106,26 +118,40 @@ struct TriageOptions: ParsableArguments {
     /// Prints `report` as JSON with `--json`, else `text`.
     func print<Report: Encodable>(_ report: Report, text: (TextStyle) -> String) throws {
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            encoder.dateEncodingStrategy = .iso8601
-            FileHandle.standardOutput.write(try encoder.encode(report) + Data("\n".utf8))
+            try StandardOutput.write(try Self.json(report))
         } else {
-            FileHandle.standardOutput.write(Data(text(style).utf8))
+            try StandardOutput.write(Data(text(style).utf8))
         }
     }
 
+    /// `report` as `--json` prints it: keys sorted but `schema_version` first, pretty-printed unless `pretty` is false
+    /// (one line, for `tail`), and a newline.
+    static func json(_ report: some Encodable, pretty: Bool = true) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting =
+            pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return Data(JSONSchemaVersion.movedFirst(in: Array(try encoder.encode(report))) + Array("\n".utf8))
+    }
+
     /// The filters of the options, `--since` being `defaultSince` when it is not given; a time that cannot be read is
-    /// a usage error.
+    /// a usage error, and a window that ends before it starts exits with status 2.
     func filter(defaultSince: String? = nil) throws -> EventFilter {
         let now = Date().timeIntervalSince1970
         var filter = EventFilter()
         for (text, keyPath) in [(since ?? defaultSince, \EventFilter.since), (until, \EventFilter.until)] {
             guard let text else { continue }
             guard let seconds = TimeExpression.seconds(text, now: now) else {
-                throw ValidationError("'\(text)' is not a time: use 30m, 2h, 7d, 2026-11-23 or 2026-11-23T14:00:00Z.")
+                throw ValidationError(Self.notATime(text))
             }
             filter[keyPath: keyPath] = seconds
+        }
+        if let start = filter.since, let end = filter.until, end < start, let until {
+            FileHandle.standardError.write(
+                Data(
+                    "faultline: --until \(until) is before --since \(since ?? defaultSince ?? ""): the window ends before it starts.\n"
+                        .utf8))
+            throw ExitCode(2)
         }
         filter.kinds = Set(kind)
         filter.routes = Set(route)

@@ -30,6 +30,8 @@ import Testing
         ("https://host/1", "it has no public key before the @"),
         ("https://key@host/", "the last path segment must be the numeric project id"),
         ("https://key@host/project", "the last path segment must be the numeric project id"),
+        ("http://key@127.0.0.1:99999/1", "the port must be from 1 to 65535"),
+        ("http://key@127.0.0.1:0/1", "the port must be from 1 to 65535"),
     ])
     func anInvalidDSNSaysWhatIsWrong(dsn: String, reason: String) {
         let error = #expect(throws: DSN.ParseError.self) { try DSN(dsn) }

@@ -13,13 +13,13 @@ public struct HTMLReport: Sendable {
     static let maximumBars = 10
     static let maximumIssues = 25
 
-    private let summary: SummaryReport
+    let summary: SummaryReport
     /// The incident signals, when the report has a window (`--since`).
-    private let incident: IncidentReport?
-    private let timeline: TimelineReport
-    private let issues: [IssueRow]
-    private let breakdowns: [(id: String, heading: String, counts: [String: Int])]
-    private let generatedAt: String
+    let incident: IncidentReport?
+    let timeline: TimelineReport
+    let issues: [IssueRow]
+    let breakdowns: [(id: String, heading: String, counts: [String: Int])]
+    let generatedAt: String
 
     /// The report of `scan`, stamped as made at `generatedAt` (seconds since 1970).
     public init(_ scan: LogScan, generatedAt: Double) {
@@ -59,7 +59,7 @@ public struct HTMLReport: Sendable {
             """
         page += "<p class=\"headline\">\(HTMLText.escaped(headline))</p>\n"
         page +=
-            "<p class=\"note read\">\(HTMLText.escaped(ReadCounts.text(summary.read, style: TextStyle(colors: false))))</p>\n"
+            "<p class=\"note read\">\(readNote)</p>\n"
         if let incident, !incident.flagged.isEmpty {
             page += section(
                 id: "signals", heading: "New, spiking and regressed in the window",
@@ -90,6 +90,14 @@ public struct HTMLReport: Sendable {
         guard let firstSeen = summary.firstSeen, let lastSeen = summary.lastSeen else { return "No events found." }
         return "\(counted(summary.events, "event")) in \(counted(summary.issues, "issue")), "
             + "\(counted(summary.users, "user")) affected, from \(firstSeen) to \(lastSeen)"
+    }
+
+    /// What was read and skipped, its lines escaped one by one.
+    private var readNote: String {
+        ReadCounts.text(summary.read, style: TextStyle(colors: false)).split(
+            separator: "\n", omittingEmptySubsequences: false
+        )
+        .map { HTMLText.escaped(String($0)) }.joined(separator: "\n")
     }
 
     private var issuesNote: String {

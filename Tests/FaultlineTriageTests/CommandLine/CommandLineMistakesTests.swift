@@ -1,0 +1,67 @@
+import FaultlineReporting
+import FaultlineTestServer
+import Foundation
+import Testing
+
+/// What `faultline` answers to commands a person mistypes or cannot mean, and how it words what it skipped.
+@Suite struct CommandLineMistakesTests {
+    @Test(arguments: [
+        (["isues"], "faultline: 'isues' is not a command; did you mean 'issues'?\n"),
+        (["sumary", "--json"], "faultline: 'sumary' is not a command; did you mean 'summary'?\n"),
+        (["frobnicate"], "faultline: 'frobnicate' is not a command: see 'faultline --help' for the commands.\n"),
+        (["/tmp"], "faultline: '/tmp' is not a command: to read it, run 'faultline summary --log-dir /tmp'.\n"),
+    ])
+    func anUnknownFirstWordIsNotACommand(arguments: [String], says: String) throws {
+        let outcome = try BuiltFaultline.outcome(of: arguments)
+
+        #expect(outcome.status == 64)
+        #expect(outcome.errors == says)
+    }
+
+    @Test func aTimeThatCannotBeReadShowsTheSubcommandsUsage() throws {
+        let outcome = try BuiltFaultline.outcome(of: ["issues", "--since", "yesterday", "--file", "/dev/null"])
+
+        #expect(outcome.status == 64)
+        #expect(outcome.errors.contains("'yesterday' is not a time"))
+        #expect(outcome.errors.contains("Usage: faultline issues"))
+    }
+
+    @Test func aWindowThatEndsBeforeItStartsIsRefused() throws {
+        let outcome = try BuiltFaultline.outcome(of: [
+            "summary", "--until", "2h", "--since", "1h", "--file", "/dev/null",
+        ])
+
+        #expect(outcome.status == 2)
+        #expect(outcome.errors == "faultline: --until 2h is before --since 1h: the window ends before it starts.\n")
+        #expect(outcome.output.isEmpty)
+    }
+
+    @Test func aKindTheSummaryDoesNotKnowIsCountedInItsText() throws {
+        // Given seven events, one of a kind of its own
+        let log = try CommandLineLog(events: Array(repeating: ("server", nil), count: 6) + [("K", nil)])
+        defer { log.remove() }
+
+        let summary = String(decoding: try BuiltFaultline.run(["summary", "--log-dir", log.path]), as: UTF8.self)
+
+        #expect(summary.contains("\nby kind:  server 6  K 1\n"))
+    }
+
+    @Test func oneSkippedFileIsSingular() throws {
+        // Given a rotated log cut inside its gzip member
+        let log = try CommandLineLog()
+        defer { log.remove() }
+        try Gzip.compress(Data(repeating: 0x0A, count: 4096)).prefix(5).write(
+            to: log.directory.appendingPathComponent("events-1.jsonl.gz"))
+
+        let summary = String(decoding: try BuiltFaultline.run(["summary", "--log-dir", log.path]), as: UTF8.self)
+
+        #expect(summary.contains("1 truncated gzip file\n"), "\(summary)")
+    }
+
+    @Test func aForwardDSNWithAPortOutOfRangeIsRefused() throws {
+        let outcome = try BuiltFaultline.outcome(of: ["serve", "--forward", "http://k@127.0.0.1:99999/1"])
+
+        #expect(outcome.status == 64)
+        #expect(outcome.errors.contains("the port must be from 1 to 65535"))
+    }
+}

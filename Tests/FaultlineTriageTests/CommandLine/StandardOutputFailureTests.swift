@@ -1,0 +1,50 @@
+import FaultlineTestServer
+import Foundation
+import Testing
+
+/// What the triage commands do when standard output cannot take what they print.
+@Suite struct StandardOutputFailureTests {
+    @Test(arguments: [
+        ["summary"], ["issues"], ["tail"], ["stats"], ["timeline"], ["incident", "--since", "2026-11-23"],
+        ["report", "--html"], ["summary", "--json"],
+    ])
+    func aFullDeviceIsOneLineOnStandardErrorAndStatus1(command: [String]) throws {
+        // Given a log, and standard output on a device that is always full
+        let log = try CommandLineLog()
+        defer { log.remove() }
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        defer { try? full.close() }
+
+        // When a command prints its report there
+        let outcome = try BuiltFaultline.outcome(of: command + ["--log-dir", log.path], output: full)
+
+        // Then it says so in one line and fails, without a crash
+        #expect(outcome.status == 1, "faultline \(command.joined(separator: " ")): \(outcome.errors)")
+        #expect(outcome.errors == "faultline: cannot write to standard output: No space left on device\n")
+    }
+
+    @Test func aClosedPipeEndsTheCommandQuietlyBySIGPIPE() throws {
+        // Given a log, and standard output on a pipe whose reader has gone, as after `| head`
+        let log = try CommandLineLog()
+        defer { log.remove() }
+        let pipe = Pipe()
+        try pipe.fileHandleForReading.close()
+        let process = Process()
+        process.executableURL = BuiltFaultline.url
+        process.arguments = ["summary", "--log-dir", log.path]
+        process.environment = ["NO_COLOR": "1"]
+        process.standardOutput = pipe
+        let errors = Pipe()
+        process.standardError = errors
+
+        // When a command prints its report there
+        try process.run()
+        let said = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+
+        // Then SIGPIPE ends it (status 141 in a shell), and it says nothing
+        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(process.terminationStatus == SIGPIPE)
+        #expect(said.isEmpty)
+    }
+}
