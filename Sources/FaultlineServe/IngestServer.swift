@@ -45,6 +45,7 @@ public enum IngestServer {
         logger.logLevel = .warning
         let application = Application(
             router: router(handler),
+            server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { channel in onStart(channel.localAddress?.port ?? configuration.port) },
             logger: logger)

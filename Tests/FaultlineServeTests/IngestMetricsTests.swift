@@ -36,7 +36,9 @@ import Testing
             let head =
                 "POST /api/1/envelope/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n"
                 + "X-Sentry-Auth: Sentry sentry_key=\(ServeFixture.publicKey)\r\n\r\n0123456789"
-            try Self.sendAndClose(head, port: serve.port)
+            let connection = try LoopbackConnection(port: serve.port)
+            #expect(connection.write(head))
+            connection.close()
 
             // Then the metrics count it as closed by the client, and nothing as too large
             var metrics: [String: Int] = [:]
@@ -47,23 +49,5 @@ import Testing
             #expect(metrics[#"faultline_events_dropped_total{reason="client_closed"}"#] == 1)
             #expect(metrics[#"faultline_events_dropped_total{reason="too_large"}"#] == nil)
         }
-    }
-
-    /// Writes `text` to a TCP connection to 127.0.0.1:`port` and closes it.
-    private static func sendAndClose(_ text: String, port: Int) throws {
-        let connection = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(connection) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(connection, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-        try #require(connected, "cannot connect to 127.0.0.1:\(port)")
-        let bytes = Array(text.utf8)
-        #expect(write(connection, bytes, bytes.count) == bytes.count)
     }
 }

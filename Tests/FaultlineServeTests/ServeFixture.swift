@@ -22,15 +22,16 @@ struct ServeFixture {
         FileManager.default.temporaryDirectory.appendingPathComponent("faultline-serve-\(UUID())")
     }
 
-    /// Starts the ingest writing to `logs` (with a rate limit of `eventsPerMinute`, forwarding as `forwarding` says),
-    /// runs `body` with it, and stops it, closing its log.
+    /// Starts the ingest writing to `logs` (with a rate limit of `eventsPerMinute`, forwarding as `forwarding` says,
+    /// closing connections idle for `idleTimeout`), runs `body` with it, and stops it, closing its log.
     static func run<T: Sendable>(
         logs: URL, eventsPerMinute: Int? = nil, forwarding: ForwardConfiguration? = nil,
-        _ body: @Sendable (ServeFixture) async throws -> T
+        idleTimeout: Duration = .seconds(60), _ body: @Sendable (ServeFixture) async throws -> T
     ) async throws -> T {
         var settings = IngestConfiguration(logDirectory: logs, publicKey: publicKey)
         settings.port = 0
         settings.eventsPerMinute = eventsPerMinute
+        settings.idleTimeout = idleTimeout
         settings.forwarding = forwarding
         let ingest = try await RunningIngest(settings)
         do {

@@ -19,6 +19,10 @@ public struct IngestConfiguration: Sendable {
     public var maximumRequestSize = 20 * 1024 * 1024
     /// The most bytes one item (an event) may have: 1 MiB, Sentry's limit for an event.
     public var maximumItemSize = 1024 * 1024
+    /// How long a connection may send nothing, between requests or in the middle of one, before it is closed: 60
+    /// seconds by default, nginx's limit for a request's header and body. A client that starts a request and stalls
+    /// holds no connection for longer; a request being answered is never cut.
+    public var idleTimeout = Duration.seconds(60)
     /// The most events the key may send per minute; `nil` (the default) for no limit. Past it, requests are
     /// answered 429 with `Retry-After` and `X-Sentry-Rate-Limits`.
     public var eventsPerMinute: Int?

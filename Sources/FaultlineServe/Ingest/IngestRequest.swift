@@ -65,7 +65,8 @@ struct IngestRequest {
             guard item.payload.count <= configuration.maximumItemSize else {
                 throw Refusal(
                     status: 413,
-                    reason: "a \(item.type) item of \(item.payload.count) bytes is over the limit of "
+                    reason:
+                        "\(item.type.first.map("aeiou".contains) == true ? "an" : "a") \(item.type) item of \(item.payload.count) bytes is over the limit of "
                         + "\(configuration.maximumItemSize)")
             }
             switch item.type {

@@ -36,6 +36,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The most events the key may send a minute; past it, requests get 429 and Retry-After.")
     var rateLimit: Int?
 
+    @Option(help: "Seconds a connection may send nothing, between requests or within one, before it is closed (60).")
+    var idleTimeout: Int?
+
     @Flag(name: .shortAndLong, help: "Print no line per request (the access log on standard output).")
     var quiet = false
 
@@ -96,7 +99,8 @@ struct ServeCommand: AsyncParsableCommand {
             )
         }
         for (name, value) in [
-            ("--max-log-bytes", maxLogBytes), ("--forward-queue-max-envelopes", forwardQueueMaxEnvelopes),
+            ("--max-log-bytes", maxLogBytes), ("--idle-timeout", idleTimeout),
+            ("--forward-queue-max-envelopes", forwardQueueMaxEnvelopes),
             ("--forward-queue-max-bytes", forwardQueueMaxBytes),
         ] {
             if let value, value < 1 { throw ValidationError("\(name) is 1 or more.") }
@@ -115,6 +119,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.projectID = project
         configuration.eventsPerMinute = rateLimit
+        if let idleTimeout { configuration.idleTimeout = .seconds(idleTimeout) }
         if !quiet { configuration.accessLog = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) } }
         configuration.scrubsValues = scrubValues
         configuration.maximumLogBytes = maxLogBytes
