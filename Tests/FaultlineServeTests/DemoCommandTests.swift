@@ -24,4 +24,21 @@ import Testing
         #expect(ingest.issues == app.issues)
         #expect(ingest.counts.duplicates == 0 && ingest.events == 11)
     }
+
+    @Test func aDemoWhoseEventsCannotBeDeliveredSaysSoAndExits1() async throws {
+        let logs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-demo-test-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: logs) }
+        let closed = try ClosedPort()
+        defer { closed.release() }
+
+        // When the demo delivers to a DSN where nothing listens, waiting a second at the end
+        let outcome = try BuiltFaultline.outcome(
+            of: ["demo", "--log-dir", logs.path, "--dsn", "http://key@127.0.0.1:\(closed.port)/1", "--timeout", "1"])
+
+        // Then it says so, still summarizes what the app captured, and exits 1
+        let printed = String(decoding: outcome.output, as: UTF8.self)
+        #expect(printed.contains("Some events were not delivered: see faultline stats."))
+        #expect(printed.contains("11 events in 7 issues, 6 users affected"))
+        #expect(outcome.status == 1)
+    }
 }

@@ -20,6 +20,14 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Deliver to this DSN (such as a real Sentry or Bugsink) instead of the embedded ingest.")
     var dsn: String?
 
+    @Option(
+        help: "Seconds to wait at the end for every event to be delivered; the demo exits 1 when some were not (60).")
+    var timeout = 60
+
+    func validate() throws {
+        if timeout < 0 { throw ValidationError("--timeout is a number of seconds, 0 or more.") }
+    }
+
     /// The embedded ingest's key.
     private static let publicKey = "faultlinedemo0000000000000000000"
 
@@ -49,7 +57,7 @@ struct DemoCommand: AsyncParsableCommand {
                 await Self.playOutage(of: ingest, before: index)
             }
         }
-        let delivered = await reporter.close(timeout: .seconds(60))
+        let delivered = await reporter.close(timeout: .seconds(timeout))
         try await ingest?.stop()
         print(
             "\n" + (delivered ? "Every event was delivered." : "Some events were not delivered: see faultline stats."))
@@ -62,6 +70,7 @@ struct DemoCommand: AsyncParsableCommand {
         print("\n$ faultline summary --log-dir \(logs.path)")
         print(SummaryReport(scan).text(style: .standardOutput), terminator: "")
         print("\nA page to share: faultline report --html --log-dir \(logs.path) -o report.html")
+        if !delivered { throw ExitCode(1) }
     }
 
     /// The embedded ingest: on loopback, at a port the system chooses, writing to `<logs>/ingest`.
