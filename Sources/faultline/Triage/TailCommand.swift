@@ -24,10 +24,11 @@ struct TailCommand: AsyncParsableCommand {
         }
         // Following starts before the latest are read, so that nothing appended in between is missed.
         let follower = options.logDirectory.map { LogFollower(url: $0.appendingPathComponent("events.jsonl")) }
-        let latest = LatestEvents.read(lines, from: try options.logFiles(), filter: filter)
-        for record in latest { try print(record) }
+        let latest = LatestEvents(lines, from: try options.logFiles(), filter: filter)
+        TriageOptions.name(latest.unreadableFiles)
+        for record in latest.events { try print(record) }
         guard follow, var follower else { return }
-        let printed = Set(latest.map(\.eventID))
+        let printed = Set(latest.events.map(\.eventID))
         while !Task.isCancelled {
             try await Task.sleep(for: .milliseconds(500))
             var new: [EventRecord] = []

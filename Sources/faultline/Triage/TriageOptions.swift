@@ -80,11 +80,16 @@ struct TriageOptions: ParsableArguments {
         var progressLine = ProgressLine()
         let scan = await LogScan(files: files, filter: filter, window: window) { progressLine.show($0) }
         progressLine.erase()
-        for file in scan.unreadableFiles {
+        Self.name(scan.unreadableFiles)
+        return scan
+    }
+
+    /// Names each file that could not be read, and why, on standard error.
+    static func name(_ unreadableFiles: [UnreadableFile]) {
+        for file in unreadableFiles {
             FileHandle.standardError.write(
                 Data("faultline: skipped \(TerminalText.safe(file.url.path)): \(file.reason)\n".utf8))
         }
-        return scan
     }
 
     /// The files to read: those named (`-` standard input), else the log directory's; exits with status 2 when a

@@ -20,6 +20,20 @@ import Testing
         #expect(String(decoding: outcome.output, as: UTF8.self).contains("skipped: 1 unreadable file\n"))
     }
 
+    @Test func tailNamesAnUnreadableFileItReadsToo() throws {
+        // Given a log directory whose newest rotated log is a directory, and whose active log has fewer events than
+        // tail shows, so that tail reads on into the rotated one
+        let log = try CommandLineLog()
+        defer { log.remove() }
+        let rotated = log.directory.appendingPathComponent("events-20261122T000000Z-1.jsonl.gz")
+        try FileManager.default.createDirectory(at: rotated, withIntermediateDirectories: false)
+
+        let outcome = try BuiltFaultline.outcome(of: ["tail", "--log-dir", log.path])
+
+        #expect(outcome.status == 0)
+        #expect(outcome.errors == "faultline: skipped \(rotated.path): is a directory\n")
+    }
+
     @Test(.enabled(if: getuid() != 0, "permission bits do not stop root from reading a file"))
     func aFileWithoutReadPermissionIsNamedWithItsReason() throws {
         let log = try CommandLineLog()

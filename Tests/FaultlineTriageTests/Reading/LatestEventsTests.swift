@@ -25,13 +25,14 @@ import Testing
 
         // Then the last two are the active log's, three reach into the rotated log, and filters apply
         #expect(
-            LatestEvents.read(2, from: files, filter: EventFilter()).map(\.eventID)
+            LatestEvents(2, from: files, filter: EventFilter()).events.map(\.eventID)
                 == [4, 5].map { events[$0].eventID })
         #expect(
-            LatestEvents.read(3, from: files, filter: EventFilter()).map(\.eventID)
+            LatestEvents(3, from: files, filter: EventFilter()).events.map(\.eventID)
                 == [3, 4, 5].map { events[$0].eventID })
-        #expect(LatestEvents.read(2, from: files, filter: servers).map(\.eventID) == [2, 4].map { events[$0].eventID })
-        #expect(LatestEvents.read(10, from: files, filter: EventFilter()).count == 6)
-        #expect(LatestEvents.read(0, from: files, filter: EventFilter()).isEmpty)
+        #expect(
+            LatestEvents(2, from: files, filter: servers).events.map(\.eventID) == [2, 4].map { events[$0].eventID })
+        #expect(LatestEvents(10, from: files, filter: EventFilter()).events.count == 6)
+        #expect(LatestEvents(0, from: files, filter: EventFilter()).events.isEmpty)
     }
 }
