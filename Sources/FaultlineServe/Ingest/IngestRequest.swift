@@ -53,20 +53,20 @@ struct IngestRequest {
             throw Refusal(status: 400, reason: "malformed envelope: \(error.reason)")
         }
         self.key = try Self.authenticate(key ?? SentryAuth.key(inEnvelope: envelope), acceptedKeys)
-        switch envelope.header["event_id"] {
-        case nil, .null?: break
-        case .string(let text)? where EventID.normalized(text) != nil:
-            responseID = EventID.normalized(text)
-            envelope.header["event_id"] = responseID.map(JSONValue.string)
-        default: throw Refusal(status: 400, reason: "the envelope's event_id is not a UUID")
+        if let given = envelope.header["event_id"], given != .null {
+            guard let id = given.stringValue.flatMap(EventID.normalized) else {
+                throw Refusal(status: 400, reason: "the envelope's event_id is not a UUID")
+            }
+            responseID = id
+            envelope.header["event_id"] = .string(id)
         }
         var forwarded: [Envelope.Item] = []
         for item in envelope.items {
             guard item.payload.count <= configuration.maximumItemSize else {
+                let article = "aeiou".contains(item.type.first ?? "x") ? "an" : "a"
                 throw Refusal(
                     status: 413,
-                    reason:
-                        "\(item.type.first.map("aeiou".contains) == true ? "an" : "a") \(item.type) item of \(item.payload.count) bytes is over the limit of "
+                    reason: "\(article) \(item.type) item of \(item.payload.count) bytes is over the limit of "
                         + "\(configuration.maximumItemSize)")
             }
             switch item.type {
