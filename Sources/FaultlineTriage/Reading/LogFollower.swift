@@ -1,41 +1,66 @@
 import Foundation
 
 /// Follows the active log as the app appends to it, for `faultline tail -f`: each ``readNew(_:)`` reads what was
-/// appended since the last one. A line still being written waits for its `\n`. When the log rotates (the file is
-/// replaced or shorter than what was read), reading starts over at the top of the new file.
+/// appended since the last one. A line still being written waits for its `\n`.
+///
+/// The file read stays open, so that when the log rotates (the file is renamed away and a new one started), the
+/// lines appended to it before the rotation are read to its end first; then reading starts at the top of the new
+/// file. A file that rotated out entirely between two reads (more than a whole file, 8 MiB by default, appended in
+/// between) is not shown.
 public struct LogFollower {
     public let url: URL
-    private var offset: UInt64
-    private var fileNumber: Int?
+    /// The file being read, its identity, and how far it was read.
+    private var file: FileHandle?
+    private var fileNumber: UInt64?
+    private var offset: UInt64 = 0
     private var splitter = LineSplitter()
     private var reader = LogReader()
 
     /// Starts following `url` from its current end, so that only new events are read.
     public init(url: URL) {
         self.url = url
-        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-        offset = (attributes?[.size] as? NSNumber)?.uint64Value ?? 0
-        fileNumber = (attributes?[.systemFileNumber] as? NSNumber)?.intValue
+        if let file = try? FileHandle(forReadingFrom: url) {
+            self.file = file
+            fileNumber = Self.fileNumber(of: file)
+            offset = (try? file.seekToEnd()) ?? 0
+        }
     }
 
-    /// Reads the events appended since the last call and hands each to `event`.
+    /// Reads the events appended since the last call and hands each to `event`: the rest of the file being read,
+    /// then, when the log rotated, the new file from its top.
     public mutating func readNew(_ event: (EventRecord) -> Void) {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else { return }
-        let size = (attributes[.size] as? NSNumber)?.uint64Value ?? 0
-        let number = (attributes[.systemFileNumber] as? NSNumber)?.intValue
+        readRest(event)
+        guard let current = try? FileHandle(forReadingFrom: url) else { return }
+        let number = Self.fileNumber(of: current)
+        let size = (try? current.seekToEnd()) ?? 0
         if number != fileNumber || size < offset {
+            try? file?.close()
+            file = current
             fileNumber = number
             offset = 0
             splitter = LineSplitter()
+            readRest(event)
+        } else {
+            try? current.close()
         }
-        guard size > offset, let handle = try? FileHandle(forReadingFrom: url) else { return }
-        defer { try? handle.close() }
-        guard (try? handle.seek(toOffset: offset)) != nil, let data = try? handle.readToEnd() else { return }
+    }
+
+    /// Reads the open file from where the last read stopped to its end.
+    private mutating func readRest(_ event: (EventRecord) -> Void) {
+        guard let file, (try? file.seek(toOffset: offset)) != nil, let data = try? file.readToEnd(), !data.isEmpty
+        else { return }
         offset += UInt64(data.count)
         var reader = self.reader
         data.withUnsafeBytes { bytes in
             splitter.split(bytes) { line in reader.record(line) { record, _ in event(record) } }
         }
         self.reader = reader
+    }
+
+    /// The inode of the open `file`, which tells a new log file from the one being read.
+    private static func fileNumber(of file: FileHandle) -> UInt64? {
+        var status = stat()
+        guard fstat(file.fileDescriptor, &status) == 0 else { return nil }
+        return UInt64(status.st_ino)
     }
 }

@@ -26,13 +26,38 @@ import Testing
         follower.readNew { read.append($0.eventID) }
         #expect(read == [events[1].eventID])
 
-        // And when the log rotates and a new file starts
+        // And when an event is appended, then the log rotates and a new file starts, before the follower reads again
+        try Self.append(lines[2], to: log)
         try FileManager.default.moveItem(at: log, to: directory.appendingPathComponent("events-1.jsonl"))
-        try (lines[2] + lines[3]).write(to: log)
+        try lines[3].write(to: log)
         follower.readNew { read.append($0.eventID) }
 
         // Then every new event was read once, in order
         #expect(read == events[1...].map(\.eventID))
+    }
+
+    @Test func aLogThatRotatesWhileItIsFollowedLosesNoEvent() async throws {
+        // Given a log of 4 KiB files followed from the start
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-follow-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = try EventLog(configuration: .init(directory: directory, maximumFileSize: 4096))
+        var follower = LogFollower(url: log.configuration.activeFile)
+        var read: [String] = []
+
+        // When 300 events are appended, about 10 to a file, and the follower reads after every 7
+        var written: [String] = []
+        for index in 0..<300 {
+            var event = SentryEvent(level: .error)
+            event.message = "event \(index) " + String(repeating: "x", count: 300)
+            try await log.append(EventEncoder.encode(event))
+            written.append(event.eventID)
+            if index % 7 == 6 { follower.readNew { read.append($0.eventID) } }
+        }
+        follower.readNew { read.append($0.eventID) }
+
+        // Then every event was read once, in order, across the rotations
+        #expect(await log.statistics.rotations >= 25)
+        #expect(read == written, "\(read.count) of \(written.count) read")
     }
 
     private static func append(_ data: Data, to url: URL) throws {
