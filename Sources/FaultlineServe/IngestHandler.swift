@@ -113,21 +113,30 @@ struct IngestHandler: Sendable {
         guard ingest.envelope.items.contains(where: { DataCategory(itemType: $0.type) != nil }) else {
             return "not forwarded: no item of a type Sentry's rate limits name"
         }
+        // Without a local copy the client keeps what is refused: told the upstream's limit, as Sentry's Relay tells
+        // it, it holds back that category instead of retrying into it, and nothing is counted as dropped here.
+        if !configuration.storesLocally, let refusal = await Self.rateLimitRefusal(of: ingest.envelope, by: upstream) {
+            throw refusal
+        }
         if await upstream.forward(ingest.envelope) { return "queued for \(upstream.name)" }
         guard configuration.storesLocally else {
-            // Without a local copy the client keeps the envelope: told the upstream's limit, as Sentry's Relay tells
-            // it, it holds back that category instead of retrying into it.
-            if let limit = await upstream.uploader.rateLimit(of: ingest.envelope) {
-                let seconds = Int(limit.wait.components.seconds) + 1
-                throw IngestRequest.Refusal(
-                    status: 429, reason: "\(upstream.name) rate-limits \(limit.category.rawValue) for \(seconds) s",
-                    retryAfter: seconds, rateLimits: "\(seconds):\(limit.category.rawValue):key")
-            }
-            throw IngestRequest.Refusal(
-                status: 503,
-                reason: "the forward queue of \(upstream.name) could not store the envelope; faultline stats shows why")
+            throw await Self.rateLimitRefusal(of: ingest.envelope, by: upstream)
+                ?? IngestRequest.Refusal(
+                    status: 503,
+                    reason:
+                        "the forward queue of \(upstream.name) could not store the envelope; faultline stats shows why"
+                )
         }
         return "not queued for \(upstream.name) (rate-limited or unwritable: see faultline stats)"
+    }
+
+    /// The 429 that passes the upstream's rate limit on `envelope` on to the client; `nil` when none holds it back.
+    private static func rateLimitRefusal(of envelope: Envelope, by upstream: Upstream) async -> IngestRequest.Refusal? {
+        guard let limit = await upstream.uploader.rateLimit(of: envelope) else { return nil }
+        let seconds = Int(limit.wait.components.seconds) + 1
+        return IngestRequest.Refusal(
+            status: 429, reason: "\(upstream.name) rate-limits \(limit.category.rawValue) for \(seconds) s",
+            retryAfter: seconds, rateLimits: "\(seconds):\(limit.category.rawValue):key")
     }
 
     /// `1 event`, `2 events`.

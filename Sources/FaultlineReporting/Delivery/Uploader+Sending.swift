@@ -138,6 +138,7 @@ extension Uploader {
         case .drop:
             remove(pending)
             discard(pending.category, because: .sendError)
+            refusedSinceFlush += 1
             failuresInARow = 0
         }
     }

@@ -43,6 +43,8 @@ public actor Uploader {
     /// The envelope in flight that carries the pending client report, and the report.
     var reportCarrier: (envelope: PendingEnvelope, report: ClientReport)?
     var failuresInARow = 0
+    /// Envelopes the endpoint refused (dropped as `send_error`) since the last flush, which then did not deliver all.
+    var refusedSinceFlush = 0
     var retryAt: ContinuousClock.Instant?
     var drainTask: Task<Void, Never>?
     private var wakeUp: (at: ContinuousClock.Instant, task: Task<Void, Never>)?
@@ -196,16 +198,20 @@ public actor Uploader {
     /// has passed. Backoff and rate limits still apply. Counts of what was not delivered are sent too, in a client
     /// report of their own when no envelope is waiting to carry them.
     ///
-    /// - Returns: Whether everything stored was delivered (or dropped by the policy) in time.
+    /// - Returns: Whether everything stored was delivered in time: `false` when something still waits, or when the
+    ///   endpoint refused an envelope since the last flush (a wrong key gets 403 for every one), which is dropped and
+    ///   counted as `send_error`.
     @discardableResult
     public func flush(timeout: Duration) async -> Bool {
         if !pendingReport.isEmpty, isEmpty, !isClosed {
             storeClientReport()
         }
-        guard !isEmpty else { return true }
-        startDraining()
-        await waitUntilEmpty(timeout: timeout)
-        return isEmpty
+        if !isEmpty {
+            startDraining()
+            await waitUntilEmpty(timeout: timeout)
+        }
+        defer { refusedSinceFlush = 0 }
+        return isEmpty && refusedSinceFlush == 0
     }
 
     /// Flushes for at most `timeout`, then stops sending: requests still in flight are cancelled, and nothing is

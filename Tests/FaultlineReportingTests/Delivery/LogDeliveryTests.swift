@@ -143,6 +143,28 @@ import Testing
         }
     }
 
+    @Test func aReporterWhoseEventsTheEndpointRefusesSaysItDidNotDeliverThem() async throws {
+        let logs = try TemporaryDirectory()
+        defer { logs.remove() }
+        try await RecordingIngest.run { ingest in
+            // Given an endpoint that refuses the reporter's key, as Sentry answers a wrong DSN
+            await ingest.recorder.answerNext([.init(status: 403), .init(status: 403)])
+            let reporter = try Self.reporter(logs: logs.url, dsn: ingest.dsn())
+
+            // When the app captures two events and closes
+            await reporter.capture(message: "refused 1", level: .error)
+            await reporter.capture(message: "refused 2", level: .error)
+            let delivered = await reporter.close(timeout: DeliveryFixtures.patience)
+
+            // Then close says they were not delivered, and the statistics say why
+            #expect(delivered == false)
+            #expect(
+                await reporter.uploader?.statistics.discarded == [
+                    .init(reason: .sendError, category: .error, quantity: 2)
+                ])
+        }
+    }
+
     private static func dsn(port: Int) -> String {
         "http://0123456789abcdef0123456789abcdef@127.0.0.1:\(port)/1"
     }

@@ -141,7 +141,7 @@ import Testing
             await ingest.recorder.answerNext([.init(status: 413)])
             let uploader = try DeliveryFixtures.uploader(dsn: ingest.dsn(), outbox: outbox.url, over: transport)
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("too large")))
-            #expect(await uploader.flush(timeout: DeliveryFixtures.patience))
+            #expect(await uploader.flush(timeout: DeliveryFixtures.patience) == false)  // refused: not delivered
 
             // When the app flushes with nothing else to send
             #expect(await uploader.flush(timeout: DeliveryFixtures.patience))
@@ -164,18 +164,22 @@ import Testing
             configuration.maximumConcurrentRequests = 1
             let uploader = try Uploader(configuration: configuration, transport: transport.make())
 
-            // When two events are sent one at a time
+            // When two events are sent one at a time, each flush saying whether it was delivered
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("first")))
-            #expect(await uploader.flush(timeout: DeliveryFixtures.patience))
+            let first = await uploader.flush(timeout: DeliveryFixtures.patience)
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("second")))
-            #expect(await uploader.flush(timeout: DeliveryFixtures.patience))
+            let second = await uploader.flush(timeout: DeliveryFixtures.patience)
 
-            // Then the first survived three retryable answers and was dropped at 500; the second dropped at 400
+            // Then the first survived three retryable answers and was dropped at 500; the second dropped at 400; both
+            // flushes say they did not deliver everything
             #expect(await ingest.recorder.requests.map(\.status) == [503, 502, 504, 500, 400])
+            #expect(first == false && second == false)
             let statistics = await uploader.statistics
             #expect(statistics.retried == 3)
             #expect(statistics.delivered == 0)
             #expect(statistics.discarded == [.init(reason: .sendError, category: .error, quantity: 2)])
+            // and a flush that delivers the client report of the two, with nothing refused, says it delivered all
+            #expect(await uploader.flush(timeout: DeliveryFixtures.patience))
         }
     }
 

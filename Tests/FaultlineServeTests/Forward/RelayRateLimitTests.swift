@@ -94,6 +94,9 @@ import Testing
                 #expect(limit.hasSuffix(":error:key"))
                 #expect(response.value(forHTTPHeaderField: "Retry-After") == String(seconds))
                 #expect(sessionStatus == 200)
+                // and the event refused is not counted as dropped: the SDK still has it
+                let dropped = try await relay.metrics().filter { $0.key.hasPrefix("faultline_forward_dropped_total") }
+                #expect(dropped.values.reduce(0, +) == 0, "\(dropped)")
             }
         }
     }
