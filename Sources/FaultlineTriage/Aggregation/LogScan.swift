@@ -23,13 +23,13 @@ public struct LogScan: Sendable {
     /// The incident window the signals are computed for, if any: its events are the ones counted, and the events
     /// before it make the issues' histories.
     public let window: SignalWindow?
-    /// Each issue's history up to the window's end, by issue id; only with a window.
-    private(set) var histories: [String: IssueHistory] = [:]
+    /// Each issue's history up to the window's end, by fingerprint; only with a window.
+    private(set) var histories: [[String]: IssueHistory] = [:]
     /// Each release's first event and its events up to the window's end; only with a window.
     public private(set) var releaseFirstSeen: [String: Double] = [:]
     public private(set) var releaseEvents: [String: Int] = [:]
-    /// The issues, by id.
-    public private(set) var issues: [String: Issue] = [:]
+    /// The issues, by fingerprint: two fingerprints are two issues even when their short ids are the same.
+    public private(set) var issues: [[String]: Issue] = [:]
     /// What was read and skipped.
     public private(set) var counts = ReadCounts()
     /// The files that could not be opened or read, and why.
@@ -134,12 +134,10 @@ public struct LogScan: Sendable {
 
     private mutating func add(_ record: EventRecord, filter: EventFilter) {
         let fingerprint: [String]
-        let id: String
         if let window {
             guard filter.acceptsIgnoringTime(record), window.contains(before: record.timestamp) else { return }
             fingerprint = Issue.fingerprint(of: record)
-            id = IssueID.of(fingerprint)
-            histories[id, default: IssueHistory(firstSeen: record.timestamp)].add(record, window: window)
+            histories[fingerprint, default: IssueHistory(firstSeen: record.timestamp)].add(record, window: window)
             if let release = record.release {
                 releaseFirstSeen[release] = min(releaseFirstSeen[release] ?? record.timestamp, record.timestamp)
                 releaseEvents[release, default: 0] += record.eventCount
@@ -148,7 +146,6 @@ public struct LogScan: Sendable {
         } else {
             guard filter.accepts(record) else { return }
             fingerprint = Issue.fingerprint(of: record)
-            id = IssueID.of(fingerprint)
         }
         let count = record.eventCount
         events += count
@@ -158,22 +155,23 @@ public struct LogScan: Sendable {
         firstSeen = min(firstSeen ?? record.timestamp, record.timestamp)
         lastSeen = max(lastSeen ?? record.timestamp, record.timestamp)
         minutes[Int((record.timestamp / 60).rounded(.down)), default: 0] += count
-        issues[id, default: Issue(first: record, fingerprint: fingerprint, countsMinutes: countsMinutes)].add(record)
+        issues[fingerprint, default: Issue(first: record, fingerprint: fingerprint, countsMinutes: countsMinutes)].add(
+            record)
         dropMinutesPastTheirSpan()
     }
 
     private mutating func dropMinutesPastTheirSpan() {
         guard countsMinutes, let firstSeen, let lastSeen, lastSeen - firstSeen > Issue.minuteTrendSpan else { return }
         countsMinutes = false
-        for id in issues.keys { issues[id]?.dropMinutes() }
+        for fingerprint in issues.keys { issues[fingerprint]?.dropMinutes() }
     }
 
     /// Takes an event back out of the counts: it was read again in a later piece than the one that counted it.
     private mutating func remove(_ record: EventRecord, filter: EventFilter) {
-        let id = IssueID.of(Issue.fingerprint(of: record))
+        let fingerprint = Issue.fingerprint(of: record)
         if let window {
             guard filter.acceptsIgnoringTime(record), window.contains(before: record.timestamp) else { return }
-            histories[id]?.remove(record, window: window)
+            histories[fingerprint]?.remove(record, window: window)
             if let release = record.release { Self.decrement(&releaseEvents, release, by: record.eventCount) }
             guard record.timestamp >= window.start else { return }
         } else {
@@ -184,8 +182,8 @@ public struct LogScan: Sendable {
         Self.decrement(&kinds, record.kind, by: count)
         if let release = record.release { Self.decrement(&releases, release, by: count) }
         Self.decrement(&minutes, Int((record.timestamp / 60).rounded(.down)), by: count)
-        issues[id]?.remove(record)
-        if issues[id]?.events == 0 { issues[id] = nil }
+        issues[fingerprint]?.remove(record)
+        if issues[fingerprint]?.events == 0 { issues[fingerprint] = nil }
     }
 
     /// Takes `amount` from the count of `key`, removing it at zero.
@@ -226,7 +224,7 @@ public struct LogScan: Sendable {
         if countsMinutes {
             dropMinutesPastTheirSpan()
         } else {
-            for id in issues.keys { issues[id]?.dropMinutes() }
+            for fingerprint in issues.keys { issues[fingerprint]?.dropMinutes() }
         }
     }
 
@@ -234,8 +232,8 @@ public struct LogScan: Sendable {
     ///
     /// - Throws: ``IssueLookupError`` when no issue or more than one matches.
     public func issue(_ id: String) throws(IssueLookupError) -> Issue {
-        if let issue = issues[id] { return issue }
-        let matches = issues.values.filter { $0.id.hasPrefix(id.lowercased()) }
+        let exact = issues.values.filter { $0.id == id.lowercased() }
+        let matches = exact.isEmpty ? issues.values.filter { $0.id.hasPrefix(id.lowercased()) } : exact
         guard matches.count == 1, let issue = matches.first else {
             throw matches.isEmpty ? .notFound(id) : .ambiguous(id, matches.map(\.id).sorted())
         }

@@ -78,7 +78,7 @@ public struct IssueSignals: Hashable, Sendable, Codable {
 extension LogScan {
     /// The signals of `issue` in the scan's window; `nil` for a scan without one.
     public func signals(of issue: Issue) -> IssueSignals? {
-        guard let window, let history = histories[issue.id] else { return nil }
+        guard let window, let history = histories[issue.fingerprint] else { return nil }
         let isNew = history.firstSeen >= window.start
         let hours = (window.end - window.start) / 3600
         let baselineHours = window.baseline / 3600

@@ -39,6 +39,34 @@ import Testing
         #expect(summary.releases.map(\.release) == ["shop@2.0.0"])
     }
 
+    @Test func fingerprintsWhoseShortIdsAreTheSameAreStillTwoIssues() async throws {
+        // Given events of fingerprints whose 8-digit ids are the same: a pair found by search, and a part holding the
+        // byte the id's hash puts between parts
+        let fingerprints = [
+            ["server", "route899"], ["server", "route282832"], ["server", "route899"], ["x\u{1F}y"], ["x", "y"],
+        ]
+        var lines = ""
+        for (index, fingerprint) in fingerprints.enumerated() {
+            var event = SentryEvent(level: .error, date: Date(timeIntervalSince1970: 1_795_000_000 + Double(index)))
+            event.fingerprint = fingerprint
+            lines += String(decoding: EventEncoder.encode(event), as: UTF8.self) + "\n"
+        }
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-ids-\(UUID()).jsonl")
+        try Data(lines.utf8).write(to: log)
+        defer { try? FileManager.default.removeItem(at: log) }
+
+        // When the log is scanned
+        let scan = await LogScan(files: [LogFile(url: log)], filter: EventFilter())
+
+        // Then each fingerprint is an issue of its own, though two pairs share their short ids
+        #expect(scan.issues.count == 4)
+        #expect(scan.issues[["server", "route899"]]?.events == 2)
+        #expect(scan.issues[["server", "route282832"]]?.events == 1)
+        #expect(scan.issues[["server", "route899"]]?.id == scan.issues[["server", "route282832"]]?.id)
+        #expect(scan.issues[["x\u{1F}y"]]?.id == scan.issues[["x", "y"]]?.id)
+        #expect(scan.issues[["x", "y"]]?.events == 1)
+    }
+
     @Test func everyCountRespectsTheFilters() async throws {
         let logs = try await Self.pipelineLogs()
         defer { try? FileManager.default.removeItem(at: logs) }
@@ -188,7 +216,7 @@ import Testing
         await reporter.close()
 
         let scan = await LogScan(files: try LogFile.all(in: logs), filter: EventFilter())
-        let id = try #require(scan.issues.keys.first)
+        let id = try #require(scan.issues.values.first?.id)
         let issue = try scan.issue(String(id.prefix(3)))
         let report = IssueReport(issue, in: scan, latestEvent: scan.latestEvent(of: issue))
 
