@@ -3,11 +3,6 @@ import Foundation
 
 /// Where `faultline serve` forwards what it accepts: the upstream of each route, one durable queue per upstream.
 struct Forwarder: Sendable {
-    /// Why the routes cannot be served.
-    struct ConfigurationError: Error, CustomStringConvertible {
-        let description: String
-    }
-
     /// A project and the key its clients send.
     private struct Credentials: Hashable {
         let projectID: String
@@ -20,7 +15,7 @@ struct Forwarder: Sendable {
 
     /// Opens the queue of every upstream `configuration` names, under `logDirectory`.
     ///
-    /// - Throws: ``ConfigurationError`` when two routes name one project and key, or one upstream queue with two
+    /// - Throws: ``ForwardRoutesConflict`` when two routes name one project and key, or one upstream queue with two
     ///   different DSNs (keys); the uploader's error when a queue folder cannot be created.
     init(_ configuration: ForwardConfiguration, logDirectory: URL) throws {
         var upstreams: [String: Upstream] = [:]
@@ -35,13 +30,13 @@ struct Forwarder: Sendable {
                 order.append(upstream)
             }
             guard let upstream = upstreams[name], upstream.dsn == route.upstream else {
-                throw ConfigurationError(
+                throw ForwardRoutesConflict(
                     description: "two routes send to \(name) with different DSNs (\(route.upstream) and "
                         + "\(upstreams[name]?.dsn.description ?? "")): use one key per upstream project")
             }
             let credentials = Credentials(projectID: route.projectID, publicKey: route.publicKey)
             guard routes.updateValue(upstream, forKey: credentials) == nil else {
-                throw ConfigurationError(
+                throw ForwardRoutesConflict(
                     description: "project \(route.projectID) with key \(route.publicKey) has two routes: give it one")
             }
         }

@@ -46,9 +46,11 @@ public struct IssuesReport: Hashable, Sendable, Codable {
         read = try container.decode(ReadCounts.self, forKey: .read)
     }
 
-    /// The report with only the issues whose signals pass `isKept` (issues without signals are left out).
+    /// The report with only the issues whose signals pass `isKept` (issues without signals are left out), and only
+    /// their events counted.
     public func keeping(_ isKept: (IssueSignals) -> Bool) -> IssuesReport {
-        IssuesReport(issues: issues.filter { $0.signals.map(isKept) ?? false }, events: events, read: read)
+        let kept = issues.filter { $0.signals.map(isKept) ?? false }
+        return IssuesReport(issues: kept, events: kept.reduce(0) { $0 + $1.events }, read: read)
     }
 
     private init(issues: [IssueRow], events: Int, read: ReadCounts) {

@@ -83,12 +83,13 @@ public struct TimelineReport: Hashable, Sendable, Encodable {
             buckets = []
             return
         }
+        let first = Self.bucket(of: range.lowerBound, size: size)
         var counts = [Int](repeating: 0, count: Self.bucketCount(range, size: size))
         for (minute, count) in scan.minutes where range.contains(minute) {
-            counts[minute / size - range.lowerBound / size] += count
+            counts[Self.bucket(of: minute, size: size) - first] += count
         }
         buckets = counts.enumerated().map { index, count in
-            Bucket(start: UTCTime.string(Double((range.lowerBound / size + index) * size * 60)), events: count)
+            Bucket(start: UTCTime.string(Double((first + index) * size * 60)), events: count)
         }
     }
 
@@ -104,7 +105,13 @@ public struct TimelineReport: Hashable, Sendable, Encodable {
 
     /// How many buckets of `size` minutes `range` spans.
     private static func bucketCount(_ range: ClosedRange<Int>, size: Int) -> Int {
-        range.upperBound / size - range.lowerBound / size + 1
+        bucket(of: range.upperBound, size: size) - bucket(of: range.lowerBound, size: size) + 1
+    }
+
+    /// The number of the bucket of `size` minutes that `minute` (since 1970) falls in, counted from the one that
+    /// starts in 1970: rounded down before 1970 too, so that a bucket starts at or before its minutes.
+    private static func bucket(of minute: Int, size: Int) -> Int {
+        minute >= 0 ? minute / size : (minute + 1) / size - 1
     }
 
     /// The fewest days a bucket takes for `range` to span at most ``maximumBuckets``.

@@ -135,6 +135,9 @@ struct ServeCommand: AsyncParsableCommand {
         } catch let error as IngestServer.ListenFailure {
             FileHandle.standardError.write(Data("faultline serve: \(error)\n".utf8))
             throw ExitCode(2)
+        } catch let error as ForwardRoutesConflict {
+            FileHandle.standardError.write(Data("faultline serve: \(error)\n".utf8))
+            throw ExitCode(64)
         }
     }
 

@@ -20,8 +20,15 @@ struct IncidentCommand: AsyncParsableCommand {
     @OptionGroup var options: TriageOptions
     @OptionGroup var signals: SignalOptions
 
+    /// The window's start when --since is not given.
+    private static let defaultSince = "1h"
+
+    func validate() throws {
+        _ = try options.window(defaultSince: Self.defaultSince)
+    }
+
     func run() async throws {
-        let report = IncidentReport(try await options.scan(signals: signals, defaultSince: "1h"))
+        let report = IncidentReport(try await options.scan(signals: signals, defaultSince: Self.defaultSince))
         try options.print(report) { report.text(style: $0) }
     }
 }

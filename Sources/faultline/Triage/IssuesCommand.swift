@@ -24,10 +24,18 @@ struct IssuesCommand: AsyncParsableCommand {
 
     @OptionGroup var signals: SignalOptions
 
+    /// Whether only issues with a signal are listed.
+    private var filtering: Bool { new || spiking || regressed }
+
+    /// The window's start when --since is not given: the last hour when filtering by signals.
+    private var defaultSince: String? { filtering ? "1h" : nil }
+
+    func validate() throws {
+        _ = try options.window(defaultSince: defaultSince)
+    }
+
     func run() async throws {
-        let filtering = new || spiking || regressed
-        var report = IssuesReport(
-            try await options.scan(signals: signals, defaultSince: filtering ? "1h" : nil), order: sort)
+        var report = IssuesReport(try await options.scan(signals: signals, defaultSince: defaultSince), order: sort)
         if filtering {
             report = report.keeping { signals in
                 (new && signals.isNew) || (spiking && signals.isSpiking) || (regressed && signals.isRegressed)

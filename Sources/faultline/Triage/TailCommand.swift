@@ -17,11 +17,14 @@ struct TailCommand: AsyncParsableCommand {
         help: "Keep printing events as they are appended to the log (needs a log directory).")
     var follow = false
 
-    func run() async throws {
-        let filter = try options.filter()
+    func validate() throws {
         if follow, options.logDirectory == nil {
             throw ValidationError("-f follows a log directory's events.jsonl; leave out --file.")
         }
+    }
+
+    func run() async throws {
+        let filter = try options.filter()
         // Following starts before the latest are read, so that nothing appended in between is missed.
         let follower = options.logDirectory.map { LogFollower(url: $0.appendingPathComponent("events.jsonl")) }
         let latest = LatestEvents(lines, from: try options.logFiles(), filter: filter)

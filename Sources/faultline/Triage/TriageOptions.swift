@@ -56,13 +56,28 @@ struct TriageOptions: ParsableArguments {
                 "'\(status)' is not an HTTP status: use a number such as 503, or a class such as 5xx.")
         }
         // Times are read here, so that a mistake is answered with this command's usage.
-        for text in [since, until].compactMap({ $0 }) where TimeExpression.seconds(text, now: 0) == nil {
-            throw ValidationError(Self.notATime(text))
-        }
+        _ = try window()
     }
 
-    private static func notATime(_ text: String) -> String {
-        "'\(text)' is not a time: use 30m, 2h, 7d, 2026-11-23 or 2026-11-23T14:00:00Z."
+    /// `--since` (`defaultSince` when it is not given) and `--until` in seconds since 1970, read relative to `now`.
+    ///
+    /// - Throws: A `ValidationError` (exit status 64) when a time cannot be read or the window ends before it starts.
+    func window(defaultSince: String? = nil, now: Double = Date().timeIntervalSince1970) throws -> (
+        since: Double?, until: Double?
+    ) {
+        func seconds(_ text: String?) throws -> Double? {
+            guard let text else { return nil }
+            guard let seconds = TimeExpression.seconds(text, now: now) else {
+                throw ValidationError("'\(text)' is not a time: use 30m, 2h, 7d, 2026-11-23 or 2026-11-23T14:00:00Z.")
+            }
+            return seconds
+        }
+        let (start, end) = (try seconds(since ?? defaultSince), try seconds(until))
+        if let start, let end, end < start, let until {
+            throw ValidationError(
+                "--until \(until) is before --since \(since ?? defaultSince ?? ""): the window ends before it starts.")
+        }
+        return (start, end)
     }
 
     /// Reads the logs once with the filters applied, with a progress line on a terminal when that takes a while;
@@ -139,25 +154,11 @@ struct TriageOptions: ParsableArguments {
         return Data(JSONSchemaVersion.movedFirst(in: Array(try encoder.encode(report))) + Array("\n".utf8))
     }
 
-    /// The filters of the options, `--since` being `defaultSince` when it is not given; a time that cannot be read is
-    /// a usage error, and a window that ends before it starts exits with status 2.
+    /// The filters of the options, `--since` being `defaultSince` when it is not given; a time that cannot be read
+    /// and a window that ends before it starts are usage errors.
     func filter(defaultSince: String? = nil) throws -> EventFilter {
-        let now = Date().timeIntervalSince1970
         var filter = EventFilter()
-        for (text, keyPath) in [(since ?? defaultSince, \EventFilter.since), (until, \EventFilter.until)] {
-            guard let text else { continue }
-            guard let seconds = TimeExpression.seconds(text, now: now) else {
-                throw ValidationError(Self.notATime(text))
-            }
-            filter[keyPath: keyPath] = seconds
-        }
-        if let start = filter.since, let end = filter.until, end < start, let until {
-            FileHandle.standardError.write(
-                Data(
-                    "faultline: --until \(until) is before --since \(since ?? defaultSince ?? ""): the window ends before it starts.\n"
-                        .utf8))
-            throw ExitCode(2)
-        }
+        (filter.since, filter.until) = try window(defaultSince: defaultSince)
         filter.kinds = Set(kind)
         filter.routes = Set(route)
         filter.statuses = Set(status)

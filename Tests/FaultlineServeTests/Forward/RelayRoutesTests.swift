@@ -75,4 +75,20 @@ import Testing
         #expect(outcome.errors.contains("route 1 of \(config.path)"))
         #expect(outcome.errors.contains("not a dsn"))
     }
+
+    @Test func twoRoutesForOneProjectAndKeyAreAConfigurationMistake() async throws {
+        let logs = ServeFixture.logDirectory()
+        let config = ServeFixture.logDirectory().appendingPathExtension("json")
+        defer {
+            try? FileManager.default.removeItem(at: logs)
+            try? FileManager.default.removeItem(at: config)
+        }
+        let route = #"{"project": "1", "key": "k", "upstream": "http://abc@127.0.0.1:9/42"}"#
+        try Data(#"{"routes": [\#(route), \#(route)]}"#.utf8).write(to: config)
+        let outcome = try BuiltFaultline.outcome(of: [
+            "serve", "--port", "0", "--log-dir", logs.path, "--forward-config", config.path,
+        ])
+        #expect(outcome.status == 64)
+        #expect(outcome.errors == "faultline serve: project 1 with key k has two routes: give it one\n")
+    }
 }

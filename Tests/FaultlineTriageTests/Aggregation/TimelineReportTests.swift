@@ -64,6 +64,25 @@ import Testing
             try TimelineReport(scan, bucketMinutes: 1440 * 7).buckets.count <= TimelineReport.maximumRequestedBuckets)
     }
 
+    @Test func bucketsBefore1970StartAtOrBeforeTheirEvents() async throws {
+        // Given an event of the year 1 and one of the year 9999
+        let year1 = -62_135_596_800.0  // 0001-01-01T00:00:00Z
+        let year9999 = 253_402_300_799.0  // 9999-12-31T23:59:59Z
+        let log = try Self.log(at: [year1, year9999])
+        defer { try? FileManager.default.removeItem(at: log) }
+        let scan = await LogScan(files: [LogFile(url: log)], filter: EventFilter())
+
+        // When the timeline chooses its buckets, or is asked for buckets of 1000 days
+        for timeline in [TimelineReport(scan), try TimelineReport(scan, bucketMinutes: 1440 * 1000)] {
+            // Then the first bucket starts at or before the year 1 and holds its event, the last holds the other
+            let first = try #require(timeline.buckets.first)
+            #expect(first.start <= "0001-01-01T00:00:00Z" && first.events == 1)
+            #expect(timeline.buckets.dropFirst().allSatisfy { $0.start > "0001-01-01T00:00:00Z" })
+            #expect(timeline.buckets.last?.start ?? "" <= "9999-12-31T23:59:59Z" && timeline.buckets.last?.events == 1)
+            #expect(timeline.buckets.map(\.events).reduce(0, +) == 2)
+        }
+    }
+
     private static func log(at times: [Double]) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-timeline-\(UUID()).jsonl")
         var data = Data()

@@ -26,14 +26,27 @@ import Testing
         #expect(outcome.errors.contains("Usage: faultline issues"))
     }
 
-    @Test func aWindowThatEndsBeforeItStartsIsRefused() throws {
-        let outcome = try BuiltFaultline.outcome(of: [
-            "summary", "--until", "2h", "--since", "1h", "--file", "/dev/null",
-        ])
+    @Test(arguments: [
+        (["summary", "--until", "2h", "--since", "1h"], "--until 2h is before --since 1h", "summary"),
+        (["issues", "--since", "1h", "--until", "3h"], "--until 3h is before --since 1h", "issues"),
+        (["issues", "--new", "--until", "3h"], "--until 3h is before --since 1h", "issues"),
+        (["incident", "--until", "2h"], "--until 2h is before --since 1h", "incident"),
+    ])
+    func aWindowThatEndsBeforeItStartsIsAUsageMistake(arguments: [String], says: String, command: String) throws {
+        let outcome = try BuiltFaultline.outcome(of: arguments + ["--file", "/dev/null"])
 
-        #expect(outcome.status == 2)
-        #expect(outcome.errors == "faultline: --until 2h is before --since 1h: the window ends before it starts.\n")
+        #expect(outcome.status == 64)
+        #expect(outcome.errors.contains("\(says): the window ends before it starts."))
+        #expect(outcome.errors.contains("Usage: faultline \(command)"))
         #expect(outcome.output.isEmpty)
+    }
+
+    @Test func followingNamedFilesShowsTailsUsage() throws {
+        let outcome = try BuiltFaultline.outcome(of: ["tail", "-f", "--file", "/dev/null"])
+
+        #expect(outcome.status == 64)
+        #expect(outcome.errors.contains("-f follows a log directory's events.jsonl; leave out --file."))
+        #expect(outcome.errors.contains("Usage: faultline tail"))
     }
 
     @Test func aKindTheSummaryDoesNotKnowIsCountedInItsText() throws {

@@ -66,6 +66,13 @@ import Testing
         #expect(try titles("--new") == ["new decoding bug"])
         #expect(try titles("--spiking") == ["payment declined"])
         #expect(try titles("--regressed") == ["old crash"])
+        // The counts are those of the issues listed, not of the whole window
+        let spiking = try BuiltFaultline.run(["issues", "--spiking", "--json", "--log-dir", logs.path] + Self.window)
+        let counts = try #require(try JSONSerialization.jsonObject(with: spiking) as? [String: Any])
+        #expect(counts["issue_count"] as? Int == 1 && counts["event_count"] as? Int == 30)
+        let text = String(
+            decoding: try BuiltFaultline.run(["issues", "--new", "--log-dir", logs.path] + Self.window), as: UTF8.self)
+        #expect(text.contains("1 issue, 5 events."))
         let summary = try JSONSerialization.jsonObject(
             with: try BuiltFaultline.run(["summary", "--json", "--log-dir", logs.path] + Self.window))
         let signals = (summary as? [String: Any])?["signals"] as? [String: Int]
