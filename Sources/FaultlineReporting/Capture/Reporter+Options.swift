@@ -12,7 +12,8 @@ extension Reporter {
         /// ``URLSessionEnvelopeTransport``. Server-side apps on Linux set the `FaultlineAsyncHTTPClient` library's. One
         /// reporter's, not shared: closing the reporter cancels the transport's requests.
         public var transport: (any EnvelopeTransport)?
-        /// The size at which the local log's active file rotates into a compressed file; 8 MiB by default.
+        /// The size at which the local log's active file rotates into a compressed file; 8 MiB by default, and at
+        /// most half of ``maximumLogSize``.
         public var maximumLogFileSize = 8 * 1024 * 1024
         /// The most bytes the local log takes on disk; 64 MiB by default. Past it the oldest rotated files are deleted,
         /// and their events not yet sent are counted as `cache_overflow`: the log is what the uploader sends from.
