@@ -159,7 +159,7 @@ import Testing
 
     /// Waits until `reporter` has written `count` events to its log.
     private static func waitUntilCaptured(_ count: Int, by reporter: Reporter) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(30)
         while await reporter.statistics.captured.values.reduce(0, +) < count {
             try #require(ContinuousClock.now < deadline, "the events were not written")
             try await Task.sleep(for: .milliseconds(10))

@@ -57,7 +57,7 @@ import Testing
                 }
 
                 // Then the upstream receives the three, once each, with its own key and DSN
-                try await RelayFixture.wait(upTo: .seconds(10), for: "three forwarded envelopes") {
+                try await RelayFixture.wait(upTo: .seconds(30), for: "three forwarded envelopes") {
                     await upstream.recorder.requestCount >= 3
                 }
                 try await Task.sleep(for: .milliseconds(300))
@@ -120,7 +120,7 @@ import Testing
                 #expect(status == 200)
 
                 // Then the upstream receives both with the secrets filtered and the rest of the texts readable
-                try await RelayFixture.wait(upTo: .seconds(10), for: "the forwarded envelope") {
+                try await RelayFixture.wait(upTo: .seconds(30), for: "the forwarded envelope") {
                     await upstream.recorder.requestCount >= 1
                 }
                 let received = try #require(try await RelayFixture.received(by: upstream.recorder).first)
@@ -155,7 +155,7 @@ import Testing
                 }
 
                 // Then the upstream receives each once
-                try await RelayFixture.wait(upTo: .seconds(10), for: "ten forwarded envelopes") {
+                try await RelayFixture.wait(upTo: .seconds(30), for: "ten forwarded envelopes") {
                     await upstream.recorder.requestCount >= 10
                 }
                 try await Task.sleep(for: .milliseconds(300))

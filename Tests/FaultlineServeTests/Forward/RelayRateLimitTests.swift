@@ -118,7 +118,7 @@ import Testing
             try await relay.post("/api/1/envelope/", body: RelayFixture.eventEnvelope(id), headers: ServeFixture.auth).0
                 == 200)
         let retried = #"faultline_forward_retried_total{upstream="127.0.0.1_\#(upstream.port)_1"}"#
-        try await RelayFixture.wait(upTo: .seconds(10), for: "the first attempt's 429") {
+        try await RelayFixture.wait(upTo: .seconds(30), for: "the first attempt's 429") {
             try await relay.metrics()[retried] == 1
         }
     }

@@ -46,7 +46,7 @@ import Testing
                     ).0 == 403)
 
                 // Then each upstream receives its project's event, on its own project id
-                try await RelayFixture.wait(upTo: .seconds(10), for: "both upstreams") {
+                try await RelayFixture.wait(upTo: .seconds(30), for: "both upstreams") {
                     let (shopCount, billingCount) = (
                         await shop.recorder.requestCount, await billing.recorder.requestCount
                     )
