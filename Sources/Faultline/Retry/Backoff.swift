@@ -26,9 +26,11 @@ public struct Backoff: Hashable, Sendable {
     /// The delay before retry number `retry` (1 for the first retry).
     public func delay(beforeRetry retry: Int, using generator: inout some RandomNumberGenerator) -> Duration {
         let growth = pow(multiplier, Double(max(0, retry - 1)))
-        let full = min(initial * growth, maximum)
+        // In seconds, capped before it becomes a Duration: after about 70 doublings `initial × growth` no longer fits
+        // one (an uploader retrying through a long outage trapped there).
+        let full = min(initial / .seconds(1) * growth, maximum / .seconds(1))
         let kept = 1 - jitter * Double.random(in: 0..<1, using: &generator)
-        return full * kept
+        return .seconds(full * kept)
     }
 
     /// The delay before retry number `retry`, with the system's random numbers.

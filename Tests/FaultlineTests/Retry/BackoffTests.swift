@@ -15,6 +15,14 @@ import Testing
         }
     }
 
+    @Test func retriesThroughALongOutageWaitTheMaximumWithoutOverflowing() {
+        // (an uploader counts every failed attempt of an outage: about 70 doublings overflowed a Duration, and trapped)
+        let backoff = Backoff(initial: .milliseconds(100), multiplier: 2, maximum: .milliseconds(400), jitter: 0)
+        for retry in [70, 80, 1_100, Int.max] {
+            #expect(backoff.delay(beforeRetry: retry) == .milliseconds(400), "retry \(retry)")
+        }
+    }
+
     @Test func jitterSpreadsTheDelays() {
         let backoff = Backoff(jitter: 1)
         let delays = Set((0..<50).map { _ in backoff.delay(beforeRetry: 1) })
