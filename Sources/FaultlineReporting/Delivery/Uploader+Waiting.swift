@@ -40,10 +40,7 @@ extension Uploader {
         let cursors = names.filter { $0.hasPrefix("cursor-") && $0.hasSuffix(".json") }.compactMap {
             (try? DeliveryCursor.stored(in: directory.appendingPathComponent($0, isDirectory: false))) ?? nil
         }
-        guard !cursors.isEmpty, let rotated = try? EventLog.rotatedFiles(in: log.directory, logName: log.fileName)
-        else { return (0, 0) }
-        let segments = EventLog.readable(rotated).map(\.rotation.sequence)
-        let activeSegment = (segments.max() ?? 0) + 1
+        guard !cursors.isEmpty, let (segments, activeSegment) = try? EventLog.segments(of: log) else { return (0, 0) }
         let reader = LogSegmentReader(log: log)
         var waiting = (events: 0, bytes: 0)
         for cursor in cursors {

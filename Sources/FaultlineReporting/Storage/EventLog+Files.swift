@@ -38,6 +38,14 @@ extension EventLog {
         .sorted { $0.rotation < $1.rotation }
     }
 
+    /// The segments of the log `configuration` describes: its readable rotated files' sequence numbers, oldest first,
+    /// and the number of the active file, the one after the newest.
+    static func segments(of configuration: Configuration) throws(EventLogError) -> (rotated: [Int], active: Int) {
+        let rotated = readable(try rotatedFiles(in: configuration.directory, logName: configuration.fileName))
+            .map(\.rotation.sequence)
+        return (rotated, (rotated.max() ?? 0) + 1)
+    }
+
     /// The file that holds each rotation's lines: the compressed one, or the plain one while it is not compressed.
     static func readable(_ files: [RotatedFile]) -> [RotatedFile] {
         let compressed = Set(files.filter { $0.stage == .compressed }.map(\.rotation))

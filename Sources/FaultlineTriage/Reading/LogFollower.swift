@@ -30,19 +30,17 @@ public struct LogFollower {
     /// then, when the log rotated, the new file from its top.
     public mutating func readNew(_ event: (EventRecord) -> Void) {
         readRest(event)
-        guard let current = try? FileHandle(forReadingFrom: url) else { return }
-        let number = Self.fileNumber(of: current)
-        let size = (try? current.seekToEnd()) ?? 0
-        if number != fileNumber || size < offset {
-            try? file?.close()
-            file = current
-            fileNumber = number
-            offset = 0
-            splitter = LineSplitter()
-            readRest(event)
-        } else {
-            try? current.close()
-        }
+        var status = stat()
+        guard stat(url.path, &status) == 0,
+            UInt64(status.st_ino) != fileNumber || UInt64(status.st_size) < offset,
+            let current = try? FileHandle(forReadingFrom: url)
+        else { return }
+        try? file?.close()
+        file = current
+        fileNumber = Self.fileNumber(of: current)
+        offset = 0
+        splitter = LineSplitter()
+        readRest(event)
     }
 
     /// Reads the open file from where the last read stopped to its end.

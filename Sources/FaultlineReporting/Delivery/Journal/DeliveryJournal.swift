@@ -67,9 +67,7 @@ struct DeliveryJournal {
     /// A rotated file that cannot be read (corrupt gzip) is skipped: its lines cannot be sent, and `faultline stats`
     /// names the file. Lines that are not an object are skipped, counted in ``takeSkippedLines()``.
     init(log: EventLog.Configuration, cursorFile: URL) throws {
-        let rotated = EventLog.readable(try EventLog.rotatedFiles(in: log.directory, logName: log.fileName))
-        let segments = rotated.map(\.rotation.sequence)
-        let activeSegment = (segments.max() ?? 0) + 1
+        let (segments, activeSegment) = try EventLog.segments(of: log)
         let activeSize = (try? EventLog.size(of: log.activeFile)) ?? 0
         self.cursorFile = cursorFile
         self.activeSegment = activeSegment
