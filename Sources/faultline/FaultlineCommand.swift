@@ -18,13 +18,26 @@ struct FaultlineCommand: AsyncParsableCommand {
         defaultSubcommand: SummaryCommand.self)
 
     /// Runs the command the arguments name, after refusing a first word that names none (status 64, as for any
-    /// usage error).
+    /// usage error); a ``CommandFailure`` is reported in one line with its status, anything else as ArgumentParser
+    /// reports it.
     static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
         let commands = configuration.subcommands.compactMap { $0.configuration.commandName }
-        if let mistake = UnknownCommand(Array(CommandLine.arguments.dropFirst()), commands: commands) {
-            FileHandle.standardError.write(Data("faultline: \(mistake.message)\n".utf8))
-            Foundation.exit(ExitCode.validationFailure.rawValue)
+        do {
+            if let mistake = UnknownCommand(arguments, commands: commands) {
+                throw CommandFailure(message: mistake.message, status: .usage)
+            }
+            var command = try parseAsRoot(arguments)
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch let failure as CommandFailure {
+            failure.report()
+            Foundation.exit(failure.status.rawValue)
+        } catch {
+            exit(withError: error)
         }
-        await main(nil)
     }
 }

@@ -70,7 +70,7 @@ struct DemoCommand: AsyncParsableCommand {
         print("\n$ faultline summary --log-dir \(logs.path)")
         print(SummaryReport(scan).text(style: .standardOutput), terminator: "")
         print("\nA page to share: faultline report --html --log-dir \(logs.path) -o report.html")
-        if !delivered { throw ExitCode(1) }
+        if !delivered { throw ExitCode(CommandFailure.Status.failed.rawValue) }
     }
 
     /// The embedded ingest: on loopback, at a port the system chooses, writing to `<logs>/ingest`.

@@ -126,18 +126,15 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             configuration.forwarding = try forwarding(project: project, key: configuration.publicKey)
         } catch let error as ForwardRoutesFile.Failure {
-            FileHandle.standardError.write(Data("faultline serve: \(error)\n".utf8))
-            throw ExitCode(64)
+            throw CommandFailure(message: "\(error)", status: .usage, command: "faultline serve")
         }
         let settings = configuration
         do {
             try await Self.run(settings, logs: logs)
         } catch let error as IngestServer.ListenFailure {
-            FileHandle.standardError.write(Data("faultline serve: \(error)\n".utf8))
-            throw ExitCode(2)
+            throw CommandFailure(message: "\(error)", status: .unavailable, command: "faultline serve")
         } catch let error as ForwardRoutesConflict {
-            FileHandle.standardError.write(Data("faultline serve: \(error)\n".utf8))
-            throw ExitCode(64)
+            throw CommandFailure(message: "\(error)", status: .usage, command: "faultline serve")
         }
     }
 
@@ -190,7 +187,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let key = (0..<4).map { _ in String(format: "%08x", UInt32.random(in: 0...UInt32.max)) }.joined()
         guard FileManager.default.createFile(atPath: file.path, contents: Data(key.utf8), attributes: ownerOnly) else {
-            throw WriteFailure.failure("cannot write the key file \(file.path)")
+            throw CommandFailure(message: "cannot write the key file \(file.path)", status: .unavailable)
         }
         return key
     }

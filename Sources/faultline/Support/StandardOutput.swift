@@ -1,16 +1,26 @@
-import ArgumentParser
+import FaultlineTriage
 import Foundation
 
 /// Standard output, written so that a failure is a message and an exit status, not a crash: `FileHandle`'s `write`
 /// traps when the write fails (a full disk, `/dev/full`). A closed pipe (`| head`) still ends the process with
 /// SIGPIPE (status 141), quietly, as it ends any filter.
 enum StandardOutput {
-    /// Writes all of `data`, or says on standard error why standard output could not take it and exits with
-    /// status 1.
-    static func write(_ data: Data) throws {
+    /// Writes all of `data`, or throws why standard output could not take it (status 1).
+    static func write(_ data: Data) throws(CommandFailure) {
         guard let failure = data.write(toDescriptor: STDOUT_FILENO) else { return }
         let reason = String(cString: strerror(failure))
-        FileHandle.standardError.write(Data("faultline: cannot write to standard output: \(reason)\n".utf8))
-        throw ExitCode(1)
+        throw CommandFailure(message: "cannot write to standard output: \(reason)", status: .failed)
+    }
+}
+
+extension TextStyle {
+    /// The style for this process's standard output: its terminal's width and colours, as
+    /// ``TextStyle/forStandardOutput(environment:isTerminal:terminalWidth:)`` decides from the environment.
+    static var standardOutput: TextStyle {
+        var size = winsize()
+        let width = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
+        return forStandardOutput(
+            environment: ProcessInfo.processInfo.environment, isTerminal: isatty(STDOUT_FILENO) == 1,
+            terminalWidth: width)
     }
 }

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 
 /// Why a file could not be written, in one line a person can act on, instead of Foundation's error codes
@@ -22,8 +21,8 @@ enum WriteFailure {
 }
 
 extension WriteFailure {
-    /// Creates the log directory `url` if it does not exist, or exits with status 2 and one line that says why it
-    /// cannot: a file in its place, a missing parent or permissions.
+    /// Creates the log directory `url` if it does not exist, or throws one line that says why it cannot (status 2): a
+    /// file in its place, a missing parent or permissions.
     static func createLogDirectory(_ url: URL) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
@@ -42,8 +41,7 @@ extension WriteFailure {
         }
     }
 
-    static func failure(_ message: String) -> ExitCode {
-        FileHandle.standardError.write(Data("faultline: \(message)\n".utf8))
-        return ExitCode(2)
+    private static func failure(_ message: String) -> CommandFailure {
+        CommandFailure(message: message, status: .unavailable)
     }
 }

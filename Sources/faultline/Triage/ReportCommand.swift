@@ -33,16 +33,15 @@ struct ReportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let report = HTMLReport(try await options.scan(signals: signals), generatedAt: Date().timeIntervalSince1970)
-        let contents = options.json ? try TriageOptions.json(report) : Data(report.html().utf8)
+        let contents = options.json ? try JSONOutput.encode(report) : Data(report.html().utf8)
         guard let output else { return try StandardOutput.write(contents) }
         do {
             try OutputFile.write(contents, to: output)
-        } catch let exit as ExitCode {
-            throw exit
+        } catch let failure as CommandFailure {
+            throw failure
         } catch {
-            FileHandle.standardError.write(
-                Data("faultline: cannot write \(output): \(WriteFailure.reason(for: output, error))\n".utf8))
-            throw ExitCode(1)
+            throw CommandFailure(
+                message: "cannot write \(output): \(WriteFailure.reason(for: output, error))", status: .failed)
         }
     }
 }

@@ -20,8 +20,7 @@ struct ShowCommand: AsyncParsableCommand {
         do {
             issue = try scan.issue(id)
         } catch {
-            FileHandle.standardError.write(Data("faultline: \(error)\n".utf8))
-            throw ExitCode(1)
+            throw CommandFailure(message: "\(error)", status: .failed)
         }
         let report = IssueReport(issue, in: scan, latestEvent: scan.latestEvent(of: issue))
         try options.print(report) { report.text(style: $0) }

@@ -43,7 +43,7 @@ struct TailCommand: AsyncParsableCommand {
     private func print(_ record: EventRecord) throws {
         let line = EventLine(record)
         if options.json {
-            try StandardOutput.write(try TriageOptions.json(line, pretty: false))
+            try StandardOutput.write(try JSONOutput.encode(line, pretty: false))
         } else {
             try StandardOutput.write(Data((line.text(style: options.style) + "\n").utf8))
         }

@@ -81,7 +81,7 @@ struct TriageOptions: ParsableArguments {
     }
 
     /// Reads the logs once with the filters applied, with a progress line on a terminal when that takes a while;
-    /// exits with status 2 when the directory is missing and 64 when a time cannot be read.
+    /// fails with status 2 when the directory is missing and 64 when a time cannot be read.
     func scan(signals: SignalOptions? = nil, defaultSince: String? = nil) async throws -> LogScan {
         let (files, filter) = (try logFiles(), try filter(defaultSince: defaultSince))
         // A window, when there is a start, for the signals: the events before it are read for the history.
@@ -102,12 +102,11 @@ struct TriageOptions: ParsableArguments {
     /// Names each file that could not be read, and why, on standard error.
     static func name(_ unreadableFiles: [UnreadableFile]) {
         for file in unreadableFiles {
-            FileHandle.standardError.write(
-                Data("faultline: skipped \(TerminalText.safe(file.url.path)): \(file.reason)\n".utf8))
+            StandardError.say("skipped \(TerminalText.safe(file.url.path)): \(file.reason)")
         }
     }
 
-    /// The files to read: those named (`-` standard input), else the log directory's; exits with status 2 when a
+    /// The files to read: those named (`-` standard input), else the log directory's; fails with status 2 when a
     /// named file or the directory is missing.
     func logFiles() throws -> [LogFile] {
         do {
@@ -116,12 +115,10 @@ struct TriageOptions: ParsableArguments {
             }
             return try LogFile.all(in: logDirectory)
         } catch let error as TriageError {
-            FileHandle.standardError.write(Data("faultline: \(error)\n".utf8))
-            throw ExitCode(2)
+            throw CommandFailure(message: "\(error)", status: .unavailable)
         } catch {
-            FileHandle.standardError.write(
-                Data("faultline: cannot keep standard input to read it: \(error.localizedDescription)\n".utf8))
-            throw ExitCode(2)
+            throw CommandFailure(
+                message: "cannot keep standard input to read it: \(error.localizedDescription)", status: .unavailable)
         }
     }
 
@@ -138,20 +135,10 @@ struct TriageOptions: ParsableArguments {
     /// Prints `report` as JSON with `--json`, else `text`.
     func print<Report: Encodable>(_ report: Report, text: (TextStyle) -> String) throws {
         if json {
-            try StandardOutput.write(try Self.json(report))
+            try StandardOutput.write(try JSONOutput.encode(report))
         } else {
             try StandardOutput.write(Data(text(style).utf8))
         }
-    }
-
-    /// `report` as `--json` prints it: keys sorted but `schema_version` first, pretty-printed unless `pretty` is false
-    /// (one line, for `tail`), and a newline.
-    static func json(_ report: some Encodable, pretty: Bool = true) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting =
-            pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return Data(JSONSchemaVersion.movedFirst(in: Array(try encoder.encode(report))) + Array("\n".utf8))
     }
 
     /// The filters of the options, `--since` being `defaultSince` when it is not given; a time that cannot be read
