@@ -1,62 +1,64 @@
-import CoreMetrics
-import FaultlineReporting
+#if SwiftMetrics
+    import CoreMetrics
+    import FaultlineReporting
 
-/// Publishes what a `Reporter` and its `Uploader` count through swift-metrics, for server-side Swift apps that
-/// already export metrics (to Prometheus with swift-prometheus, to OpenTelemetry with swift-otel):
-///
-/// | Metric | Type | Dimensions |
-/// |---|---|---|
-/// | `faultline_sdk_events_captured_total` | counter | `kind`: the `error.kind` tag |
-/// | `faultline_sdk_events_dropped_total` | counter | `reason`: a client-report discard reason |
-/// | `faultline_sdk_events_delivered_total` | counter | |
-/// | `faultline_sdk_delivery_retries_total` | counter | |
-/// | `faultline_sdk_token_refreshes_total` | counter | `outcome`: `refreshed` or `expired` |
-/// | `faultline_sdk_outbox_envelopes` | gauge | |
-///
-/// `faultline_sdk_outbox_envelopes` is what waits to be sent: the log's events after the delivery cursor, and envelopes
-/// of the outbox (client reports); the name stays from when every event had an envelope file of its own.
-///
-/// Dimension values come from fixed sets (an unknown kind is `other`), so the number of series is bounded. The
-/// metrics are read from `Reporter.statistics` and `Uploader.statistics` every `interval` rather than counted on
-/// the capture path, which costs the same with metrics as without. Following swift-metrics' conventions, the
-/// library never bootstraps the metrics system: it uses the factory it is given, `MetricsSystem.factory` by default.
-///
-/// ```swift
-/// let metrics = ReporterMetrics(reporter: reporter)
-/// try await withThrowingDiscardingTaskGroup { group in
-///     group.addTask { await metrics.run() }  // until the group is cancelled at shutdown
-///     group.addTask { try await app.runService() }
-/// }
-/// ```
-public struct ReporterMetrics: Sendable {
-    /// The reporter whose counts are published.
-    public let reporter: Reporter
-    /// How often the counts are read.
-    public let interval: Duration
-    private let factory: any MetricsFactory
+    /// Publishes what a `Reporter` and its `Uploader` count through swift-metrics, for server-side Swift apps that
+    /// already export metrics (to Prometheus with swift-prometheus, to OpenTelemetry with swift-otel):
+    ///
+    /// | Metric | Type | Dimensions |
+    /// |---|---|---|
+    /// | `faultline_sdk_events_captured_total` | counter | `kind`: the `error.kind` tag |
+    /// | `faultline_sdk_events_dropped_total` | counter | `reason`: a client-report discard reason |
+    /// | `faultline_sdk_events_delivered_total` | counter | |
+    /// | `faultline_sdk_delivery_retries_total` | counter | |
+    /// | `faultline_sdk_token_refreshes_total` | counter | `outcome`: `refreshed` or `expired` |
+    /// | `faultline_sdk_outbox_envelopes` | gauge | |
+    ///
+    /// `faultline_sdk_outbox_envelopes` is what waits to be sent: the log's events after the delivery cursor, and envelopes
+    /// of the outbox (client reports); the name stays from when every event had an envelope file of its own.
+    ///
+    /// Dimension values come from fixed sets (an unknown kind is `other`), so the number of series is bounded. The
+    /// metrics are read from `Reporter.statistics` and `Uploader.statistics` every `interval` rather than counted on
+    /// the capture path, which costs the same with metrics as without. Following swift-metrics' conventions, the
+    /// library never bootstraps the metrics system: it uses the factory it is given, `MetricsSystem.factory` by default.
+    ///
+    /// ```swift
+    /// let metrics = ReporterMetrics(reporter: reporter)
+    /// try await withThrowingDiscardingTaskGroup { group in
+    ///     group.addTask { await metrics.run() }  // until the group is cancelled at shutdown
+    ///     group.addTask { try await app.runService() }
+    /// }
+    /// ```
+    public struct ReporterMetrics: Sendable {
+        /// The reporter whose counts are published.
+        public let reporter: Reporter
+        /// How often the counts are read.
+        public let interval: Duration
+        private let factory: any MetricsFactory
 
-    /// Metrics for `reporter`, read every `interval` (10 seconds by default) and published through `factory`.
-    public init(
-        reporter: Reporter, interval: Duration = .seconds(10), factory: any MetricsFactory = MetricsSystem.factory
-    ) {
-        self.reporter = reporter
-        self.interval = interval
-        self.factory = factory
-    }
+        /// Metrics for `reporter`, read every `interval` (10 seconds by default) and published through `factory`.
+        public init(
+            reporter: Reporter, interval: Duration = .seconds(10), factory: any MetricsFactory = MetricsSystem.factory
+        ) {
+            self.reporter = reporter
+            self.interval = interval
+            self.factory = factory
+        }
 
-    /// Reads and publishes the counts every ``interval`` until the task is cancelled, then once more. Counters
-    /// count what happened after `run` started: the uploader's statistics include earlier runs on the same outbox,
-    /// which are not counted again.
-    public func run() async {
-        var publisher = MetricsPublisher(factory: factory)
-        var published = await StatisticsSample(of: reporter)
-        publisher.publish(published, since: published)
-        while true {
-            let cancelled = (try? await Task.sleep(for: interval)) == nil
-            let sample = await StatisticsSample(of: reporter)
-            publisher.publish(sample, since: published)
-            published = sample
-            if cancelled { return }
+        /// Reads and publishes the counts every ``interval`` until the task is cancelled, then once more. Counters
+        /// count what happened after `run` started: the uploader's statistics include earlier runs on the same outbox,
+        /// which are not counted again.
+        public func run() async {
+            var publisher = MetricsPublisher(factory: factory)
+            var published = await StatisticsSample(of: reporter)
+            publisher.publish(published, since: published)
+            while true {
+                let cancelled = (try? await Task.sleep(for: interval)) == nil
+                let sample = await StatisticsSample(of: reporter)
+                publisher.publish(sample, since: published)
+                published = sample
+                if cancelled { return }
+            }
         }
     }
-}
+#endif

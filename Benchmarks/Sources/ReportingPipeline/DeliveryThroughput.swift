@@ -1,6 +1,5 @@
 import ArgumentParser
 import BenchmarkSupport
-import FaultlineAsyncHTTPClient
 import FaultlineReporting
 import FaultlineTestServer
 import Foundation
@@ -52,7 +51,7 @@ struct DeliveryThroughput: AsyncParsableCommand {
         /// The transport a Faultline or floor side posts over, new for each burst.
         func makeTransport() -> any EnvelopeTransport {
             switch self {
-            case .faultlineAsyncHTTPClient, .floorAsyncHTTPClient: AsyncHTTPClientEnvelopeTransport()
+            case .faultlineAsyncHTTPClient, .floorAsyncHTTPClient: ServerTransport.make()
             case .python, .faultline, .floor: URLSessionEnvelopeTransport()
             }
         }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import BenchmarkSupport
-import FaultlineAsyncHTTPClient
 import FaultlineReporting
 import Foundation
 
@@ -46,7 +45,7 @@ struct StormRun: AsyncParsableCommand {
         let logs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-bench-\(UUID())")
         defer { try? FileManager.default.removeItem(at: logs) }
         let reporter = try await SampleFailure.reporter(
-            logDirectory: logs, dsn: dsn, transport: AsyncHTTPClientEnvelopeTransport(),
+            logDirectory: logs, dsn: dsn, transport: ServerTransport.make(),
             fingerprintLimit: limit ? Reporter.FingerprintLimit() : nil)
         let failures = Self.routes.prefix(fingerprints).map(SampleFailure.init(route:))
         let cpuBefore = ProcessCPU.ownSeconds
