@@ -24,8 +24,8 @@ public protocol Authenticator: Sendable {
 
     /// Whether `failure` means the server rejected the credential, so a refresh and a replay can fix it.
     ///
-    /// The default is a `401` status. Servers that say it otherwise override it: seed 001's server answers
-    /// `400 {"errorCode": "E05"}` (`failure.statusCode == 400 && failure.code == "E05"`).
+    /// The default is a `401` status. A server that says it otherwise overrides it: one that answers an expired token
+    /// with `400 {"errorCode": "E05"}` returns `failure.statusCode == 400 && failure.code == "E05"`.
     func isCredentialRejected(_ failure: ServerFailure) -> Bool
 }
 

@@ -1,7 +1,8 @@
 import Foundation
 
 extension ErrorContract {
-    /// Seed 000's envelope: `{"success": Bool, "data": T?, "error": {"code": Int|String, "message": String}?}`.
+    /// An envelope around every response: `{"success": Bool, "data": T?, "error": {"code": Int|String, "message":
+    /// String}?}`.
     ///
     /// - Parameters:
     ///   - successKey: The key of the success flag. When it is set (`"success"` by default), a 2xx whose flag is
@@ -26,7 +27,7 @@ extension ErrorContract {
             })
     }
 
-    /// Seed 001's flat shape: `{"errorCode": "E05"}`, with an optional message beside the code.
+    /// A flat error body: `{"errorCode": "E05"}`, with an optional message beside the code.
     ///
     /// - Parameters:
     ///   - codeKey: The key of the business code, `"errorCode"` by default.

@@ -2,7 +2,7 @@ import Foundation
 
 /// How a server describes its errors: a value that reads a ``ServerError`` from a response body.
 ///
-/// The shapes of the seed servers differ only in data, so a contract is a value, not a protocol:
+/// Servers' error shapes differ only in data, so a contract is a value, not a protocol:
 /// - ``envelope(successKey:errorKey:codeKey:messageKey:)``: `{"success": false, "data": null, "error": {"code": 40101, "message": "…"}}`,
 ///   including `success: false` inside a 200;
 /// - ``flatCode(codeKey:messageKey:)``: `{"errorCode": "E05"}`;

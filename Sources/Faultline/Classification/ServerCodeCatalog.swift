@@ -1,5 +1,6 @@
 /// Maps business codes to categories: ranges agreed with the server team, plus explicit exceptions for the codes
-/// that do not fit their range (real catalogues are messy: seed 000 has `40091` for a 404).
+/// that do not fit their range (real catalogues are messy: a server may answer a 404 with `40091`, a bad-request
+/// code).
 ///
 /// ```swift
 /// let catalog = ServerCodeCatalog(

@@ -1,6 +1,6 @@
 /// A fast pseudo-random generator for identifiers (xoshiro256**), seeded from the system's generator: an event id
 /// costs no system call, where `SystemRandomNumberGenerator` makes one for every 8 bytes on Linux (two `getrandom`
-/// calls an id, 1.6 µs of a capture's 10 on cold caches).
+/// calls an id; Benchmarks/README.md has what that cost a capture).
 ///
 /// Its output is unique and unpredictable enough for event and request ids, never for secrets.
 package struct IdentifierGenerator: RandomNumberGenerator {

@@ -1,6 +1,6 @@
 /// Who was affected: Sentry's `user` interface. Set it on the scope, or per request.
 public struct UserContext: Hashable, Sendable, Codable {
-    /// A stable identifier for the user (seed 003 used `"\(userType)_\(name)"`).
+    /// A stable identifier for the user, such as `"\(userType)_\(name)"`.
     public var id: String?
     /// The user's name in the app.
     public var username: String?

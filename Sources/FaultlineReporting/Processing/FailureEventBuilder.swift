@@ -6,8 +6,9 @@ import Foundation
 #endif
 
 /// Turns a classified failure into a Sentry event: exception, tags, fingerprint, scrubbed request and response.
-/// Secrets inside its texts (a server message that echoes a token, a body preview with debug output) are left to
-/// ``Scrubber/text(_:)``, which the ``Reporter`` applies to the whole event once the scope is added.
+/// Secrets inside its texts (a server message that echoes a token, a body preview with debug output) are left to the
+/// scrubber's value patterns, which the ``Reporter`` applies to every text of the whole event once the scope is added
+/// (breadcrumbs excepted: each was scrubbed as it entered the scope).
 ///
 /// Tags every event carries, so that the CLI and dashboards can rely on them: `error.kind` (`transport`, `server`,
 /// `decoding`, `session_expired`), `http.method`, `http.route` (the template, never the raw URL), and when known

@@ -1,12 +1,12 @@
 import Foundation
 
-/// One envelope on its way to the endpoint: a `POST` of a gzip-compressed body with the envelope protocol's headers.
+/// One envelope on its way to the endpoint: a `POST` of its body with the envelope protocol's headers.
 public struct EnvelopeRequest: Sendable {
     /// The DSN's envelope endpoint.
     public let url: URL
-    /// `Content-Type`, `Content-Encoding`, `X-Sentry-Auth` and `User-Agent`.
+    /// `Content-Type`, `X-Sentry-Auth`, `User-Agent`, and `Content-Encoding: gzip` when the body is compressed.
     public let headerFields: [String: String]
-    /// The gzip-compressed envelope.
+    /// The envelope, gzip-compressed unless the uploader's `compressionLevel` is 0.
     public let body: Data
     /// How long the request may take before it counts as a network error.
     public let timeout: Duration
