@@ -1,6 +1,13 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
+
+#if canImport(Glibc)
+    import Glibc
+#else
+    import Darwin
+#endif
 
 /// Runs a Hummingbird router on 127.0.0.1 for as long as a body runs: the seed servers, and endpoints tests add.
 public enum LoopbackServer {
@@ -60,5 +67,19 @@ public enum LoopbackServer {
             }
             return try await body(baseURL)
         }
+    }
+}
+
+/// A loopback server stopped before it reported the port it listens on.
+struct LoopbackServerStartFailure: Error, CustomStringConvertible {
+    let server: String
+    /// Why it stopped, when it said.
+    let cause: (any Error)?
+
+    /// Whether its port was in use.
+    var isAddressInUse: Bool { (cause as? IOError)?.errnoCode == EADDRINUSE }
+
+    var description: String {
+        "the \(server) stopped before it was listening on 127.0.0.1\(cause.map { ": \($0)" } ?? "")"
     }
 }

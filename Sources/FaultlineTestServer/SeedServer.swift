@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Hummingbird
 
 /// A loopback HTTP server that reproduces the server contracts of the seed posts: seed 000's Boleto envelope
@@ -13,6 +13,48 @@ public enum SeedServer {
         let state = SeedServerState()
         return try await LoopbackServer.run(named: "seed server", router: SeedRouter.make(state: state), port: 0) {
             try await body(RunningSeedServer(baseURL: $0, state: state))
+        }
+    }
+}
+
+/// A seed server that is accepting requests, as ``SeedServer/run(_:)`` hands it to its body.
+public struct RunningSeedServer: Sendable {
+    /// `http://127.0.0.1:<port>`, with the port the OS chose.
+    public let baseURL: URL
+    /// The server's tokens and counters, to drive and inspect while it runs.
+    public let state: SeedServerState
+}
+
+/// Assembles every route of the seed server around one ``SeedServerState``.
+enum SeedRouter {
+    static func make(state: SeedServerState) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: FallbackMiddleware())
+        BoletoRoutes(state: state).add(to: router)
+        E05Routes(state: state).add(to: router)
+        PlainRoutes(state: state).add(to: router)
+        FlakyRoutes(state: state).add(to: router)
+        MalformedRoutes().add(to: router)
+        MiscRoutes().add(to: router)
+        EchoingRoutes().add(to: router)
+        return router
+    }
+}
+
+/// Gives the requests no route answers a proper body: an unmatched path or method gets `404` NOT_FOUND_END_POINT
+/// and a handler that throws gets `500` INTERNAL_SERVER_ERROR, both as Boleto envelopes.
+struct FallbackMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            return try .boletoFailure(.endpointNotFound)
+        } catch {
+            return try .boletoFailure(.internalServerError)
         }
     }
 }

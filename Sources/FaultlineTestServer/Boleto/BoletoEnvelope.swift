@@ -1,3 +1,5 @@
+import Hummingbird
+
 /// Seed 000's envelope, `{"success": Bool, "data": T|null, "error": {"code": Int, "message": String}|null}`, with
 /// both optional members always present (as `null` when absent).
 struct BoletoEnvelope<Payload: Encodable & Sendable>: Encodable, Sendable {
@@ -36,5 +38,18 @@ extension BoletoEnvelope<Never> {
     /// `{"success": false, "data": null, "error": {"code": row.code, "message": row.message}}`.
     init(failure row: BoletoErrorCode) {
         self.init(success: false, data: nil, error: Failure(code: row.code, message: row.message))
+    }
+}
+
+extension Response {
+    /// The Boleto server's answer for `row`: its status (unless `status` overrides it) and an envelope carrying its
+    /// code and message.
+    static func boletoFailure(_ row: BoletoErrorCode, status: HTTPResponse.Status? = nil) throws -> Response {
+        try json(BoletoEnvelope(failure: row), status: status ?? HTTPResponse.Status(code: row.httpStatus))
+    }
+
+    /// The Boleto server's success: `data` in an envelope.
+    static func boletoSuccess(_ data: some Encodable & Sendable) throws -> Response {
+        try json(BoletoEnvelope(data: data))
     }
 }
