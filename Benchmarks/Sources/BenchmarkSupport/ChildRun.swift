@@ -1,6 +1,7 @@
 import Foundation
 
-/// One run of another program to completion: its wall time and peak memory, with its standard output kept in a file.
+/// One run of another program to completion: its wall time, CPU time and peak memory, with its standard output kept in
+/// a file.
 ///
 /// The peak comes from GNU time (`/usr/bin/time -f %M`), which forks the program from its own small process. A program
 /// spawned straight from the benchmark would report the benchmark's peak instead of its own when that is higher:
@@ -16,6 +17,8 @@ public struct ChildRun: Sendable {
 
     /// The time from spawn to exit.
     public let seconds: Double
+    /// The CPU time the program spent in user mode, on all its threads.
+    public let userSeconds: Double
     /// The most resident memory the program used, in bytes.
     public let peakResidentBytes: Int
     /// What it printed on standard output.
@@ -36,7 +39,7 @@ public struct ChildRun: Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, outputFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let timed = ["/usr/bin/time", "--format=%M", "--output=\(peakFile.path)"] + arguments
+        let timed = ["/usr/bin/time", "--format=%M %U", "--output=\(peakFile.path)"] + arguments
         let argv = timed.map { strdup($0) } + [nil]
         defer {
             for argument in argv { free(argument) }
@@ -53,10 +56,13 @@ public struct ChildRun: Sendable {
         guard status == 0 else {
             throw Failure(description: "\(arguments.joined(separator: " ")) ended with wait status \(status)")
         }
-        let peakText = try String(contentsOf: peakFile, encoding: .utf8)
-        guard let kilobytes = Int(peakText.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw Failure(description: "/usr/bin/time reported \(peakText) as the peak memory")
+        let timeText = try String(contentsOf: peakFile, encoding: .utf8)
+        let fields = timeText.split(whereSeparator: \.isWhitespace)
+        guard fields.count == 2, let kilobytes = Int(fields[0]), let userSeconds = Double(fields[1]) else {
+            throw Failure(description: "/usr/bin/time reported \(timeText) as the peak memory and user CPU time")
         }
-        return ChildRun(seconds: seconds, peakResidentBytes: kilobytes * 1024, output: try Data(contentsOf: outputFile))
+        return ChildRun(
+            seconds: seconds, userSeconds: userSeconds, peakResidentBytes: kilobytes * 1024,
+            output: try Data(contentsOf: outputFile))
     }
 }

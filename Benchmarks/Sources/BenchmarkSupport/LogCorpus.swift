@@ -7,9 +7,28 @@ import Foundation
 #endif
 
 /// A large local log made by the pipeline's own event builder and encoder: classified server, decoding and
-/// transport failures on many routes, with Zipf-distributed issues, thousands of users, several releases, 0–100
-/// breadcrumbs each and times spread over a week, in time order. The same seed makes the same bytes.
+/// transport failures on many routes, with Zipf-distributed issues, thousands of users, several releases, unique
+/// event ids and times spread over a week, in time order. The same seed and shape make the same bytes.
 public struct LogCorpus {
+    /// How big the events are.
+    public enum Shape: String, Sendable, CaseIterable {
+        /// 0–100 breadcrumbs each, about 7 KB an event on average, 2 000 users: bytes dominate.
+        case mixed
+        /// 4–5 breadcrumbs each, about 2 KB an event, 10 000 users: the cost per event shows.
+        case small
+
+        /// The breadcrumbs of one event, from `random`.
+        func breadcrumbCount(_ random: UInt64) -> Int {
+            switch self {
+            case .mixed: Int(random % 101)
+            case .small: 4 + Int(random % 2)
+            }
+        }
+
+        var users: Int { self == .mixed ? 2_000 : 10_000 }
+        var averageLine: Int { self == .mixed ? 7_000 : 2_000 }
+    }
+
     /// What was written.
     public struct Written: Sendable {
         public let events: Int
@@ -22,10 +41,11 @@ public struct LogCorpus {
     /// The running sums of the templates' Zipf weights, 1 / (index + 1).
     private let cumulativeWeights: [Double]
     private let releases = ["boleto-ios@4.2.0+310", "boleto-ios@4.1.3+301", "boleto-android@4.2.0", "web@2026.11.2"]
-    private static let users = 2_000
+    private let shape: Shape
 
-    public init(seed: UInt64) {
+    public init(seed: UInt64, shape: Shape = .mixed) {
         generator = SplitMix64(seed: seed)
+        self.shape = shape
         templates = Self.failures().compactMap { failure, request in
             FailureEventBuilder().event(for: failure, request: request)
         }
@@ -51,8 +71,7 @@ public struct LogCorpus {
         defer { try? file.close() }
         let end = Date(timeIntervalSince1970: 1_795_392_000)  // 2026-11-23T00:00:00Z
         let week = 7 * 86_400.0
-        let averageLine = 7_000
-        let expectedEvents = max(1, target / averageLine)
+        let expectedEvents = max(1, target / shape.averageLine)
         var written = Written(events: 0, bytes: 0)
         var buffer = Data()
         while written.bytes < target {
@@ -75,10 +94,10 @@ public struct LogCorpus {
         var event = templates[zipfIndex()]
         event.eventID = String(format: "%016llx%016llx", generator.next(), generator.next())
         event.timestamp = date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-        let user = Int(generator.next() % UInt64(Self.users))
+        let user = Int(generator.next() % UInt64(shape.users))
         event.user = UserContext(id: "user-\(user)", segment: ["KAKAO", "APPLE", "EMAIL"][user % 3])
         event.release = releases[Int(generator.next() % UInt64(releases.count))]
-        let crumbs = Int(generator.next() % 101)
+        let crumbs = shape.breadcrumbCount(generator.next())
         event.breadcrumbs = crumbs == 0 ? nil : SentryEvent.Values(Array(breadcrumbs.suffix(crumbs)))
         return (event.eventID, EventEncoder.encode(event))
     }

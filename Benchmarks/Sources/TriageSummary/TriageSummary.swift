@@ -4,7 +4,9 @@ import Foundation
 
 /// `faultline summary` over a large JSON Lines log, side by side in the same run with `jq` computing the same
 /// per-fingerprint counts, interleaved round by round. Both read the file from the page cache (a first, untimed run
-/// of each warms it). A second, smaller log shows whether memory grows with the input or only with the issues.
+/// of each warms it). A second, smaller log shows whether memory grows with the input or only with the issues. A third
+/// log of small events (about 2 KB each) shows the cost per event, which the first log's 7 KB events hide: events/s
+/// stand beside MB/s.
 @main
 struct TriageSummary: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,6 +18,9 @@ struct TriageSummary: ParsableCommand {
 
     @Option(help: "Size of the smaller log that checks memory against input size, in MiB.")
     var smallMegabytes = 512
+
+    @Option(help: "Size of the log of small (about 2 KB) events that shows the cost per event, in MiB; 0 skips it.")
+    var smallEventsMegabytes = 1024
 
     @Option(help: "Timed rounds per side.")
     var rounds = 3
@@ -57,9 +62,12 @@ struct TriageSummary: ParsableCommand {
         let written = try corpus.write(to: large, bytes: megabytes << 20)
         var smallCorpus = LogCorpus(seed: 2026)
         _ = try smallCorpus.write(to: small, bytes: smallMegabytes << 20)
+        let smallEvents = folder.appendingPathComponent("small-events.jsonl")
+        var smallEventsCorpus = LogCorpus(seed: 2026, shape: .small)
+        let writtenSmallEvents = try smallEventsCorpus.write(to: smallEvents, bytes: smallEventsMegabytes << 20)
         FileHandle.standardError.write(
             Data(
-                "generated \(written.events) events, \(written.bytes >> 20) MiB, in \((ContinuousClock.now - generation).seconds.rounded()) s\n"
+                "generated \(written.events) events, \(written.bytes >> 20) MiB, and \(writtenSmallEvents.events) small events, \(writtenSmallEvents.bytes >> 20) MiB, in \((ContinuousClock.now - generation).seconds.rounded()) s\n"
                     .utf8))
 
         let summary = [faultline, "summary", "--json", "--file", large.path]
@@ -91,6 +99,46 @@ struct TriageSummary: ParsableCommand {
         try report(
             written: written, faultline: faultlineRuns, incident: incidentRuns, jq: jqRuns, small: smallRun,
             agreed: agreed)
+        if smallEventsMegabytes > 0 {
+            try reportPerEvent(written: writtenSmallEvents, log: smallEvents, faultline: faultline)
+        }
+    }
+
+    /// `faultline summary` and `faultline issues --json` over the log of small events, after a warm-up run of each:
+    /// events/s beside MB/s.
+    private func reportPerEvent(written: LogCorpus.Written, log: URL, faultline: String) throws {
+        let commands = [
+            ("faultline summary", [faultline, "summary", "--json", "--file", log.path]),
+            ("faultline issues --json", [faultline, "issues", "--json", "--file", log.path]),
+        ]
+        var runs: [String: [ChildRun]] = [:]
+        for round in 0...rounds {
+            for (name, command) in round % 2 == 0 ? commands : commands.reversed() {
+                let run = try ChildRun.run(command)
+                if round > 0 { runs[name, default: []].append(run) }
+            }
+        }
+        let megabytes = Double(written.bytes) / 1e6
+        var table = """
+            triage-summary, small events: \(written.events) events of \(written.bytes / max(written.events, 1)) bytes \
+            on average, \(String(format: "%.0f", megabytes)) MB; \(rounds) interleaved rounds after a warm-up
+            | command | median s | events/s | MB/s | user CPU s | peak RSS |
+            |---|---|---|---|---|---|
+
+            """
+        for (name, _) in commands {
+            let sideRuns = runs[name] ?? []
+            let seconds = Samples(sideRuns.map(\.seconds)).median
+            let userSeconds = Samples(sideRuns.map(\.userSeconds)).median
+            table += """
+                | \(name) | \(String(format: "%.2f", seconds)) \
+                | \(String(format: "%.0f", Double(written.events) / seconds)) \
+                | \(String(format: "%.0f", megabytes / seconds)) | \(String(format: "%.2f", userSeconds)) \
+                | \(ProcessMemory.mebibytes(sideRuns.map(\.peakResidentBytes).max() ?? 0)) |
+
+                """
+        }
+        print(table)
     }
 
     /// Whether `faultline issues --json` counts the same events per fingerprint as jq; the benchmark stops if not.
@@ -121,6 +169,7 @@ struct TriageSummary: ParsableCommand {
         agreed: Int
     ) throws {
         let megabytes = Double(written.bytes) / 1e6
+        let events = Double(written.events)
         let faultlineSeconds = Samples(faultline.map(\.seconds))
         let incidentSeconds = Samples(incident.map(\.seconds))
         let jqSeconds = Samples(jq.map(\.seconds))
@@ -130,15 +179,18 @@ struct TriageSummary: ParsableCommand {
             triage-summary: `faultline summary --json` and `jq` counting events per fingerprint over one JSON Lines \
             log of \(written.events) events, \(String(format: "%.0f", megabytes)) MB (\(agreed) fingerprints, \
             counts identical on both sides); \(rounds) interleaved rounds after a warm-up, page cache warm
-            | side | median s | MB/s | peak RSS | ratio of jq's time |
-            |---|---|---|---|---|
+            | side | median s | MB/s | events/s | peak RSS | ratio of jq's time |
+            |---|---|---|---|---|---|
             | jq 1.6 | \(String(format: "%.2f", jqSeconds.median)) | \(String(format: "%.0f", megabytes / jqSeconds.median)) \
+            | \(String(format: "%.0f", events / jqSeconds.median)) \
             | \(ProcessMemory.mebibytes(jq.map(\.peakResidentBytes).max() ?? 0)) | 1 |
             | faultline summary | \(String(format: "%.2f", faultlineSeconds.median)) \
-            | \(String(format: "%.0f", megabytes / faultlineSeconds.median)) | \(ProcessMemory.mebibytes(faultlinePeak)) \
+            | \(String(format: "%.0f", megabytes / faultlineSeconds.median)) \
+            | \(String(format: "%.0f", events / faultlineSeconds.median)) | \(ProcessMemory.mebibytes(faultlinePeak)) \
             | \(String(format: "%.1f", jqSeconds.median / faultlineSeconds.median))× faster |
             | faultline incident (signals on) | \(String(format: "%.2f", incidentSeconds.median)) \
             | \(String(format: "%.0f", megabytes / incidentSeconds.median)) \
+            | \(String(format: "%.0f", events / incidentSeconds.median)) \
             | \(ProcessMemory.mebibytes(incident.map(\.peakResidentBytes).max() ?? 0)) \
             | \(String(format: "%.1f", jqSeconds.median / incidentSeconds.median))× faster |
 
