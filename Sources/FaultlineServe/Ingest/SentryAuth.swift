@@ -6,8 +6,8 @@ import Foundation
 enum SentryAuth {
     /// The key in an auth header value such as `Sentry sentry_key=abc, sentry_version=7, sentry_client=x/1.0`.
     ///
-    /// Read with Swift's own string operations: Foundation's `trimmingCharacters` and `lowercased()` of the whole
-    /// value took 8% of `serve`'s CPU per request.
+    /// Read with Swift's own string operations rather than Foundation's `trimmingCharacters` and `lowercased()` of the
+    /// whole value, which are costly at every request (Benchmarks/README.md).
     static func key(inHeader value: String?) -> String? {
         guard let value, value.prefix(7).lowercased() == "sentry " else { return nil }
         for pair in value.dropFirst(7).split(separator: ",") {
