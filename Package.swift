@@ -95,14 +95,19 @@ let package = Package(
                     condition: .when(traits: ["OpenAPIRuntime"])),
             ],
             swiftSettings: strictSettings),
-        // Reads the local logs and outbox the reporting pipeline writes, for incident triage from a terminal.
-        .target(name: "FaultlineTriage", dependencies: ["FaultlineReporting"], swiftSettings: strictSettings),
+        // Reads a log directory's events (the log, its rotated files, outbox envelopes) line by line into records,
+        // for what both `faultline serve` and the triage commands read. Not a product: apps never build it.
+        .target(name: "FaultlineLogReading", dependencies: ["FaultlineReporting"], swiftSettings: strictSettings),
+        // Incident triage from a terminal over the logs FaultlineLogReading reads: issues, signals, reports.
+        .target(
+            name: "FaultlineTriage", dependencies: ["FaultlineLogReading", "FaultlineReporting"],
+            swiftSettings: strictSettings),
         // `faultline serve`: a Sentry-compatible ingest that writes what it accepts to the local log format, and
         // forwards it upstream (over AsyncHTTPClient when its trait is on).
         .target(
             name: "FaultlineServe",
             dependencies: [
-                "Faultline", "FaultlineReporting", "FaultlineTriage", "CFaultlineBrotli",
+                "Faultline", "FaultlineReporting", "FaultlineLogReading", "CFaultlineBrotli",
                 .target(name: "FaultlineAsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -130,6 +135,8 @@ let package = Package(
             name: "faultline",
             dependencies: [
                 "Faultline",
+                "FaultlineReporting",
+                "FaultlineLogReading",
                 "FaultlineTriage",
                 "FaultlineServe",
                 "FaultlineTestServer",
@@ -186,23 +193,29 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "FaultlineLogReadingTests", dependencies: ["FaultlineLogReading", "FaultlineReporting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "FaultlineTriageTests",
-            dependencies: ["FaultlineTriage", "FaultlineReporting", "FaultlineTestServer", "SeedScenarios"],
+            dependencies: [
+                "FaultlineTriage", "FaultlineLogReading", "FaultlineReporting", "FaultlineTestServer", "SeedScenarios",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "FaultlineServeTests",
             dependencies: [
-                "Faultline", "FaultlineServe", "FaultlineTriage", "FaultlineReporting", "FaultlineTestServer",
-                "SeedScenarios",
+                "Faultline", "FaultlineServe", "FaultlineTriage", "FaultlineLogReading", "FaultlineReporting",
+                "FaultlineTestServer", "SeedScenarios",
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DashboardsTests",
             dependencies: [
-                "Faultline", "FaultlineTriage", "FaultlineReporting", "FaultlineTestServer", "FaultlineServe",
-                "FaultlineMetrics", "SeedScenarios",
+                "Faultline", "FaultlineTriage", "FaultlineLogReading", "FaultlineReporting", "FaultlineTestServer",
+                "FaultlineServe", "FaultlineMetrics", "SeedScenarios",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],

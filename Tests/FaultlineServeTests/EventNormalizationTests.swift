@@ -1,3 +1,4 @@
+import FaultlineLogReading
 import FaultlineReporting
 import FaultlineTriage
 import Foundation
@@ -52,7 +53,7 @@ import Testing
         #expect(events[0]["timestamp"] == "2026-11-23T09:00:00Z")
         // and the times ahead are the time received, the time sent kept in the event's errors as Sentry keeps it
         for (event, given) in zip(events[1...], [1e15, 1_795_588_811_000]) {
-            let time = try #require(event["timestamp"]?.stringValue.flatMap(RFC3339Time.seconds))
+            let time = try #require(event["timestamp"]?.stringValue.flatMap(RFC3339.seconds))
             #expect(abs(time - sent.timeIntervalSince1970) < 60)
             // (a whole number is written without a fraction, and read back as an integer)
             let error: JSONValue = ["type": "future_timestamp", "name": "timestamp", "value": .int(Int(given))]

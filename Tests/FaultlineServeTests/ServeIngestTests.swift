@@ -1,4 +1,5 @@
 import Faultline
+import FaultlineLogReading
 import FaultlineReporting
 import FaultlineServe
 import FaultlineTestServer
@@ -200,10 +201,10 @@ import Testing
         let events = try lines.map { try #require(try JSONValue(parsing: Data($0.utf8)).objectValue) }
         #expect(events[0]["event_id"] == "33333333333333333333333333333333")
         #expect(events[0]["message"] == #"on "two" lines"#)
-        #expect(events[0]["timestamp"]?.stringValue.flatMap(RFC3339Time.seconds) != nil)
+        #expect(events[0]["timestamp"]?.stringValue.flatMap(RFC3339.seconds) != nil)
         #expect(events[1]["timestamp"] == .double(1_795_000_000.5))
         #expect(lines[1] == Substring(decoding: numeric, as: UTF8.self))
-        #expect(events[2]["timestamp"]?.stringValue.flatMap(RFC3339Time.seconds) != nil)
+        #expect(events[2]["timestamp"]?.stringValue.flatMap(RFC3339.seconds) != nil)
         #expect([.int(100), .double(100)].contains(events[2]["n"]), "the number keeps its value")
     }
 }

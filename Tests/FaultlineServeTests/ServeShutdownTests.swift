@@ -1,6 +1,6 @@
+import FaultlineLogReading
 import FaultlineReporting
 import FaultlineTestServer
-import FaultlineTriage
 import Foundation
 import Testing
 

@@ -68,7 +68,7 @@ extension Reporter {
 
         /// Where the uploader keeps its cursor into the log, its statistics and the envelopes that are not logged
         /// events (client reports sent on their own): `<logDirectory>/outbox`.
-        public var outboxDirectory: URL { logDirectory.appendingPathComponent("outbox") }
+        public var outboxDirectory: URL { LogLayout(logDirectory).outbox }
 
         /// Creates options that write the local log to `logDirectory`.
         public init(logDirectory: URL) {

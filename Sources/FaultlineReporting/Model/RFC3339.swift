@@ -1,27 +1,46 @@
 import Foundation
 
-/// RFC 3339 timestamps in UTC with milliseconds (`2026-11-22T10:41:34.123Z`): fixed width, so they sort as text and
-/// are cheap to parse.
+/// The one codec of RFC 3339 timestamps, without a formatter: written in UTC with milliseconds
+/// (`2026-11-22T10:41:34.123Z`: fixed width, so they sort as text) or to the second (`2026-11-22T10:41:34Z`, the
+/// reports' times), and read in any form RFC 3339 allows (`…T11:15:13.842Z`, `…+09:00`, a lower-case `t` or a space
+/// between date and time).
+///
+/// Both directions are hot: every event, breadcrumb and sent envelope is stamped, and triage reads the time of every
+/// event it scans; `ISO8601DateFormatter` and `Date.ISO8601FormatStyle` cost more than the rest of either job.
 package enum RFC3339 {
-    /// The timestamp of `date`, milliseconds truncated, as `Date.ISO8601FormatStyle` writes it.
+    /// How much of a second a written timestamp keeps; the rest is truncated.
+    package enum Precision: Sendable {
+        /// `2026-11-22T10:41:34.123Z`.
+        case milliseconds
+        /// `2026-11-22T10:41:34Z`.
+        case seconds
+    }
+
+    /// The seconds since 1970 that RFC 3339 can write with its four-digit years, from 0001-01-01 to the end of 9999:
+    /// the times read.
+    package static let range: ClosedRange<Double> = -62_135_596_800...253_402_300_799.999
+
+    /// The timestamp of `date` in UTC, as `Date.ISO8601FormatStyle` writes it: milliseconds (or the fraction)
+    /// truncated.
     ///
-    /// Written digit by digit from the date's milliseconds since 1970: every event, breadcrumb and sent envelope is
-    /// stamped, and the format style took 1.5 µs for each.
-    package static func string(from date: Date) -> String {
+    /// Written digit by digit from the date's seconds since 1970; years outside 1 to 9999 are left to Foundation.
+    package static func string(from date: Date, precision: Precision = .milliseconds) -> String {
         let interval = date.timeIntervalSince1970
-        // Years 1 to 9999 have four digits; others are left to Foundation.
-        guard interval >= -62_135_596_800, interval < 253_402_300_800 else {
-            return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt))
+        guard interval >= range.lowerBound, interval < 253_402_300_800 else {
+            let style = Date.ISO8601FormatStyle(
+                includingFractionalSeconds: precision == .milliseconds, timeZone: .gmt)
+            return date.formatted(style)
         }
         // The fraction is taken apart from the whole seconds, as Foundation does: milliseconds counted from 1970 in
         // one product would round up a fraction such as .9449999 to .945.
         let wholeSeconds = interval.rounded(.down)
-        let fraction = Int((interval - wholeSeconds) * 1000)
+        let milliseconds = Int((interval - wholeSeconds) * 1000)
         let seconds = Int(wholeSeconds)
         let days = seconds >= 0 ? seconds / 86_400 : (seconds + 1) / 86_400 - 1
-        let timeOfDay = (seconds - days * 86_400) * 1000 + fraction
+        let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civilDate(daysSince1970: days)
-        return String(unsafeUninitializedCapacity: 24) { buffer in
+        let length = precision == .milliseconds ? 24 : 20
+        return String(unsafeUninitializedCapacity: length) { buffer in
             func put(_ value: Int, digits: Int, at start: Int) {
                 var value = value
                 for index in stride(from: start + digits - 1, through: start, by: -1) {
@@ -32,20 +51,86 @@ package enum RFC3339 {
             put(year, digits: 4, at: 0)
             put(month, digits: 2, at: 5)
             put(day, digits: 2, at: 8)
-            put(timeOfDay / 3_600_000, digits: 2, at: 11)
-            put(timeOfDay / 60_000 % 60, digits: 2, at: 14)
-            put(timeOfDay / 1000 % 60, digits: 2, at: 17)
-            put(timeOfDay % 1000, digits: 3, at: 20)
+            put(secondOfDay / 3600, digits: 2, at: 11)
+            put(secondOfDay / 60 % 60, digits: 2, at: 14)
+            put(secondOfDay % 60, digits: 2, at: 17)
             (buffer[4], buffer[7], buffer[10]) = (UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "T"))
-            (buffer[13], buffer[16], buffer[19]) = (UInt8(ascii: ":"), UInt8(ascii: ":"), UInt8(ascii: "."))
-            buffer[23] = UInt8(ascii: "Z")
-            return 24
+            (buffer[13], buffer[16]) = (UInt8(ascii: ":"), UInt8(ascii: ":"))
+            if precision == .milliseconds {
+                buffer[19] = UInt8(ascii: ".")
+                put(milliseconds, digits: 3, at: 20)
+            }
+            buffer[length - 1] = UInt8(ascii: "Z")
+            return length
         }
     }
 
+    /// The timestamp `seconds` since 1970 stand for, in UTC; see ``string(from:precision:)``.
+    package static func string(seconds: Double, precision: Precision = .milliseconds) -> String {
+        string(from: Date(timeIntervalSince1970: seconds), precision: precision)
+    }
+
+    /// The seconds since 1970 `text` stands for, with its fraction, or `nil` when it is not an RFC 3339 timestamp:
+    /// `2026-11-23T11:15:13.842Z`, `2026-11-23T20:15:13+09:00`.
+    package static func seconds(_ text: String) -> Double? {
+        var text = text
+        return text.withUTF8 { seconds($0) }
+    }
+
+    /// The seconds since 1970 the UTF-8 `bytes` stand for; see ``seconds(_:)-(String)``.
+    package static func seconds(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        var index = 0
+        func digits(_ count: Int) -> Int? {
+            guard bytes.count - index >= count else { return nil }
+            var value = 0
+            for byte in bytes[index..<index + count] {
+                guard isDigit(byte) else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            index += count
+            return value
+        }
+        func take(_ separator: UInt8, or other: UInt8? = nil, or third: UInt8? = nil) -> Bool {
+            guard index < bytes.count else { return false }
+            let byte = bytes[index]
+            guard byte == separator || byte == other || byte == third else { return false }
+            index += 1
+            return true
+        }
+        guard let year = digits(4), take(UInt8(ascii: "-")), let month = digits(2), take(UInt8(ascii: "-")),
+            let day = digits(2), take(UInt8(ascii: "T"), or: UInt8(ascii: "t"), or: UInt8(ascii: " ")),
+            let hour = digits(2), take(UInt8(ascii: ":")), let minute = digits(2), take(UInt8(ascii: ":")),
+            let second = digits(2), (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60,
+            second < 61
+        else { return nil }
+        var fraction = 0.0
+        if take(UInt8(ascii: ".")) {
+            var scale = 0.1
+            while index < bytes.count, isDigit(bytes[index]) {
+                fraction += Double(bytes[index] - UInt8(ascii: "0")) * scale
+                scale /= 10
+                index += 1
+            }
+        }
+        var offset = 0
+        if take(UInt8(ascii: "Z"), or: UInt8(ascii: "z")) {
+            offset = 0
+        } else if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+            let sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1
+            index += 1
+            guard let hours = digits(2), take(UInt8(ascii: ":")), let minutes = digits(2) else { return nil }
+            offset = (hours * 60 + minutes) * 60 * sign
+        } else {
+            return nil
+        }
+        guard index == bytes.count else { return nil }
+        let days = daysSince1970(year: year, month: month, day: day)
+        return Double(days * 86_400 + hour * 3600 + minute * 60 + second - offset) + fraction
+    }
+
     /// The proleptic Gregorian year, month and day of a day counted from 1970-01-01 (Howard Hinnant's
-    /// `civil_from_days`); the triage reports' times use it too.
-    package static func civilDate(daysSince1970: Int) -> (year: Int, month: Int, day: Int) {
+    /// `civil_from_days`).
+    private static func civilDate(daysSince1970: Int) -> (year: Int, month: Int, day: Int) {
         let shifted = daysSince1970 + 719_468  // days since 0000-03-01
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
         let dayOfEra = shifted - era * 146_097
@@ -55,5 +140,19 @@ package enum RFC3339 {
         let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
         let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
+    private static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 }

@@ -23,7 +23,7 @@ extension EventLog {
 
         /// Creates a configuration; see the properties for the defaults.
         public init(
-            directory: URL, fileName: String = "events", maximumFileSize: Int = 8 * 1024 * 1024,
+            directory: URL, fileName: String = LogLayout.logName, maximumFileSize: Int = 8 * 1024 * 1024,
             maximumFileAge: Duration = .seconds(24 * 60 * 60), maximumTotalSize: Int = 64 * 1024 * 1024,
             compressionLevel: Int32 = 6
         ) {
@@ -40,6 +40,6 @@ extension EventLog {
         public var rotationSize: Int { max(1, min(maximumFileSize, maximumTotalSize / 2)) }
 
         /// The file lines are appended to, `<directory>/<fileName>.jsonl`.
-        public var activeFile: URL { directory.appendingPathComponent("\(fileName).jsonl") }
+        public var activeFile: URL { directory.appendingPathComponent(fileName + LogLayout.logSuffix) }
     }
 }

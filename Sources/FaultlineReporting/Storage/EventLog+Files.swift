@@ -10,13 +10,14 @@ extension EventLog {
 
     /// The files of the log `fileName` in `directory`, oldest first: the rotated files in the order of their names,
     /// then the active file. A rotated file interrupted before compression (`.jsonl`) is listed where it falls in
-    /// that order, unless its compressed file exists too. Empty when the directory is missing or unreadable.
+    /// that order, unless its compressed file exists too. Empty when the directory is missing or unreadable. (A reader
+    /// of the whole directory takes more: `LogLayout.eventFiles()`.)
     ///
     /// Read the `.jsonl.gz` files with ``Gzip/decompress(_:maximumSize:)``. A file listed here may be gone by the
     /// time it is read, when a log that is writing rotates or evicts it.
     public static func files(in directory: URL, fileName: String = "events") -> [URL] {
         let rotated = (try? rotatedFiles(in: directory, logName: fileName)) ?? []
-        let active = directory.appendingPathComponent("\(fileName).jsonl")
+        let active = directory.appendingPathComponent(fileName + LogLayout.logSuffix)
         let activeExists = FileManager.default.fileExists(atPath: active.path)
         return readable(rotated).map(\.url) + (activeExists ? [active] : [])
     }

@@ -16,9 +16,9 @@ struct Rotation: Hashable, Comparable {
 
         var suffix: String {
             switch self {
-            case .plain: ".jsonl"
-            case .compressing: ".jsonl.gz.tmp"
-            case .compressed: ".jsonl.gz"
+            case .plain: LogLayout.logSuffix
+            case .compressing: LogLayout.rotatedLogSuffix + ".tmp"
+            case .compressed: LogLayout.rotatedLogSuffix
             }
         }
     }

@@ -1,6 +1,5 @@
 import Faultline
 import FaultlineReporting
-import FaultlineTriage
 import Foundation
 
 /// What `faultline serve --forward` sends on, where, and how much it keeps while an upstream is away. Each upstream
@@ -35,7 +34,7 @@ public struct ForwardConfiguration: Sendable {
     /// The folder of `upstream`'s queue under `logDirectory`, named after its host, port, path and project, so that
     /// a new key for the same project keeps the queue.
     static func queueDirectory(for upstream: DSN, in logDirectory: URL) -> URL {
-        ForwardQueue.folder(in: logDirectory).appendingPathComponent(queueName(of: upstream), isDirectory: true)
+        LogLayout(logDirectory).forwardQueues.appendingPathComponent(queueName(of: upstream), isDirectory: true)
     }
 
     /// `sentry.example.com_443_42`: what names an upstream in the queue's folder, `/metrics` and `faultline stats`.

@@ -1,6 +1,5 @@
 import Faultline
 import FaultlineReporting
-import FaultlineTriage
 import Foundation
 
 /// What one request to the ingest carries, checked: its events ready for the log and its client reports, or the
@@ -153,7 +152,7 @@ struct IngestRequest {
             switch time {
             case let seconds? where seconds > receivedAt.timeIntervalSince1970 + Self.maximumTimeAhead:
                 "future_timestamp"
-            case let seconds? where seconds < RFC3339Time.range.lowerBound: "past_timestamp"
+            case let seconds? where seconds < RFC3339.range.lowerBound: "past_timestamp"
             default: nil
             }
         // Over the raw bytes: `Data.contains` iterates byte by byte through Data's iterator, 4% of a relay's CPU.
@@ -188,7 +187,7 @@ struct IngestRequest {
     /// number of seconds.
     private static func seconds(_ value: JSONValue?) -> Double? {
         switch value {
-        case .string(let text)?: RFC3339Time.seconds(text)
+        case .string(let text)?: RFC3339.seconds(text)
         case .int(let seconds)?: Double(seconds)
         case .double(let seconds)?: seconds
         default: nil

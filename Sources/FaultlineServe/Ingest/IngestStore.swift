@@ -1,5 +1,5 @@
+import FaultlineLogReading
 import FaultlineReporting
-import FaultlineTriage
 import Foundation
 
 /// Where accepted events go: the local log, in the format the SDK writes, so that every `faultline` command reads

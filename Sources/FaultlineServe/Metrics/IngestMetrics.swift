@@ -1,4 +1,4 @@
-import FaultlineTriage
+import FaultlineLogReading
 
 /// What `faultline serve` counts, in the Prometheus text format at `/metrics`. Label sets are bounded: past
 /// ``maximumSeries`` distinct sets in one metric, new ones are counted under `other`, so that a client sending many

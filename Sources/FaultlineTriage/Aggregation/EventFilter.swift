@@ -1,3 +1,5 @@
+import FaultlineLogReading
+
 /// Which events a triage command counts: a time window and tag filters. Every count a command prints respects it.
 public struct EventFilter: Hashable, Sendable {
     /// Seconds since 1970; events before `since` or at or after `until` are left out.

@@ -1,3 +1,5 @@
+import FaultlineLogReading
+
 /// One issue: the events that share a fingerprint, with what triage shows about them. Its memory grows with its
 /// distinct users, routes, codes, releases and active hours, never with its number of events.
 public struct Issue: Hashable, Sendable {

@@ -1,3 +1,6 @@
+import FaultlineLogReading
+import FaultlineReporting
+
 /// One event as `faultline tail` prints it: a line of text, or a JSON object per line with `--json` (every field
 /// present, `null` when the event did not say; `status` a number).
 public struct EventLine: Hashable, Sendable, Encodable {
@@ -19,7 +22,7 @@ public struct EventLine: Hashable, Sendable, Encodable {
 
     public init(_ record: EventRecord) {
         eventID = record.eventID
-        timestamp = UTCTime.string(record.timestamp)
+        timestamp = RFC3339.string(seconds: record.timestamp, precision: .seconds)
         kind = record.kind
         status = record.tags["http.status_code"]
         serverCode = record.tags["server.code"]

@@ -4,9 +4,6 @@ import Foundation
 /// One queue of `faultline serve --forward`: the envelopes waiting for an upstream, in
 /// `<log directory>/forward/<upstream>/`, and what its uploader did (`delivery-stats.json` beside them).
 public struct ForwardQueue: Hashable, Sendable, Encodable {
-    /// The folder of a log directory that holds one queue per upstream.
-    public static let folderName = "forward"
-
     /// The queue's folder name: the upstream's host, port and project, such as `sentry.example.com_443_42`.
     public let upstream: String
     /// The envelopes waiting, and their bytes.
@@ -15,14 +12,9 @@ public struct ForwardQueue: Hashable, Sendable, Encodable {
     /// The uploader's cumulative counts: forwarded (`delivered`), retried, dropped by reason.
     public let delivery: DeliveryStatistics
 
-    /// The folder that holds the queues of the serve writing to `logDirectory`.
-    public static func folder(in logDirectory: URL) -> URL {
-        logDirectory.appendingPathComponent(folderName, isDirectory: true)
-    }
-
     /// The queues in `logDirectory`, by upstream; none when `serve` never forwarded from it.
     public static func all(in logDirectory: URL) -> [ForwardQueue] {
-        let root = folder(in: logDirectory)
+        let root = LogLayout(logDirectory).forwardQueues
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
         return names.sorted().compactMap { name in
             let directory = root.appendingPathComponent(name, isDirectory: true)

@@ -1,3 +1,6 @@
+import FaultlineLogReading
+import FaultlineReporting
+
 /// `faultline incident`: the first questions of an incident answered for a window: what is new, what is spiking,
 /// what regressed in the newest release, since when, and for whom. ``SignalWindow`` defines each signal.
 public struct IncidentReport: Hashable, Sendable, Encodable {
@@ -40,7 +43,8 @@ public struct IncidentReport: Hashable, Sendable, Encodable {
     public init(_ scan: LogScan) {
         let signalWindow = scan.window ?? SignalWindow(start: scan.firstSeen ?? 0, end: (scan.lastSeen ?? 0) + 1)
         window = Window(
-            start: UTCTime.string(signalWindow.start), end: UTCTime.string(signalWindow.end),
+            start: RFC3339.string(seconds: signalWindow.start, precision: .seconds),
+            end: RFC3339.string(seconds: signalWindow.end, precision: .seconds),
             baselineHours: signalWindow.baseline / 3600, spikeFactor: signalWindow.spikeFactor,
             spikeMinimum: signalWindow.spikeMinimum)
         events = scan.events

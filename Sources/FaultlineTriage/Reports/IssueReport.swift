@@ -1,3 +1,4 @@
+import FaultlineLogReading
 import FaultlineReporting
 
 /// `faultline show <id>`: one issue in depth: how its events spread over users, routes, codes, releases and

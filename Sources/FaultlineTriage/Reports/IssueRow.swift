@@ -1,3 +1,5 @@
+import FaultlineReporting
+
 /// One row of `faultline issues`, and an issue in every `--json` output: every field is always present, `null` when
 /// the issue's events did not say (`route`, `status`, `server_code`); `status` is a number.
 public struct IssueRow: Hashable, Sendable, Codable {
@@ -42,8 +44,8 @@ public struct IssueRow: Hashable, Sendable, Codable {
         serverCode = Self.mostCommon(issue.serverCodes)
         events = issue.events
         users = issue.users.count
-        firstSeen = UTCTime.string(issue.firstSeen)
-        lastSeen = UTCTime.string(issue.lastSeen)
+        firstSeen = RFC3339.string(seconds: issue.firstSeen, precision: .seconds)
+        lastSeen = RFC3339.string(seconds: issue.lastSeen, precision: .seconds)
         releases = Self.ranked(issue.releases)
         trend =
             if let minutes = issue.minutes {

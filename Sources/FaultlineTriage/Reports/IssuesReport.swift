@@ -1,3 +1,5 @@
+import FaultlineLogReading
+
 /// `faultline issues`: one row per issue.
 public struct IssuesReport: Hashable, Sendable, Codable {
     /// How rows are ordered.

@@ -1,3 +1,4 @@
+import FaultlineLogReading
 import FaultlineReporting
 import Foundation
 
@@ -42,7 +43,7 @@ public struct StatsReport: Hashable, Sendable, Encodable {
             forward = []
             return
         }
-        let directory = logDirectory.appendingPathComponent("outbox")
+        let directory = LogLayout(logDirectory).outbox
         let waiting = Uploader.waiting(inOutbox: directory)
         outbox = Outbox(envelopes: waiting.envelopes, bytes: waiting.bytes)
         let backlog = Uploader.waiting(inLog: EventLog.Configuration(directory: logDirectory), outbox: directory)
@@ -83,7 +84,7 @@ public struct StatsReport: Hashable, Sendable, Encodable {
 
     /// What an uploader did, in lines: sent (`delivered` or `forwarded`), retried, dropped by reason and category.
     private static func text(_ delivery: DeliveryStatistics, delivered: String) -> [String] {
-        let updated = delivery.updated.map { UTCTime.string($0.timeIntervalSince1970) } ?? "never"
+        let updated = delivery.updated.map { RFC3339.string(from: $0, precision: .seconds) } ?? "never"
         var lines = ["\(delivered) \(delivery.delivered), retried \(delivery.retried) (updated \(updated))"]
         if let waiting = delivery.waiting { lines.append("waiting to be sent: \(waiting) (at the update)") }
         if delivery.discarded.isEmpty {

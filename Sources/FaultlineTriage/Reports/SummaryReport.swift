@@ -1,3 +1,6 @@
+import FaultlineLogReading
+import FaultlineReporting
+
 /// `faultline summary`: what broke, since when, how much, for how many users, in which releases, and what could
 /// not be read.
 public struct SummaryReport: Hashable, Sendable, Encodable {
@@ -44,8 +47,8 @@ public struct SummaryReport: Hashable, Sendable, Encodable {
 
     /// The summary of a scan.
     public init(_ scan: LogScan) {
-        firstSeen = scan.firstSeen.map(UTCTime.string)
-        lastSeen = scan.lastSeen.map(UTCTime.string)
+        firstSeen = scan.firstSeen.map { RFC3339.string(seconds: $0, precision: .seconds) }
+        lastSeen = scan.lastSeen.map { RFC3339.string(seconds: $0, precision: .seconds) }
         events = scan.events
         issues = scan.issues.count
         users = scan.users.count

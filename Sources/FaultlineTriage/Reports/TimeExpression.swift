@@ -1,3 +1,5 @@
+import FaultlineReporting
+
 /// Reads the times `--since` and `--until` take: relative to now (`90s`, `30m`, `2h`, `7d`, `1w`) or absolute
 /// (`2026-11-23`, `2026-11-23T14:00:00Z`, with an offset or not: UTC is assumed).
 public enum TimeExpression {
@@ -21,7 +23,7 @@ public enum TimeExpression {
                 }
             if let scale { return now - amount * scale }
         }
-        if text.count == 10 { return RFC3339Time.seconds(text + "T00:00:00Z") }
-        return RFC3339Time.seconds(text) ?? RFC3339Time.seconds(text + "Z")
+        if text.count == 10 { return RFC3339.seconds(text + "T00:00:00Z") }
+        return RFC3339.seconds(text) ?? RFC3339.seconds(text + "Z")
     }
 }

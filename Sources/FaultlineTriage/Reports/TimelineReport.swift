@@ -1,3 +1,6 @@
+import FaultlineLogReading
+import FaultlineReporting
+
 /// `faultline timeline`: events over time in equal buckets, empty buckets shown, so that the start of an incident
 /// and its gaps stand out.
 public struct TimelineReport: Hashable, Sendable, Encodable {
@@ -89,7 +92,8 @@ public struct TimelineReport: Hashable, Sendable, Encodable {
             counts[Self.bucket(of: minute, size: size) - first] += count
         }
         buckets = counts.enumerated().map { index, count in
-            Bucket(start: UTCTime.string(Double((first + index) * size * 60)), events: count)
+            Bucket(
+                start: RFC3339.string(seconds: Double((first + index) * size * 60), precision: .seconds), events: count)
         }
     }
 

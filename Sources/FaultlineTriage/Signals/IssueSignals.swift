@@ -1,3 +1,5 @@
+import FaultlineReporting
+
 /// What an issue's events in an incident window say against its history (``SignalWindow`` defines each): whether it
 /// is new, spiking or regressed, since when, for whom, and in which releases.
 public struct IssueSignals: Hashable, Sendable, Codable {
@@ -118,7 +120,8 @@ extension LogScan {
         return IssueSignals(
             isNew: isNew, spike: spike, isSpiking: isSpiking, isRegressed: isRegressed,
             isNewInRelease: inNewest && !inOlder, newestRelease: newest, previousRelease: previous,
-            since: since.map(UTCTime.string), users: issue.users.count, usersInWindow: users.count,
+            since: since.map { RFC3339.string(seconds: $0, precision: .seconds) }, users: issue.users.count,
+            usersInWindow: users.count,
             segments: issue.segments, releases: shares)
     }
 

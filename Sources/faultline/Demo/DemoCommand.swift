@@ -1,4 +1,5 @@
 import ArgumentParser
+import FaultlineLogReading
 import FaultlineReporting
 import FaultlineServe
 import FaultlineTestServer

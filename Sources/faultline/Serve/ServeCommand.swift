@@ -24,7 +24,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Where events are written.", discussion: "Default: $FAULTLINE_LOG_DIR, else ./faultline-logs."))
+            "Where events are written.",
+            discussion: "Default: $\(LogLayout.environmentVariable), else ./\(LogLayout.defaultPath)."))
     var logDir: String?
 
     @Option(help: "The project id of the DSN.")
@@ -111,8 +112,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let logs = URL(
-            fileURLWithPath: logDir ?? ProcessInfo.processInfo.environment["FAULTLINE_LOG_DIR"] ?? "faultline-logs")
+        let logs = LogLayout(path: logDir).url
         try WriteFailure.createLogDirectory(logs)
         var configuration = IngestConfiguration(logDirectory: logs, publicKey: try key ?? Self.storedKey(in: logs))
         configuration.host = host
@@ -177,7 +177,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// The key kept in `<logs>/serve.key`, made on first use, so that the DSN stays the same across restarts. Only
     /// its owner may read it (0600), as the log it guards.
     private static func storedKey(in logs: URL) throws -> String {
-        let file = logs.appendingPathComponent("serve.key")
+        let file = LogLayout(logs).serveKey
         let ownerOnly: [FileAttributeKey: Any] = [.posixPermissions: 0o600]
         if let stored = try? String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
             !stored.isEmpty

@@ -1,4 +1,4 @@
-import FaultlineTriage
+import FaultlineLogReading
 import Foundation
 import Synchronization
 

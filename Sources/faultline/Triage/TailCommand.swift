@@ -1,4 +1,6 @@
 import ArgumentParser
+import FaultlineLogReading
+import FaultlineReporting
 import FaultlineTriage
 import Foundation
 
@@ -26,7 +28,7 @@ struct TailCommand: AsyncParsableCommand {
     func run() async throws {
         let filter = try options.filter()
         // Following starts before the latest are read, so that nothing appended in between is missed.
-        let follower = options.logDirectory.map { LogFollower(url: $0.appendingPathComponent("events.jsonl")) }
+        let follower = options.logDirectory.map { LogFollower(url: LogLayout($0).activeLog) }
         let latest = LatestEvents(lines, from: try options.logFiles(), filter: filter)
         TriageOptions.name(latest.unreadableFiles)
         for record in latest.events { try print(record) }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import FaultlineLogReading
+import FaultlineReporting
 import FaultlineTriage
 import Foundation
 
@@ -7,7 +9,7 @@ struct TriageOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "The Reporter's log directory (Options.logDirectory).",
-            discussion: "Default: $FAULTLINE_LOG_DIR, else ./faultline-logs."
+            discussion: "Default: $\(LogLayout.environmentVariable), else ./\(LogLayout.defaultPath)."
         ))
     var logDir: String?
 
@@ -125,8 +127,7 @@ struct TriageOptions: ParsableArguments {
     /// The log directory read: `nil` when files were named instead.
     var logDirectory: URL? {
         guard files.isEmpty else { return nil }
-        return URL(
-            fileURLWithPath: logDir ?? ProcessInfo.processInfo.environment["FAULTLINE_LOG_DIR"] ?? "faultline-logs")
+        return LogLayout(path: logDir).url
     }
 
     /// How text is laid out and decorated: for standard output's terminal, if it is one.

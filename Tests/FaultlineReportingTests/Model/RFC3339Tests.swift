@@ -4,7 +4,7 @@ import Testing
 @testable import FaultlineReporting
 
 /// The timestamps Faultline writes digit by digit, checked against Foundation's ISO 8601 format style, which wrote them
-/// before.
+/// before, and read back in every form RFC 3339 allows.
 @Suite struct RFC3339Tests {
     static let foundation = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
 
@@ -35,5 +35,43 @@ import Testing
     @Test func leavesYearsWithoutFourDigitsToFoundation() {
         let date = Date(timeIntervalSince1970: 253_402_300_800)
         #expect(RFC3339.string(from: date) == date.formatted(Self.foundation))
+    }
+
+    @Test func writesToTheSecondTruncatingTheFraction() {
+        #expect(RFC3339.string(seconds: 1_795_870_894.999, precision: .seconds) == "2026-11-28T13:01:34Z")
+        #expect(RFC3339.string(seconds: -0.25, precision: .seconds) == "1969-12-31T23:59:59Z")
+        #expect(RFC3339.string(seconds: 951_782_400, precision: .seconds) == "2000-02-29T00:00:00Z")
+    }
+
+    @Test func readsBackWhatItWritesAcrossFourCenturiesToTheMillisecondItKeeps() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let seconds = Double.random(in: -5_364_662_400...7_258_118_400, using: &generator)
+            let text = RFC3339.string(seconds: seconds)
+            let read = RFC3339.seconds(text) ?? .nan
+            #expect(read <= seconds + 0.000_01 && read > seconds - 0.001 - 0.000_01, "\(seconds) \(text)")
+            #expect(RFC3339.seconds(RFC3339.string(seconds: seconds, precision: .seconds)) == seconds.rounded(.down))
+        }
+    }
+
+    @Test(arguments: [
+        ("2026-11-23T11:15:13Z", 1_795_432_513.0),
+        ("2026-11-23T11:15:13.5Z", 1_795_432_513.5),
+        ("2026-11-23T20:15:13+09:00", 1_795_432_513.0),
+        ("2026-11-23T06:45:13-04:30", 1_795_432_513.0),
+        ("2026-11-23t11:15:13z", 1_795_432_513.0),
+        ("2026-11-23 11:15:13Z", 1_795_432_513.0),
+        ("0001-01-01T00:00:00Z", -62_135_596_800.0),
+    ])
+    func readsEveryFormRFC3339Allows(text: String, seconds: Double) {
+        #expect(RFC3339.seconds(text) == seconds)
+    }
+
+    @Test(arguments: [
+        "", "2026-11-23", "2026-11-23T11:15:13", "2026-11-23T11:15:13Z ", "2026-13-01T00:00:00Z",
+        "2026-11-32T00:00:00Z", "2026-11-23T24:00:00Z", "2026-11-23T11:15:13+0900", "2026/11/23T11:15:13Z",
+    ])
+    func refusesWhatIsNotATimestamp(text: String) {
+        #expect(RFC3339.seconds(text) == nil)
     }
 }

@@ -1,3 +1,4 @@
+import FaultlineLogReading
 import FaultlineReporting
 import FaultlineServe
 import FaultlineTestServer
@@ -168,6 +169,6 @@ import Testing
         // And the relay wrote no log, only its forward queue
         let files = try FileManager.default.contentsOfDirectory(atPath: logs.path)
         #expect(!files.contains { $0.hasSuffix(".jsonl") || $0.hasSuffix(".jsonl.gz") })
-        #expect(files.contains(ForwardQueue.folderName))
+        #expect(files.contains(LogLayout.forwardQueuesName))
     }
 }

@@ -1,7 +1,7 @@
+import FaultlineLogReading
 import FaultlineReporting
 import FaultlineServe
 import FaultlineTestServer
-import FaultlineTriage
 import Foundation
 import Testing
 

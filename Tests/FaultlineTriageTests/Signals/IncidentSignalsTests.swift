@@ -1,3 +1,4 @@
+import FaultlineLogReading
 import FaultlineTestServer
 import Foundation
 import Testing

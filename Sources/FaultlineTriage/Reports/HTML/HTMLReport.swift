@@ -1,3 +1,6 @@
+import FaultlineLogReading
+import FaultlineReporting
+
 /// `faultline report --html`: one self-contained page, for sharing the picture of an incident with people who
 /// are not at a terminal. It draws the timeline, the events by kind, route, server code, status, user and release,
 /// and the top issues with their trends, in inline SVG and CSS: no script, nothing fetched, so it opens offline and
@@ -39,7 +42,7 @@ public struct HTMLReport: Sendable {
             ("users", "Users", total(\.users)),
             ("releases", "Releases", scan.releases),
         ]
-        self.generatedAt = UTCTime.string(generatedAt)
+        self.generatedAt = RFC3339.string(seconds: generatedAt, precision: .seconds)
     }
 
     /// The page.

@@ -42,7 +42,7 @@ public struct LogFile: Hashable, Sendable {
     }
 
     /// The event files of a log directory, oldest first: rotated logs (their names sort by time), the active log,
-    /// then the outbox's envelopes.
+    /// then the outbox's envelopes, as `LogLayout.eventFiles()` lists them.
     ///
     /// - Throws: ``TriageError/missingDirectory(_:)`` when `directory` does not exist,
     ///   ``TriageError/notADirectory(_:)`` when it is a file.
@@ -52,18 +52,9 @@ public struct LogFile: Hashable, Sendable {
             throw .missingDirectory(directory.path)
         }
         guard isDirectory.boolValue else { throw .notADirectory(directory.path) }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        var files = names.filter { $0.hasSuffix(".jsonl.gz") }.sorted().map {
-            LogFile(url: directory.appendingPathComponent($0), kind: .rotatedLog)
-        }
-        files += names.filter { $0.hasSuffix(".jsonl") }.sorted().map {
-            LogFile(url: directory.appendingPathComponent($0), kind: .log)
-        }
-        let outbox = directory.appendingPathComponent("outbox")
-        let envelopes = (try? FileManager.default.contentsOfDirectory(atPath: outbox.path)) ?? []
-        files += envelopes.filter { $0.hasSuffix(".envelope") && !$0.hasPrefix(".") }.sorted().map {
-            LogFile(url: outbox.appendingPathComponent($0), kind: .envelope)
-        }
-        return files
+        let files = LogLayout(directory).eventFiles()
+        return files.rotatedLogs.map { LogFile(url: $0, kind: .rotatedLog) }
+            + files.logs.map { LogFile(url: $0, kind: .log) }
+            + files.envelopes.map { LogFile(url: $0, kind: .envelope) }
     }
 }

@@ -23,7 +23,7 @@ public struct LogReader {
     }
 
     /// Reads every event of `piece`, in order.
-    mutating func read(_ piece: LogPiece, _ event: (EventRecord, UnsafeBufferPointer<UInt8>) -> Void) {
+    package mutating func read(_ piece: LogPiece, _ event: (EventRecord, UnsafeBufferPointer<UInt8>) -> Void) {
         switch piece.file.kind {
         case .log: readLines(of: piece, event)
         case .rotatedLog: readCompressedLines(of: piece.file.url, event)

@@ -2,16 +2,16 @@ import Foundation
 
 /// A unit of reading that one core can take: a whole file, or a range of whole lines of a large plain log. A scan
 /// reads its pieces in parallel and merges what they found in their order.
-struct LogPiece: Hashable, Sendable {
-    let file: LogFile
+package struct LogPiece: Hashable, Sendable {
+    package let file: LogFile
     /// The bytes of a plain log this piece covers, starting at a line start and ending after a `\n` (or at the end of
     /// the file); `nil` for the whole file.
-    let range: Range<Int>?
+    package let range: Range<Int>?
     /// Its size on disk, for progress.
-    let byteCount: Int
+    package let byteCount: Int
 
     /// The piece that is all of `file`.
-    init(_ file: LogFile) {
+    package init(_ file: LogFile) {
         self.file = file
         range = nil
         byteCount = Self.size(of: file.url) ?? 0
@@ -24,11 +24,11 @@ struct LogPiece: Hashable, Sendable {
     }
 
     /// Whether the piece begins its file, so that the file is counted once.
-    var isFirstOfFile: Bool { (range?.lowerBound ?? 0) == 0 }
+    package var isFirstOfFile: Bool { (range?.lowerBound ?? 0) == 0 }
 
     /// `files` cut into pieces of about `size` bytes: plain logs larger than that are cut at line boundaries,
     /// compressed logs and envelopes stay whole.
-    static func plan(_ files: [LogFile], size: Int) -> [LogPiece] {
+    package static func plan(_ files: [LogFile], size: Int) -> [LogPiece] {
         files.flatMap { file -> [LogPiece] in
             guard file.kind == .log, let length = Self.size(of: file.url), length > size else {
                 return [LogPiece(file)]

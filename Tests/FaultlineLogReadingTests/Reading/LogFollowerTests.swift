@@ -1,5 +1,5 @@
+import FaultlineLogReading
 import FaultlineReporting
-import FaultlineTriage
 import Foundation
 import Testing
 

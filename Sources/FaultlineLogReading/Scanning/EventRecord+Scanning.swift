@@ -36,11 +36,11 @@ extension EventRecord {
                 switch scanner.nextValueKind() {
                 case .string:
                     guard let text = scanner.string() else { return false }
-                    timestamp = RFC3339Time.seconds(text)
+                    timestamp = RFC3339.seconds(text)
                     return true
                 case .number:
                     guard let seconds = scanner.number() else { return false }
-                    timestamp = RFC3339Time.range.contains(seconds) ? seconds : nil
+                    timestamp = RFC3339.range.contains(seconds) ? seconds : nil
                     return true
                 default: return scanner.skipValue()
                 }
