@@ -180,19 +180,29 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/Sources/IngestThroughput", swiftSettings: strictSettings),
+        // What the test targets share: one temporary directory, one process runner, one repository root, one
+        // `eventually(within:)`, one fake clock. Not a product; the core targets never depend on it.
+        .target(
+            name: "TestSupport", dependencies: ["FaultlineTestServer"], path: "Tests/TestSupport",
+            swiftSettings: strictSettings),
         .testTarget(
             name: "FaultlineTests",
-            dependencies: ["Faultline", "FaultlineTestServer", "SeedScenarios"],
+            dependencies: [
+                "TestSupport", "Faultline", "FaultlineTestServer", "SeedScenarios",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "FaultlineTriageTests",
-            dependencies: ["FaultlineTriage", "FaultlineReporting", "FaultlineTestServer", "SeedScenarios"],
+            dependencies: [
+                "TestSupport", "FaultlineTriage", "FaultlineReporting", "FaultlineTestServer", "SeedScenarios",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "FaultlineServeTests",
             dependencies: [
+                "TestSupport",
                 "Faultline", "FaultlineServe", "FaultlineTriage", "FaultlineReporting", "FaultlineTestServer",
                 "SeedScenarios",
             ],
@@ -201,6 +211,7 @@ let package = Package(
         .testTarget(
             name: "DashboardsTests",
             dependencies: [
+                "TestSupport",
                 "Faultline", "FaultlineTriage", "FaultlineReporting", "FaultlineTestServer", "FaultlineServe",
                 "FaultlineMetrics", "SeedScenarios",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -210,12 +221,16 @@ let package = Package(
         ),
         .testTarget(
             name: "FaultlineLoggingTests",
-            dependencies: ["FaultlineLogging", "FaultlineReporting", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "TestSupport", "FaultlineLogging", "FaultlineReporting",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "FaultlineOpenAPITests",
             dependencies: [
+                "TestSupport",
                 "FaultlineOpenAPI", "Faultline", "FaultlineReporting", "FaultlineTestServer", "SeedScenarios",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
@@ -227,6 +242,7 @@ let package = Package(
         .testTarget(
             name: "FaultlineMetricsTests",
             dependencies: [
+                "TestSupport",
                 "FaultlineMetrics", "FaultlineReporting", "FaultlineServe", "FaultlineTestServer", "SeedScenarios",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
@@ -234,7 +250,9 @@ let package = Package(
         ),
         .testTarget(
             name: "FaultlineReportingTests",
-            dependencies: ["FaultlineReporting", "FaultlineAsyncHTTPClient", "FaultlineTestServer", "SeedScenarios"],
+            dependencies: [
+                "TestSupport", "FaultlineReporting", "FaultlineAsyncHTTPClient", "FaultlineTestServer", "SeedScenarios",
+            ],
             swiftSettings: strictSettings
         ),
     ]
