@@ -187,35 +187,44 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/Sources/IngestThroughput", swiftSettings: strictSettings),
+        // What the test targets share: one temporary directory, one process runner, one repository root, one
+        // `eventually(within:)`, one fake clock. Not a product; the core targets never depend on it.
+        .target(
+            name: "TestSupport", dependencies: ["FaultlineTestServer"], path: "Tests/TestSupport",
+            swiftSettings: strictSettings),
         .testTarget(
             name: "FaultlineTests",
-            dependencies: ["Faultline", "FaultlineTestServer", "SeedScenarios"],
+            dependencies: [
+                "TestSupport", "Faultline", "FaultlineTestServer", "SeedScenarios",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "FaultlineLogReadingTests", dependencies: ["FaultlineLogReading", "FaultlineReporting"],
+            name: "FaultlineLogReadingTests",
+            dependencies: ["TestSupport", "FaultlineLogReading", "FaultlineReporting"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "FaultlineTriageTests",
             dependencies: [
-                "FaultlineTriage", "FaultlineLogReading", "FaultlineReporting", "FaultlineTestServer", "SeedScenarios",
+                "TestSupport", "FaultlineTriage", "FaultlineLogReading", "FaultlineReporting", "FaultlineTestServer",
+                "SeedScenarios",
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "FaultlineServeTests",
             dependencies: [
-                "Faultline", "FaultlineServe", "FaultlineTriage", "FaultlineLogReading", "FaultlineReporting",
-                "FaultlineTestServer", "SeedScenarios",
+                "TestSupport", "Faultline", "FaultlineServe", "FaultlineTriage", "FaultlineLogReading",
+                "FaultlineReporting", "FaultlineTestServer", "SeedScenarios",
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DashboardsTests",
             dependencies: [
-                "Faultline", "FaultlineTriage", "FaultlineLogReading", "FaultlineReporting", "FaultlineTestServer",
-                "FaultlineServe", "FaultlineMetrics", "SeedScenarios",
+                "TestSupport", "Faultline", "FaultlineTriage", "FaultlineLogReading", "FaultlineReporting",
+                "FaultlineTestServer", "FaultlineServe", "FaultlineMetrics", "SeedScenarios",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
@@ -223,12 +232,16 @@ let package = Package(
         ),
         .testTarget(
             name: "FaultlineLoggingTests",
-            dependencies: ["FaultlineLogging", "FaultlineReporting", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "TestSupport", "FaultlineLogging", "FaultlineReporting",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "FaultlineOpenAPITests",
             dependencies: [
+                "TestSupport",
                 "FaultlineOpenAPI", "Faultline", "FaultlineReporting", "FaultlineTestServer", "SeedScenarios",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
@@ -240,6 +253,7 @@ let package = Package(
         .testTarget(
             name: "FaultlineMetricsTests",
             dependencies: [
+                "TestSupport",
                 "FaultlineMetrics", "FaultlineReporting", "FaultlineServe", "FaultlineTestServer", "SeedScenarios",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
@@ -247,7 +261,9 @@ let package = Package(
         ),
         .testTarget(
             name: "FaultlineReportingTests",
-            dependencies: ["FaultlineReporting", "FaultlineAsyncHTTPClient", "FaultlineTestServer", "SeedScenarios"],
+            dependencies: [
+                "TestSupport", "FaultlineReporting", "FaultlineAsyncHTTPClient", "FaultlineTestServer", "SeedScenarios",
+            ],
             swiftSettings: strictSettings
         ),
     ]

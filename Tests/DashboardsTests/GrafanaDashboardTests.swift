@@ -7,20 +7,22 @@ import Foundation
 import Hummingbird
 import Prometheus
 import SeedScenarios
+import TestSupport
 import Testing
 
 /// `Dashboards/grafana/faultline.json` against Debian's Prometheus: it scrapes a `faultline serve` that receives the
 /// demo's events, and an app that captures them and publishes `ReporterMetrics` through swift-prometheus. Every
 /// panel's expression, evaluated through Prometheus's HTTP API, returns data.
 @Suite struct GrafanaDashboardTests {
-    static let dashboard = ExternalCommand.repository.appendingPathComponent("Dashboards/grafana/faultline.json")
+    static let dashboard = Repository.file("Dashboards/grafana/faultline.json")
     static let publicKey = "0123456789abcdef0123456789abcdef"
 
     @Test func everyPanelsExpressionReturnsDataFromPrometheus() async throws {
         let panels = try GrafanaPanels(dashboard: Self.dashboard)
         try #require(panels.expressions.count >= 10)
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-grafana-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: work) }
+        let temporary = try TemporaryDirectory("grafana")
+        defer { temporary.remove() }
+        let work = temporary.url
         var ingestConfiguration = IngestConfiguration(
             logDirectory: work.appendingPathComponent("ingest"), publicKey: Self.publicKey)
         ingestConfiguration.port = 0
@@ -34,7 +36,7 @@ import Testing
                 targets: ["faultline-serve": "127.0.0.1:\(ingest.port)", "app": "127.0.0.1:\(app.port ?? 0)"],
                 directory: work.appendingPathComponent("prometheus"))
             defer { prometheus.stop() }
-            let scraped = try await Self.waitUntil { try await prometheus.series("up == 1", overLast: 2).count == 2 }
+            let scraped = try await eventually { try await prometheus.series("up == 1", overLast: 2).count == 2 }
             try #require(scraped, "Prometheus did not scrape serve and the app within a minute")
 
             // Given an app whose reporter sends to serve, with a log that keeps a few events (one per file), and metrics
@@ -51,7 +53,7 @@ import Testing
                         // serve's counters start again at zero when it does: Prometheus scrapes each twice first
                         _ = await reporter.flush(timeout: .seconds(10))
                         let delivered = Double(await reporter.uploader?.statistics.delivered ?? 0)
-                        _ = try? await Self.waitUntil {
+                        _ = try? await eventually {
                             let received = try await prometheus.series(
                                 "sum(faultline_events_received_total)", overLast: 1)
                             let scrapedOnce = try await prometheus.series(
@@ -64,7 +66,7 @@ import Testing
                         // Serve stays down one scenario more, whose event takes the log past its cap: the outage's
                         // events are dropped before serve is back. (Restarted sooner, a loaded machine's uploader
                         // could send them before the next event evicted them, and no panel of drops had data.)
-                        _ = try? await Self.waitUntil {
+                        _ = try? await eventually {
                             await reporter.uploader?.statistics.discarded.contains { $0.reason == .cacheOverflow }
                                 ?? false
                         }
@@ -83,7 +85,7 @@ import Testing
 
             // Then every panel's expressions return data
             var missing: [String] = []
-            _ = try await Self.waitUntil {
+            _ = try await eventually {
                 missing = []
                 for (panel, expression) in panels.expressions
                 where try await prometheus.series(expression, overLast: 120).isEmpty {
@@ -111,16 +113,6 @@ import Testing
         delivery.flushInterval = .milliseconds(100)
         delivery.backoff = Backoff(initial: .milliseconds(100), multiplier: 2, maximum: .milliseconds(400), jitter: 0)
         return try Reporter(options: options, delivery: delivery)
-    }
-
-    /// Checks `condition` every 250 ms until it holds; `false` when 60 seconds pass first.
-    private static func waitUntil(_ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while try await !condition() {
-            guard ContinuousClock.now < deadline else { return false }
-            try await Task.sleep(for: .milliseconds(250))
-        }
-        return true
     }
 }
 

@@ -1,14 +1,16 @@
 import FaultlineTestServer
 import FaultlineTriage
 import Foundation
+import TestSupport
 import Testing
 
 /// `faultline report --html` over the demo's log, rendered by Debian's headless Chromium: the page is
 /// self-contained, and the screenshot shows every chart drawn.
 @Suite struct HTMLReportRenderingTests {
     @Test func chromiumDrawsEveryChartOfTheDemosReport() async throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-report-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: work) }
+        let temporary = try TemporaryDirectory("report")
+        defer { temporary.remove() }
+        let work = temporary.url
         let logs = work.appendingPathComponent("logs")
         let page = work.appendingPathComponent("report.html")
         _ = try BuiltFaultline.run(["demo", "--log-dir", logs.path])
@@ -22,19 +24,17 @@ import Testing
 
         // Rendered offline by Chromium, each chart's colour covers a bar's worth of pixels at least
         let screenshot = work.appendingPathComponent("report.png")
-        try ExternalCommand.run(
+        _ = try ExternalProcess.run(
             URL(fileURLWithPath: "/usr/bin/chromium"),
             [
                 "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1200,1600",
                 "--screenshot=\(screenshot.path)", page.absoluteString,
             ],
-            environment: ["HOME": work.appendingPathComponent("home").path])
+            environment: ["PATH": "/usr/bin:/bin", "HOME": work.appendingPathComponent("home").path]
+        ).succeeded("chromium --headless --screenshot")
         let colors = HTMLReport.chartColors.values.sorted()
-        let output = try ExternalCommand.run(
-            ExternalCommand.repository.appendingPathComponent(".venv/bin/python"),
-            [ExternalCommand.repository.appendingPathComponent("Tests/peers/chart_pixels.py").path, screenshot.path]
-                + colors)
-        let pixels = try JSONDecoder().decode([String: Int].self, from: Data(output.utf8))
+        let output = try PythonPeer.run("chart_pixels.py", [screenshot.path] + colors)
+        let pixels = try JSONDecoder().decode([String: Int].self, from: output)
         for (chart, color) in HTMLReport.chartColors {
             #expect(pixels[color, default: 0] >= 1000, "the \(chart) chart has \(pixels[color, default: 0]) pixels")
         }

@@ -2,16 +2,18 @@ import FaultlineLogReading
 import FaultlineTestServer
 import FaultlineTriage
 import Foundation
+import TestSupport
 import Testing
 
 /// `Dashboards/lnav/faultline_log.json` loaded by Debian's lnav, headless, over the demo's log: its SQL view of the
 /// events counts what `faultline` counts.
 @Suite struct LnavFormatTests {
-    static let format = ExternalCommand.repository.appendingPathComponent("Dashboards/lnav/faultline_log.json")
+    static let format = Repository.file("Dashboards/lnav/faultline_log.json")
 
     @Test func lnavReadsTheDemoLogAndItsSQLCountsMatchFaultlines() async throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-lnav-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: work) }
+        let temporary = try TemporaryDirectory("lnav")
+        defer { temporary.remove() }
+        let work = temporary.url
         let logs = work.appendingPathComponent("logs")
         _ = try BuiltFaultline.run(["demo", "--log-dir", logs.path])
         let scan = await LogScan(files: try LogFile.all(in: logs), filter: EventFilter())
@@ -44,8 +46,10 @@ struct Lnav {
     @discardableResult
     func run(_ arguments: [String]) throws -> String {
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        let text = try ExternalCommand.run(
-            URL(fileURLWithPath: "/usr/bin/lnav"), arguments, environment: ["HOME": home.path, "TERM": "dumb"])
+        let text = try ExternalProcess.run(
+            URL(fileURLWithPath: "/usr/bin/lnav"), arguments,
+            environment: ["PATH": "/usr/bin:/bin", "HOME": home.path, "TERM": "dumb"], errorsToOutput: true
+        ).succeeded("lnav \(arguments)").text
         try #require(!text.contains("error:"), "lnav \(arguments): \(text)")
         return text
     }

@@ -1,15 +1,17 @@
 import FaultlineTestServer
 import Foundation
+import TestSupport
 import Testing
 
 /// `Dashboards/sentry/`: each dashboard matches the documented schema of Sentry's dashboards API, and every tag and
 /// field its widgets query is one the pipeline emits, as found in the events of the demo's log.
 @Suite struct SentryDashboardTests {
-    static let folder = ExternalCommand.repository.appendingPathComponent("Dashboards/sentry")
+    static let folder = Repository.file("Dashboards/sentry")
 
     @Test func everyDashboardMatchesTheSchemaAndQueriesOnlyWhatThePipelineEmits() async throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-sentry-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: work) }
+        let temporary = try TemporaryDirectory("sentry")
+        defer { temporary.remove() }
+        let work = temporary.url
         _ = try BuiltFaultline.run(["demo", "--log-dir", work.path])
         let emitted = try Emitted(log: work.appendingPathComponent("events.jsonl"))
 
@@ -31,13 +33,9 @@ import Testing
     /// The tags and fields a dashboard's widgets name, from `Tests/peers/check_sentry_dashboard.py`, which fails
     /// when the dashboard does not match `dashboard-schema.json`.
     private static func check(_ dashboard: URL) throws -> (tags: [String], fields: [String]) {
-        let output = try ExternalCommand.run(
-            ExternalCommand.repository.appendingPathComponent(".venv/bin/python"),
-            [
-                ExternalCommand.repository.appendingPathComponent("Tests/peers/check_sentry_dashboard.py").path,
-                dashboard.path, folder.appendingPathComponent("dashboard-schema.json").path,
-            ])
-        let references = try JSONDecoder().decode([String: [String]].self, from: Data(output.utf8))
+        let output = try PythonPeer.run(
+            "check_sentry_dashboard.py", [dashboard.path, folder.appendingPathComponent("dashboard-schema.json").path])
+        let references = try JSONDecoder().decode([String: [String]].self, from: output)
         return (references["tags"] ?? [], references["fields"] ?? [])
     }
 }

@@ -6,14 +6,16 @@ import FaultlineTestServer
 import Foundation
 import MetricsTestKit
 import SeedScenarios
+import TestSupport
 import Testing
 
 /// `ReporterMetrics` publishes, through swift-metrics' test kit, what the reporter and its uploader counted while the
 /// seed scenarios ran against a real seed server and a rate-limiting ingest.
 @Suite struct ReporterMetricsTests {
     @Test func theSeedScenariosCountsArePublishedByKindReasonAndOutcome() async throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-metrics-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: work) }
+        let temporary = try TemporaryDirectory("metrics")
+        defer { temporary.remove() }
+        let work = temporary.url
         // Given an ingest that takes 4 events a minute, and a reporter that sends to it
         var ingestConfiguration = IngestConfiguration(
             logDirectory: work.appendingPathComponent("ingest"), publicKey: "0123456789abcdef0123456789abcdef")
@@ -63,8 +65,9 @@ import Testing
     }
 
     @Test func kindsOutsideTheKnownSetAreCountedAsOtherAndDropsWithoutAnUploaderStillCount() async throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-metrics-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: work) }
+        let temporary = try TemporaryDirectory("metrics")
+        defer { temporary.remove() }
+        let work = temporary.url
         // Given a reporter without a DSN whose beforeSend renames one kind per event and drops "secret" messages
         var options = Reporter.Options(logDirectory: work)
         options.beforeSend = { event in
@@ -96,10 +99,8 @@ import Testing
 
     /// Waits until `run` has read its first sample, the baseline its counters count from.
     private static func waitForTheFirstSample(in metrics: TestMetrics) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while (try? metrics.expectGauge("faultline_sdk_outbox_envelopes")) == nil {
-            try #require(ContinuousClock.now < deadline, "ReporterMetrics.run did not publish")
-            try await Task.sleep(for: .milliseconds(10))
+        try await wait(for: "ReporterMetrics.run's first sample") {
+            (try? metrics.expectGauge("faultline_sdk_outbox_envelopes")) != nil
         }
     }
 }

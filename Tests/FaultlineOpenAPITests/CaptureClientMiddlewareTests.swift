@@ -6,6 +6,7 @@ import Foundation
 import OpenAPIRuntime
 import OpenAPIURLSession
 import SeedScenarios
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -23,8 +24,9 @@ import Testing
     static let classifier = FailureClassifier(contract: BoletoAPI.errorContract, catalog: BoletoAPI.codeCatalog)
 
     @Test func theGeneratedClientsFailuresAreCapturedLikeTheClients() async throws {
-        let logs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-openapi-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: logs) }
+        let temporary = try TemporaryDirectory("openapi")
+        defer { temporary.remove() }
+        let logs = temporary.url
         let reporter = try Reporter(options: Reporter.Options(logDirectory: logs))
         let capture = CaptureClientMiddleware(reporter: reporter, classifier: Self.classifier, routes: Self.routes)
         let accessToken = try await SeedServer.run { server in

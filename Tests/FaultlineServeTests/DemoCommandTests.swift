@@ -2,14 +2,16 @@ import FaultlineLogReading
 import FaultlineTestServer
 import FaultlineTriage
 import Foundation
+import TestSupport
 import Testing
 
 /// `faultline demo` as the README runs it: every seed scenario captured, an ingest outage ridden out by the outbox,
 /// and the same events in the app's log and the ingest's.
 @Suite struct DemoCommandTests {
     @Test func theDemoDeliversEveryCapturedEventThroughTheOutageAndSummarizesThem() async throws {
-        let logs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-demo-test-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: logs) }
+        let temporary = try TemporaryDirectory("demo-test")
+        defer { temporary.remove() }
+        let logs = temporary.url
         let printed = String(
             decoding: try BuiltFaultline.run(["demo", "--log-dir", logs.path]), as: UTF8.self)
 
@@ -27,8 +29,9 @@ import Testing
     }
 
     @Test func aDemoWhoseEventsCannotBeDeliveredSaysSoAndExits1() async throws {
-        let logs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-demo-test-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: logs) }
+        let temporary = try TemporaryDirectory("demo-test")
+        defer { temporary.remove() }
+        let logs = temporary.url
         let closed = try ClosedPort()
         defer { closed.release() }
 

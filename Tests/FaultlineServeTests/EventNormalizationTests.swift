@@ -24,7 +24,7 @@ import Testing
                 items: [.init(type: "event", payload: farAhead)]),
             Envelope(header: [:], items: [.init(type: "event", payload: inMilliseconds)]),
         ]
-        let logs = ServeFixture.logDirectory()
+        let logs = try ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
         let sent = Date()
         let answers = try await ServeFixture.run(logs: logs) { serve in
@@ -89,7 +89,7 @@ import Testing
             ),
             ("an array", event(Data("[1]".utf8)), "not a JSON object"),
         ]
-        let logs = ServeFixture.logDirectory()
+        let logs = try ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
         try await ServeFixture.run(logs: logs) { serve in
             for (name, body, reason) in cases {

@@ -4,7 +4,7 @@ import Testing
 /// A client that starts a request and stalls, or keeps a connection it does not use, does not hold it for ever.
 @Suite struct IdleConnectionTests {
     @Test func aRequestThatStallsInItsHeadOrBodyIsClosedAfterTheIdleTimeout() async throws {
-        let logs = ServeFixture.logDirectory()
+        let logs = try ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
         try await ServeFixture.run(logs: logs, idleTimeout: .seconds(1)) { serve in
             // Given a client that sends half a head, one that sends the head and half the body, and one that sends a

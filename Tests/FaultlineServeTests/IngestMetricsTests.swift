@@ -1,6 +1,7 @@
 import FaultlineLogReading
 import FaultlineReporting
 import Foundation
+import TestSupport
 import Testing
 
 @testable import FaultlineServe
@@ -30,7 +31,7 @@ import Testing
 /// A client that goes away in the middle of its body is not a body over the limit.
 @Suite struct ClientClosedRequestTests {
     @Test func aClientThatDisconnectsMidBodyIsCountedAsClosedNotTooLarge() async throws {
-        let logs = ServeFixture.logDirectory()
+        let logs = try ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
         try await ServeFixture.run(logs: logs) { serve in
             // Given a request that announces 1000 bytes of body, sends 10 and closes the connection
@@ -43,9 +44,9 @@ import Testing
 
             // Then the metrics count it as closed by the client, and nothing as too large
             var metrics: [String: Int] = [:]
-            for _ in 0..<300 where metrics[#"faultline_events_dropped_total{reason="client_closed"}"#] == nil {
-                try await Task.sleep(for: .milliseconds(100))
+            _ = try await eventually {
                 metrics = try await serve.metrics()
+                return metrics[#"faultline_events_dropped_total{reason="client_closed"}"#] != nil
             }
             #expect(metrics[#"faultline_events_dropped_total{reason="client_closed"}"#] == 1)
             #expect(metrics[#"faultline_events_dropped_total{reason="too_large"}"#] == nil)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import FaultlineServe
@@ -25,8 +26,9 @@ import Testing
     @Test func oneEventStoredByRequestsAtOnceIsWrittenOnce() async throws {
         // Given one event that 40 requests store at once, as an app killed mid-request sends it again on restart
         // while serve still stores the first
-        let logs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-store-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: logs) }
+        let temporary = try TemporaryDirectory("store")
+        defer { temporary.remove() }
+        let logs = temporary.url
         let store = try IngestStore(IngestConfiguration(logDirectory: logs, publicKey: "key"))
         let outcomes = try await withThrowingTaskGroup(of: Outcome.self) { group in
             for _ in 0..<40 { group.addTask { try await Self.store(in: store) } }

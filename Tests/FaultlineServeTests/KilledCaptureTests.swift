@@ -2,6 +2,7 @@ import FaultlineReporting
 import FaultlineTestServer
 import FaultlineTriage
 import Foundation
+import TestSupport
 import Testing
 
 /// An app killed with SIGKILL while it captures loses none of the events it had written to its log: a child process
@@ -11,8 +12,9 @@ import Testing
     static let kills = 20
 
     @Test func everyEventInTheLogWhenTheAppWasKilledIsDeliveredOnceAndNothingHalfWrittenIsSent() async throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-kill-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: work) }
+        let temporary = try TemporaryDirectory("kill")
+        defer { temporary.remove() }
+        let work = temporary.url
         let appLogs = work.appendingPathComponent("app")
         let serveLogs = work.appendingPathComponent("serve")
 
@@ -23,16 +25,15 @@ import Testing
             for _ in 0..<Self.kills {
                 let child = try await CaptureLoop.start(logs: appLogs, dsn: ingest.dsn)
                 try await Task.sleep(for: .milliseconds(Int.random(in: 100...700)))
-                kill(child.processIdentifier, SIGKILL)
-                child.waitUntilExit()
-                #expect(child.terminationReason == .uncaughtSignal)
+                child.kill()
+                #expect(try await child.exit().reason == .uncaughtSignal)
                 // What the log holds now was written before the kill: every whole line is an event the app must send.
                 let lines = try LogLines(in: appLogs)
                 durable.formUnion(lines.eventIDs)
                 cutOff += lines.cutShort
             }
             // When it starts once more and sends what the earlier runs left
-            #expect(try CaptureLoop.flush(logs: appLogs, dsn: ingest.dsn) == "flushed")
+            #expect(try await CaptureLoop.flush(logs: appLogs, dsn: ingest.dsn) == "flushed")
             let metrics = try await ingest.metrics()
             return (durable, cutOff, metrics[#"faultline_events_dropped_total{reason="duplicate"}"#] ?? 0)
         }
@@ -62,33 +63,22 @@ import Testing
 
 /// The `CaptureLoop` executable built beside the test runner.
 private enum CaptureLoop {
-    static var url: URL { BuiltFaultline.url.deletingLastPathComponent().appendingPathComponent("CaptureLoop") }
+    static var url: URL { BuiltFaultline.executable("CaptureLoop") }
 
     /// Starts it capturing into `logs` and sending to `dsn`; returns once it captures.
-    static func start(logs: URL, dsn: String) async throws -> Process {
-        let process = Process()
-        process.executableURL = url
-        process.arguments = [logs.path, dsn]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var lines = ProcessLines.of(output.fileHandleForReading).makeAsyncIterator()
-        let first = await lines.next()
-        try #require(first == "ready", "CaptureLoop said \(first ?? "nothing")")
+    static func start(logs: URL, dsn: String) async throws -> ExternalProcess {
+        let process = try ExternalProcess.start(url, [logs.path, dsn], output: .lines)
+        let first = try await process.line()
+        try #require(first == "ready", "CaptureLoop said \(first)")
         return process
     }
 
-    /// Runs it to send what earlier runs left; returns what it said.
-    static func flush(logs: URL, dsn: String) throws -> String {
-        let process = Process()
-        process.executableURL = url
-        process.arguments = [logs.path, dsn, "--flush"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let said = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    /// Runs it to send what earlier runs left, without blocking a thread (serve runs in this process); returns what
+    /// it said.
+    static func flush(logs: URL, dsn: String) async throws -> String {
+        // It gives up after 60 s itself, and says so.
+        let outcome = try await ExternalProcess.start(url, [logs.path, dsn, "--flush"]).exit(within: .seconds(90))
+        return outcome.text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A raw TCP connection to 127.0.0.1, for requests URLSession cannot send: cut short, or never finished.
@@ -29,20 +30,13 @@ struct LoopbackConnection {
 
     /// Whether the server closes the connection within `timeout`, reading and discarding what it sends meanwhile.
     func isClosedByTheServer(within timeout: Duration) async throws -> Bool {
-        let deadline = ContinuousClock.now + timeout
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            // Checked once more after the deadline: a test stalled past it by a loaded machine still sees the close.
-            let isLastCheck = ContinuousClock.now >= deadline
+        return try await eventually(within: timeout) {
             var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&waiting, 1, 0) >= 0 else { return false }
-            if waiting.revents != 0 {
+            while poll(&waiting, 1, 0) > 0, waiting.revents != 0 {
                 if read(descriptor, &buffer, buffer.count) <= 0 { return true }
-            } else if isLastCheck {
-                return false
-            } else {
-                try await Task.sleep(for: .milliseconds(50))
             }
+            return false
         }
     }
 

@@ -1,6 +1,7 @@
 import FaultlineServe
 import FaultlineTestServer
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -18,8 +19,8 @@ struct ServeFixture {
     var dsn: String { "http://\(Self.publicKey)@127.0.0.1:\(port)/1" }
 
     /// A fresh log directory for a test to pass to ``run(logs:_:)`` and remove.
-    static func logDirectory() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("faultline-serve-\(UUID())")
+    static func logDirectory() throws -> URL {
+        try TemporaryDirectory("serve").url
     }
 
     /// Starts the ingest writing to `logs` (with a rate limit of `eventsPerMinute`, forwarding as `forwarding` says,
@@ -47,21 +48,15 @@ struct ServeFixture {
     /// Starts the built `faultline serve` (quiet, so that its access log cannot fill a pipe nobody reads) on a port
     /// the system chooses, writing to `logs`, with `arguments` added; returns the process and its port once it
     /// listens.
-    static func launch(logs: URL, _ arguments: [String] = []) async throws -> (process: Process, port: Int) {
-        let process = Process()
-        process.executableURL = BuiltFaultline.url
-        process.arguments =
-            ["serve", "--port", "0", "--log-dir", logs.path, "--key", publicKey, "--quiet"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var lines = ProcessLines.of(output.fileHandleForReading).makeAsyncIterator()
+    static func launch(logs: URL, _ arguments: [String] = []) async throws -> (process: ExternalProcess, port: Int) {
+        let process = try BuiltFaultline.start(
+            ["serve", "--port", "0", "--log-dir", logs.path, "--key", publicKey, "--quiet"] + arguments)
         do {
-            let started = try #require(await lines.next(), "faultline serve said nothing")
+            let started = try await process.line()
             let port = try #require(started.split(separator: ":").last.flatMap { Int($0) }, "\(started)")
             return (process, port)
         } catch {
-            process.terminate()
+            process.kill()
             throw error
         }
     }

@@ -6,6 +6,7 @@ import FaultlineTestServer
 import FaultlineTriage
 import Foundation
 import SeedScenarios
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -16,9 +17,10 @@ import Testing
 /// format that triage reads, and refuses malformed, oversized or unauthenticated requests without going down.
 @Suite struct ServeIngestTests {
     @Test func thePipelinesSeedScenarioEventsArriveGroupedForTriage() async throws {
-        let appLogs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-app-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: appLogs) }
-        let logs = ServeFixture.logDirectory()
+        let temporary = try TemporaryDirectory("app")
+        defer { temporary.remove() }
+        let appLogs = temporary.url
+        let logs = try ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
         let (delivered, metrics) = try await ServeFixture.run(logs: logs) { serve in
             // Given an app whose reporter sends to serve, and the seed scenarios failing
@@ -54,7 +56,7 @@ import Testing
     }
 
     @Test func pastTheRateLimitRequestsGet429WithRetryAfterAndRateLimits() async throws {
-        let logs = ServeFixture.logDirectory()
+        let logs = try ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
         try await ServeFixture.run(logs: logs, eventsPerMinute: 2) { serve in
             var statuses: [Int] = []
@@ -79,11 +81,11 @@ import Testing
     }
 
     @Test func theOfficialPythonSDKsErrorsArriveWithUsersTagsAndBreadcrumbs() async throws {
-        let logs = ServeFixture.logDirectory()
+        let logs = try ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
         try await ServeFixture.run(logs: logs) { serve in
             // When sentry-sdk captures three ValueErrors for two users and a message, then flushes
-            try await Peer.run(".venv/bin/python", "Tests/peers/sentry_sdk_client.py", serve.dsn)
+            _ = try await PythonPeer.start("sentry_sdk_client.py", [serve.dsn]).exit().succeeded("sentry_sdk_client.py")
         }
 
         // Then `faultline issues --json` groups them into two issues, with users, route tag and release
@@ -131,7 +133,7 @@ import Testing
             ("an event over 1 MiB", "/api/1/envelope/", huge, auth, 413),
             ("an HTML page", "/api/1/store/", Data("<html>502</html>".utf8), auth, 400),
         ]
-        let logs = ServeFixture.logDirectory()
+        let logs = try ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
         try await ServeFixture.run(logs: logs) { serve in
             for (name, path, body, headers, status) in cases {
@@ -175,7 +177,7 @@ import Testing
         let pretty = Data("{\n  \"message\": \"on \\\"two\\\" lines\",\n  \"level\": \"error\"\n}".utf8)
         let numeric = Data(#"{"event_id":"11111111111111111111111111111111","timestamp":1795000000.5}"#.utf8)
         let notATime = Data(#"{"event_id":"22222222222222222222222222222222","timestamp":true,"n":1e2}"#.utf8)
-        let logs = ServeFixture.logDirectory()
+        let logs = try ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
         try await ServeFixture.run(logs: logs) { serve in
             let first = Envelope(

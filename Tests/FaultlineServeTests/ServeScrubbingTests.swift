@@ -3,6 +3,7 @@ import FaultlineReporting
 import FaultlineTestServer
 import FaultlineTriage
 import Foundation
+import TestSupport
 import Testing
 
 /// `faultline serve` scrubs the events other SDKs send as Sentry's Relay does: secrets inside the texts of an event
@@ -15,8 +16,9 @@ import Testing
 
         // When it sends its events to `faultline serve` as a user starts it
         let logs = try await Self.serve(arguments: []) { dsn in
-            try await SentryPythonScript.run(
-                "sentry_sdk_secrets.py", [dsn], environment: ["PLANTED_SECRETS": Self.json(secrets)])
+            _ = try await PythonPeer.start(
+                "sentry_sdk_secrets.py", [dsn], environment: ["PLANTED_SECRETS": Self.json(secrets)]
+            ).exit().succeeded("sentry_sdk_secrets.py")
         }
         defer { try? FileManager.default.removeItem(at: logs) }
 
@@ -47,8 +49,9 @@ import Testing
         let secrets = Self.secrets()
 
         let logs = try await Self.serve(arguments: ["--no-scrub-values"]) { dsn in
-            try await SentryPythonScript.run(
-                "sentry_sdk_secrets.py", [dsn], environment: ["PLANTED_SECRETS": Self.json(secrets)])
+            _ = try await PythonPeer.start(
+                "sentry_sdk_secrets.py", [dsn], environment: ["PLANTED_SECRETS": Self.json(secrets)]
+            ).exit().succeeded("sentry_sdk_secrets.py")
         }
         defer { try? FileManager.default.removeItem(at: logs) }
 
@@ -91,13 +94,12 @@ import Testing
     /// Runs `faultline serve` with `arguments` on a fresh log directory until `body` has sent to its DSN, then stops
     /// it with SIGTERM; returns the log directory.
     private static func serve(arguments: [String], _ body: (String) async throws -> Void) async throws -> URL {
-        let logs = ServeFixture.logDirectory()
+        let logs = try ServeFixture.logDirectory()
         let (process, port) = try await ServeFixture.launch(logs: logs, arguments)
-        defer { if process.isRunning { process.terminate() } }
+        defer { process.terminate() }
         try await body("http://\(ServeFixture.publicKey)@127.0.0.1:\(port)/1")
         process.terminate()
-        while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(process.terminationStatus == 0)
+        #expect(try await process.exit().status == 0)
         return logs
     }
 
@@ -110,21 +112,5 @@ import Testing
             bytes.append(data)
         }
         return bytes
-    }
-}
-
-/// A script of `Tests/peers` run to completion with the `.venv`'s Python, which has the official Python SDK.
-enum SentryPythonScript {
-    /// Runs `script` with `arguments`, and `environment` added to the test's.
-    static func run(_ script: String, _ arguments: [String], environment: [String: String] = [:]) async throws {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let process = Process()
-        process.executableURL = repository.appendingPathComponent(".venv/bin/python")
-        process.arguments = [repository.appendingPathComponent("Tests/peers/\(script)").path] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        try process.run()
-        while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
-        try #require(process.terminationStatus == 0, "\(script) exited with \(process.terminationStatus)")
     }
 }

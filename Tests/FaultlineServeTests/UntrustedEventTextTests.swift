@@ -2,6 +2,7 @@ import FaultlineReporting
 import FaultlineTestServer
 import FaultlineTriage
 import Foundation
+import TestSupport
 import Testing
 
 /// What a triager sees of events that strangers sent: through a real `faultline serve`, from `curl`-like requests,
@@ -15,7 +16,7 @@ import Testing
     static let forgedRelease = "r\u{1B}]0;PWNED\u{07}\u{1B}[2J\r\nFORGED\u{202E}\u{9B}\u{0}"
 
     @Test func noControlByteReachesTheTerminalAndEveryAcceptedEventIsCountedOnce() async throws {
-        let logs = ServeFixture.logDirectory()
+        let logs = try ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
         let accepted = 5
         try await ServeFixture.run(logs: logs) { serve in
@@ -31,11 +32,13 @@ import Testing
             // and the same event again, which is stored once
             #expect(try await serve.post(store, body: body).0 == 200)
             // and the official Python SDK's hostile message and ZeroDivisionError
-            try await Peer.run(".venv/bin/python", "Tests/peers/hostile_sdk_client.py", serve.dsn)
+            _ = try await PythonPeer.start("hostile_sdk_client.py", [serve.dsn]).exit().succeeded(
+                "hostile_sdk_client.py")
             // and sentry-cli's two messages
             for message in ["disk full", "database is on fire"] {
-                try await Peer.run(
-                    ".venv/bin/sentry-cli", "send-event", "-m", message, environment: ["SENTRY_DSN": serve.dsn])
+                _ = try await PythonPeer.start(
+                    tool: "sentry-cli", ["send-event", "-m", message], environment: ["SENTRY_DSN": serve.dsn]
+                ).exit().succeeded("sentry-cli send-event")
             }
         }
 
@@ -89,7 +92,7 @@ import Testing
 
     @Test func theSummarysReleasesAndTheReportShowControlCharactersEscaped() async throws {
         // Given an event whose release retitles the window, clears the screen, forges a line and hides NUL and C1
-        let logs = ServeFixture.logDirectory()
+        let logs = try ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
         try await ServeFixture.run(logs: logs) { serve in
             let event: [String: Any] = [
@@ -118,10 +121,10 @@ import Testing
     }
 
     @Test func anEventReadTwiceIsOneEvent() async throws {
-        let logs = ServeFixture.logDirectory()
+        let logs = try ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
         try await ServeFixture.run(logs: logs) { serve in
-            try await Peer.run(".venv/bin/python", "Tests/peers/sentry_sdk_client.py", serve.dsn)
+            _ = try await PythonPeer.start("sentry_sdk_client.py", [serve.dsn]).exit().succeeded("sentry_sdk_client.py")
         }
         let log = logs.appendingPathComponent("events.jsonl").path
         let once = try JSONDecoder().decode(

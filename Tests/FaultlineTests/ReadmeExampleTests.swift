@@ -2,6 +2,7 @@ import Faultline
 import FaultlineTestServer
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -98,7 +99,9 @@ func loadProfile(id: String, api: URL, saved: Tokens, refreshClient: APIClient) 
             let next = await server.state.issueTokens(for: .boleto)
             let signedIn = Tokens(accessToken: next.accessToken, refreshToken: next.refreshToken)
             await loadProfile(id: "40", api: api, saved: signedIn, refreshClient: refreshClient)
-            try await Task.sleep(for: .milliseconds(100))
+            // The failure reaches `log` through the client's failure stream, after `loadProfile` returns.
+            let logged = try await eventually { shown.withLock { $0.contains("log GET /users/{id}") } }
+            #expect(logged)
 
             let seen = shown.withLock { $0 }
             #expect(seen.contains("profile 42"))
@@ -110,10 +113,9 @@ func loadProfile(id: String, api: URL, saved: Tokens, refreshClient: APIClient) 
     }
 
     @Test func theReadmeShowsThisFilesExampleVerbatim() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let source = try String(
+            contentsOf: Repository.file("Tests/FaultlineTests/ReadmeExampleTests.swift"), encoding: .utf8)
+        let readme = try String(contentsOf: Repository.file("README.md"), encoding: .utf8)
         let example = try #require(
             source.components(separatedBy: "// README: begin\n").last?.components(separatedBy: "// README: end").first)
 

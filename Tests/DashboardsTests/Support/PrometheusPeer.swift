@@ -1,5 +1,6 @@
 import FaultlineTestServer
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -14,13 +15,11 @@ final class PrometheusPeer: Sendable {
     }
 
     let baseURL: URL
-    private let process: Process
+    private let process: ExternalProcess
 
     /// Starts Prometheus scraping `targets` (job name → `127.0.0.1:port`) and waits until it is ready.
     init(targets: [String: String], directory: URL) async throws {
         let executable = URL(fileURLWithPath: "/usr/bin/prometheus")
-        try #require(
-            FileManager.default.isExecutableFile(atPath: executable.path), "prometheus is missing: run scripts/setup")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = "global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nscrape_configs:\n"
         for (job, target) in targets.sorted(by: { $0.key < $1.key }) {
@@ -29,30 +28,25 @@ final class PrometheusPeer: Sendable {
         let configurationFile = directory.appendingPathComponent("prometheus.yml")
         try Data(configuration.utf8).write(to: configurationFile)
         let port = try LoopbackPort.unused()
-        process = Process()
-        process.executableURL = executable
-        process.arguments = [
-            "--config.file=\(configurationFile.path)",
-            "--storage.tsdb.path=\(directory.appendingPathComponent("data").path)",
-            "--web.listen-address=127.0.0.1:\(port)",
-        ]
-        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        let log = directory.appendingPathComponent("prometheus.log")
-        try Data().write(to: log)
-        process.standardError = try FileHandle(forWritingTo: log)
-        try process.run()
+        process = try ExternalProcess.start(
+            executable,
+            [
+                "--config.file=\(configurationFile.path)",
+                "--storage.tsdb.path=\(directory.appendingPathComponent("data").path)",
+                "--web.listen-address=127.0.0.1:\(port)",
+            ], output: .discarded)
         baseURL = URL(string: "http://127.0.0.1:\(port)")!
-        guard await HTTPReadiness.wait(for: baseURL.appendingPathComponent("-/ready"), timeout: .seconds(60)) else {
-            stop()
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            throw Failure(description: "Prometheus was not ready within 60 s: \(text.suffix(2000))")
+        guard await HTTPReadiness.wait(for: baseURL.appendingPathComponent("-/ready"), timeout: patience) else {
+            let said = stop()
+            throw Failure(description: "Prometheus was not ready within \(patience): \(said.suffix(2000))")
         }
     }
 
-    func stop() {
-        guard process.isRunning else { return }
+    /// Stops it; returns what it said on standard error.
+    @discardableResult
+    func stop() -> String {
         process.terminate()
-        process.waitUntilExit()
+        return process.waitUntilExit().errors
     }
 
     /// The series `expression` gives over the last `seconds`, one sample a second, through the HTTP API

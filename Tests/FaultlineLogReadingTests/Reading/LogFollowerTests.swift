@@ -1,14 +1,15 @@
 import FaultlineLogReading
 import FaultlineReporting
 import Foundation
+import TestSupport
 import Testing
 
 /// `tail -f` reads what the app appends: a line still being written waits for its end, and a rotation starts over.
 @Suite struct LogFollowerTests {
     @Test func appendedEventsAreReadOnceAndARotationStartsOver() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-follow-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory("follow")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let log = directory.appendingPathComponent("events.jsonl")
         let events = (0..<4).map { _ in SentryEvent(level: .error) }
         let lines = events.map { EventEncoder.encode($0) + Data("\n".utf8) }
@@ -38,8 +39,9 @@ import Testing
 
     @Test func aLogThatRotatesWhileItIsFollowedLosesNoEvent() async throws {
         // Given a log of 4 KiB files followed from the start
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-follow-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory("follow")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let log = try EventLog(configuration: .init(directory: directory, maximumFileSize: 4096))
         var follower = LogFollower(url: log.configuration.activeFile)
         var read: [String] = []

@@ -1,15 +1,17 @@
 import FaultlineLogReading
 import FaultlineReporting
 import Foundation
+import TestSupport
 import Testing
 
 /// A log directory with every kind of damage, read with exact counts: nothing is fatal, nothing is miscounted.
 @Suite struct LogReaderTests {
     @Test func aDamagedLogDirectoryIsReadWithExactCounts() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-triage-\(UUID())")
+        let temporary = try TemporaryDirectory("triage")
+        defer { temporary.remove() }
+        let directory = temporary.url
         try FileManager.default.createDirectory(
             at: directory.appendingPathComponent("outbox"), withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
         let events = (0..<8).map { Self.event(at: Double($0)) }
         let lines = events.map { EventEncoder.encode($0) + Data("\n".utf8) }
 

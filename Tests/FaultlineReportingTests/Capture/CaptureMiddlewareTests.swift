@@ -3,6 +3,8 @@ import FaultlineReporting
 import FaultlineTestServer
 import Foundation
 import SeedScenarios
+import Synchronization
+import TestSupport
 import Testing
 
 /// The capture middleware turns a client's final failures into events in the local log, with the scope's user and
@@ -35,12 +37,19 @@ import Testing
         return Setup(client: client, reporter: reporter, refresher: refresher)
     }
 
+    /// The categories of the breadcrumbs in `reporter`'s scope now.
+    static func breadcrumbCategories(of reporter: Reporter) async -> [String] {
+        let categories = Mutex<[String]>([])
+        await reporter.configureScope { scope in categories.withLock { $0 = scope.breadcrumbs.compactMap(\.category) } }
+        return categories.withLock { $0 }
+    }
+
     static func user(_ id: Int) -> APIRequest<BoletoAPI.Envelope<BoletoAPI.User>> {
         APIRequest(.get, "/boleto/users/{id}", pathParameters: ["id": String(id)])
     }
 
     @Test func aFailureBecomesOneEventWithTheUserAndThePrecedingRequests() async throws {
-        let log = LogDirectory()
+        let log = try LogDirectory()
         defer { log.remove() }
         try await SeedServer.run { server in
             // Given a signed-in user who loaded two profiles
@@ -68,14 +77,18 @@ import Testing
     }
 
     @Test func aSuccessfulRefreshIsABreadcrumbNotAnEvent() async throws {
-        let log = LogDirectory()
+        let log = try LogDirectory()
         defer { log.remove() }
         try await SeedServer.run { server in
             let setup = try await Self.setup(server, log: log)
             await server.state.expireAccessTokens(of: .boleto)
 
             _ = try await setup.client.send(Self.user(5))
-            try await Task.sleep(for: .milliseconds(50))
+            // The refresh reaches the reporter through the refresher's session events, after the request returns.
+            let refreshed = try await eventually {
+                await Self.breadcrumbCategories(of: setup.reporter).contains("auth.refresh")
+            }
+            #expect(refreshed)
             _ = try? await setup.client.send(Self.user(20))
 
             let events = try await log.events(writtenBy: setup.reporter)
@@ -87,7 +100,7 @@ import Testing
     }
 
     @Test func aSessionExpirySharedByManyRequestsIsOneEvent() async throws {
-        let log = LogDirectory()
+        let log = try LogDirectory()
         defer { log.remove() }
         try await SeedServer.run { server in
             let setup = try await Self.setup(server, log: log)
@@ -109,24 +122,31 @@ import Testing
     }
 
     @Test func cancellationsAreNeverCaptured() async throws {
-        let log = LogDirectory()
+        let log = try LogDirectory()
         defer { log.remove() }
         try await SeedServer.run { server in
             let setup = try await Self.setup(server, log: log)
+            // Given a request in flight on a slow route
             let task = Task {
                 try await setup.client.send(
                     APIRequest<EmptyResponse>(.get, "/slow", query: [.init(name: "ms", value: "5000")]))
             }
             try await Task.sleep(for: .milliseconds(100))
+
+            // When it is cancelled, and a request that fails with a 500 follows
             task.cancel()
             _ = await task.result
+            _ = try? await setup.client.send(APIRequest<EmptyResponse>(.get, "/e05/crash"))
 
-            #expect(try await log.events(writtenBy: setup.reporter).isEmpty)
+            // Then the log holds the 500 only: it would have shown the cancellation too
+            let events = try await log.events(writtenBy: setup.reporter)
+            #expect(events.map { $0.tags["http.status_code"] } == ["500"])
+            #expect(events.allSatisfy { $0.tags["error.kind"] != "cancelled" })
         }
     }
 
     @Test func statusesAndTargetsOutsideTheOptionsAreNotCaptured() async throws {
-        let log = LogDirectory()
+        let log = try LogDirectory()
         defer { log.remove() }
         try await SeedServer.run { server in
             let setup = try await Self.setup(server, log: log) { $0.failedRequestStatusCodes = [500...599] }
@@ -155,7 +175,7 @@ import Testing
     }
 
     @Test func beforeSendRewritesOrDropsAndAPerRequestUserWins() async throws {
-        let log = LogDirectory()
+        let log = try LogDirectory()
         defer { log.remove() }
         try await SeedServer.run { server in
             let setup = try await Self.setup(server, log: log) { options in

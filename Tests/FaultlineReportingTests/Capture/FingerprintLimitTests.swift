@@ -2,6 +2,7 @@ import Faultline
 import FaultlineReporting
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -15,12 +16,12 @@ import Testing
     static let tag = Reporter.FingerprintLimit.suppressedCountTag
 
     @Test func eachFingerprintKeepsItsLimitPerWindowAndTheNextKeptEventCarriesTheRest() async throws {
-        let log = LogDirectory()
+        let log = try LogDirectory()
         defer { log.remove() }
         // Given a reporter that keeps 3 events of a fingerprint a minute, on a clock the test moves
-        let clock = AdjustableClock(Self.start)
+        let clock = FakeClock(Self.start)
         var options = Reporter.Options(logDirectory: log.url)
-        options.clock = clock.now
+        options.clock = { clock.date }
         options.fingerprintLimit = .init(events: 3, per: .seconds(60))
         let reporter = try Reporter(options: options)
 
@@ -51,7 +52,7 @@ import Testing
     }
 
     @Test func failuresAreLimitedByTheirFingerprintBeforeTheyAreAssembled() async throws {
-        let log = LogDirectory()
+        let log = try LogDirectory()
         defer { log.remove() }
         // Given a reporter that keeps 2 events of a fingerprint a minute and counts the events it assembles
         let assembled = Mutex(0)
@@ -79,7 +80,7 @@ import Testing
     }
 
     @Test func withoutALimitEveryEventIsKept() async throws {
-        let log = LogDirectory()
+        let log = try LogDirectory()
         defer { log.remove() }
         var options = Reporter.Options(logDirectory: log.url)
         options.fingerprintLimit = nil

@@ -9,7 +9,7 @@ import Testing
         var rotatedBytes: [Int32: Int] = [:]
         var rotatedLines: [Int32: [Data]] = [:]
         for level: Int32 in [0, 9] {
-            let log = LogDirectory()
+            let log = try LogDirectory()
             defer { log.remove() }
             var options = Reporter.Options(logDirectory: log.url)
             options.maximumLogFileSize = 16 * 1024

@@ -12,7 +12,7 @@ import Testing
 /// The capture API for apps on another HTTP stack: the same classification and events without Faultline's client.
 @Suite struct ReporterTests {
     @Test func aResponseFromAnotherStackIsClassifiedWithTheSameContract() async throws {
-        let log = LogDirectory()
+        let log = try LogDirectory()
         defer { log.remove() }
         try await SeedServer.run { server in
             // Given an app that calls the server with URLSession directly (as Alamofire would)
@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func aDecodingErrorFromAnotherStackNamesItsPath() async throws {
-        let log = LogDirectory()
+        let log = try LogDirectory()
         defer { log.remove() }
         try await SeedServer.run { server in
             let reporter = try Reporter(options: .init(logDirectory: log.url))
@@ -72,7 +72,7 @@ import Testing
 
     @Test func anyErrorOrMessageCanBeCaptured() async throws {
         struct PaymentDeclined: Error {}
-        let log = LogDirectory()
+        let log = try LogDirectory()
         defer { log.remove() }
         var options = Reporter.Options(logDirectory: log.url)
         options.release = "shop@3.1.0"

@@ -5,7 +5,7 @@ import Testing
 /// `sampleRate`: decided at capture, before the event is queued, and counted.
 @Suite struct SampleRateTests {
     @Test func aRateOfZeroKeepsNothingAndCountsEveryEvent() async throws {
-        let log = LogDirectory()
+        let log = try LogDirectory()
         defer { log.remove() }
         // Given a reporter that samples nothing
         var options = Reporter.Options(logDirectory: log.url)
@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func theDefaultRateOfOneKeepsEveryEvent() async throws {
-        let log = LogDirectory()
+        let log = try LogDirectory()
         defer { log.remove() }
         let reporter = try Reporter(options: .init(logDirectory: log.url))
 
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func aQuarterKeepsAboutAQuarter() async throws {
-        let log = LogDirectory()
+        let log = try LogDirectory()
         defer { log.remove() }
         // Given a reporter that samples a quarter of the events, with a queue that holds them all on a busy machine
         var options = Reporter.Options(logDirectory: log.url)

@@ -1,6 +1,7 @@
 import FaultlineReporting
 import FaultlineTestServer
 import Foundation
+import TestSupport
 import Testing
 
 /// Events dropped at capture (sampled out, over their fingerprint's limit) reach the server in client reports, as
@@ -27,8 +28,8 @@ import Testing
             for _ in 0..<5 { await limitedReporter.capture(message: "database down") }
             for _ in 0..<4 { await unsampledReporter.capture(message: "database down") }
             for reporter in [limitedReporter, unsampledReporter] {
-                #expect(await reporter.flush(timeout: DeliveryFixtures.patience))
-                #expect(await reporter.close(timeout: DeliveryFixtures.patience))
+                #expect(await reporter.flush(timeout: patience))
+                #expect(await reporter.close(timeout: patience))
             }
 
             // Then the ingest received the 2 kept events, and client reports of the 3 suppressed and 4 not sampled

@@ -43,24 +43,6 @@ enum DeliveryFixtures {
         try Uploader(configuration: configuration(dsn: dsn, outbox: outbox), transport: transport.make())
     }
 
-    /// How long a test waits for what must happen (a flush, an answer processed). CI runs every suite at once on 2
-    /// cores, and stalled them all for 5–10 s while peers started; the waits return as soon as the state is reached,
-    /// so only a failure waits this long.
-    static let patience = Duration.seconds(30)
-
-    /// Whether `condition` holds within `timeout`, checked every 10 ms: for states a test must wait for
-    /// (an answer processed) without guessing how long a loaded machine takes to reach them.
-    static func eventually(
-        within timeout: Duration = patience, _ condition: () async -> Bool
-    ) async throws -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if await condition() { return true }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return await condition()
-    }
-
     /// The envelopes a recorder received, decompressed and parsed, in arrival order.
     static func envelopes(_ recorder: IngestRecorder) async throws -> [Envelope] {
         try await recorder.requests.map { request in

@@ -1,6 +1,7 @@
 import FaultlineReporting
 import FaultlineTestServer
 import Foundation
+import TestSupport
 import Testing
 
 /// A reporter writes each event once, to its local log, and its uploader sends the events from there: what an outage
@@ -32,7 +33,7 @@ import Testing
         // When the next run starts with the endpoint back
         try await RecordingIngest.run(port: closed.port) { ingest in
             let reporter = try Self.reporter(logs: logs.url, dsn: ingest.dsn())
-            #expect(await reporter.close(timeout: DeliveryFixtures.patience))
+            #expect(await reporter.close(timeout: patience))
 
             // Then every event arrives once
             #expect(try await DeliveryFixtures.acceptedEventIDs(ingest.recorder).sorted() == captured.sorted())
@@ -55,7 +56,7 @@ import Testing
                 logged.append(try #require(await reporter.capture(message: "backlog \(index)", level: .error)))
             }
             #expect(
-                try await DeliveryFixtures.eventually {
+                try await eventually {
                     await reporter.statistics.captured.values.reduce(0, +) == 12_000
                 })
             #expect(await reporter.close(timeout: .zero) == false)
@@ -112,7 +113,7 @@ import Testing
         // and the next run sends the 2, with a client report of the 8
         try await RecordingIngest.run(port: closed.port) { ingest in
             let next = try Reporter(options: firstRun.sending(to: ingest.dsn()))
-            #expect(await next.close(timeout: DeliveryFixtures.patience))
+            #expect(await next.close(timeout: patience))
             let envelopes = try await DeliveryFixtures.envelopes(ingest.recorder)
             #expect(envelopes.flatMap(\.items).filter { $0.type == "event" }.count == 2)
             let reports = envelopes.flatMap(\.items).filter { $0.type == "client_report" }.map {
@@ -136,7 +137,7 @@ import Testing
             let sent = [
                 await reporter.capture(message: "sent 1"), await reporter.capture(message: "sent 2"),
             ].compactMap { $0 }
-            #expect(await reporter.close(timeout: DeliveryFixtures.patience))
+            #expect(await reporter.close(timeout: patience))
 
             // Then only those 2 are sent
             #expect(try await DeliveryFixtures.acceptedEventIDs(ingest.recorder).sorted() == sent.sorted())
@@ -154,7 +155,7 @@ import Testing
             // When the app captures two events and closes
             await reporter.capture(message: "refused 1", level: .error)
             await reporter.capture(message: "refused 2", level: .error)
-            let delivered = await reporter.close(timeout: DeliveryFixtures.patience)
+            let delivered = await reporter.close(timeout: patience)
 
             // Then close says they were not delivered, and the statistics say why
             #expect(delivered == false)

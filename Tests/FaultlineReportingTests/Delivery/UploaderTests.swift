@@ -1,6 +1,7 @@
 import FaultlineReporting
 import FaultlineTestServer
 import Foundation
+import TestSupport
 import Testing
 
 /// Delivery to a Sentry-compatible endpoint through the outbox, against a recording ingest on loopback.
@@ -17,7 +18,7 @@ import Testing
 
             // When an envelope is enqueued and flushed
             #expect(await uploader.enqueue(envelope))
-            #expect(await uploader.flush(timeout: DeliveryFixtures.patience))
+            #expect(await uploader.flush(timeout: patience))
 
             // Then one request carried it, with the protocol's headers, gzip, and sent_at set at send time
             let request = try #require(await ingest.recorder.requests.first)
@@ -59,14 +60,14 @@ import Testing
         }
 
         // When it stays down for a while, nothing is lost
-        #expect(try await DeliveryFixtures.eventually { await uploader.statistics.retried > 0 })
+        #expect(try await eventually { await uploader.statistics.retried > 0 })
         #expect(await uploader.pendingCount == 30)
 
         // Then once it is back, every event arrives exactly once
         let recorder = IngestRecorder()
         closed.release()
         try await RecordingIngest.run(port: closed.port, recorder: recorder) { _ in
-            #expect(await uploader.flush(timeout: DeliveryFixtures.patience))
+            #expect(await uploader.flush(timeout: patience))
         }
         #expect(try await DeliveryFixtures.acceptedEventIDs(recorder).sorted() == sent.sorted())
         #expect(await uploader.statistics.delivered == 30)
@@ -83,13 +84,13 @@ import Testing
 
             // When an envelope is sent, then more are stored during the limit
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("first")))
-            #expect(try await DeliveryFixtures.eventually { await uploader.statistics.retried == 1 })
+            #expect(try await eventually { await uploader.statistics.retried == 1 })
             let events = await uploader.enqueue(try DeliveryFixtures.envelope("during the limit"))
 
             // Then nothing reaches the ingest before the deadline, the 429'd envelope is kept and sent after it,
             // and what was captured during the limit is not stored
             #expect(events == false)
-            #expect(await uploader.flush(timeout: DeliveryFixtures.patience))
+            #expect(await uploader.flush(timeout: patience))
             let requests = await ingest.recorder.requests
             #expect(requests.map(\.status) == [429, 200])
             let gap = requests[1].receivedAt - requests[0].receivedAt
@@ -111,7 +112,7 @@ import Testing
             ])
             let uploader = try DeliveryFixtures.uploader(dsn: ingest.dsn(), outbox: outbox.url, over: transport)
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("accepted")))
-            #expect(await uploader.flush(timeout: DeliveryFixtures.patience))
+            #expect(await uploader.flush(timeout: patience))
 
             // When three events are captured during the limit, and one after it
             for index in 0..<3 {
@@ -119,7 +120,7 @@ import Testing
             }
             try await Task.sleep(for: .milliseconds(1100))
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("after the limit")))
-            #expect(await uploader.flush(timeout: DeliveryFixtures.patience))
+            #expect(await uploader.flush(timeout: patience))
 
             // Then the three were never sent, and the next envelope told the server why
             let envelopes = try await DeliveryFixtures.envelopes(ingest.recorder)
@@ -141,10 +142,10 @@ import Testing
             await ingest.recorder.answerNext([.init(status: 413)])
             let uploader = try DeliveryFixtures.uploader(dsn: ingest.dsn(), outbox: outbox.url, over: transport)
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("too large")))
-            #expect(await uploader.flush(timeout: DeliveryFixtures.patience) == false)  // refused: not delivered
+            #expect(await uploader.flush(timeout: patience) == false)  // refused: not delivered
 
             // When the app flushes with nothing else to send
-            #expect(await uploader.flush(timeout: DeliveryFixtures.patience))
+            #expect(await uploader.flush(timeout: patience))
 
             // Then the 413 was not retried, and a client report alone said it was dropped
             let envelopes = try await DeliveryFixtures.envelopes(ingest.recorder)
@@ -166,9 +167,9 @@ import Testing
 
             // When two events are sent one at a time, each flush saying whether it was delivered
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("first")))
-            let first = await uploader.flush(timeout: DeliveryFixtures.patience)
+            let first = await uploader.flush(timeout: patience)
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("second")))
-            let second = await uploader.flush(timeout: DeliveryFixtures.patience)
+            let second = await uploader.flush(timeout: patience)
 
             // Then the first survived three retryable answers and was dropped at 500; the second dropped at 400; both
             // flushes say they did not deliver everything
@@ -179,7 +180,7 @@ import Testing
             #expect(statistics.delivered == 0)
             #expect(statistics.discarded == [.init(reason: .sendError, category: .error, quantity: 2)])
             // and a flush that delivers the client report of the two, with nothing refused, says it delivered all
-            #expect(await uploader.flush(timeout: DeliveryFixtures.patience))
+            #expect(await uploader.flush(timeout: patience))
         }
     }
 
@@ -205,7 +206,7 @@ import Testing
         try await RecordingIngest.run(port: closed.port, recorder: recorder) { _ in
             let secondRun = try DeliveryFixtures.uploader(dsn: dsn, outbox: outbox.url, over: transport)
             #expect(await secondRun.pendingCount == 50)
-            #expect(await secondRun.flush(timeout: DeliveryFixtures.patience))
+            #expect(await secondRun.flush(timeout: patience))
             #expect(await secondRun.statistics.delivered == 50)
         }
 
@@ -225,7 +226,7 @@ import Testing
             await ingest.recorder.answerNext([.init(status: 200, delay: .seconds(60))])
             let uploader = try DeliveryFixtures.uploader(dsn: ingest.dsn(), outbox: outbox.url, over: transport)
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("held")))
-            #expect(try await DeliveryFixtures.eventually { await ingest.recorder.requestCount == 1 })
+            #expect(try await eventually { await ingest.recorder.requestCount == 1 })
 
             // When the app closes the uploader
             let started = ContinuousClock.now
@@ -247,7 +248,7 @@ import Testing
             await ingest.recorder.answerNext([.init(status: 200, delay: .seconds(60))])
             let uploader = try DeliveryFixtures.uploader(dsn: ingest.dsn(), outbox: outbox.url, over: .urlSession)
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("held")))
-            #expect(try await DeliveryFixtures.eventually { await ingest.recorder.requestCount == 1 })
+            #expect(try await eventually { await ingest.recorder.requestCount == 1 })
 
             // When the app closes it with a short timeout, and another part of the app with a long one meanwhile
             let started = ContinuousClock.now
@@ -278,7 +279,7 @@ import Testing
             for index in 0..<30 { #expect(await uploader.enqueue(try DeliveryFixtures.envelope("event \(index)"))) }
 
             // Then the other 29 are delivered while the first is held, and only the held one stays in the outbox
-            #expect(try await DeliveryFixtures.eventually { await uploader.statistics.delivered == 29 })
+            #expect(try await eventually { await uploader.statistics.delivered == 29 })
             #expect(await ingest.recorder.requestCount == 30)
             #expect(await uploader.pendingCount == 1)
             #expect(await uploader.close(timeout: .milliseconds(100)) == false)
@@ -312,7 +313,7 @@ import Testing
         let recorder = IngestRecorder()
         closed.release()
         try await RecordingIngest.run(port: closed.port, recorder: recorder) { _ in
-            #expect(await uploader.close(timeout: DeliveryFixtures.patience))
+            #expect(await uploader.close(timeout: patience))
         }
         #expect(try await DeliveryFixtures.acceptedEventIDs(recorder).sorted() == sent.suffix(5).sorted())
         let stored = DeliveryStatistics.stored(in: outbox.url)

@@ -3,6 +3,7 @@ import FaultlineReporting
 import FaultlineTestServer
 import Foundation
 import SeedScenarios
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -71,8 +72,9 @@ actor RefreshingSigner<A: Authenticator> {
     static let classifier = FailureClassifier(contract: BoletoAPI.errorContract, catalog: BoletoAPI.codeCatalog)
 
     @Test func theBridgeCapturesAndTheSignerRefreshesOnceAgainstTheSeedServer() async throws {
-        let logs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-stacks-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: logs) }
+        let temporary = try TemporaryDirectory("stacks")
+        defer { temporary.remove() }
+        let logs = temporary.url
         let reporter = try Reporter(options: Reporter.Options(logDirectory: logs))
         let bridge = FaultlineBridge(reporter: reporter, classifier: Self.classifier)
         try await SeedServer.run { server in
@@ -135,11 +137,11 @@ actor RefreshingSigner<A: Authenticator> {
     }
 
     @Test func theArticleShowsThisFilesCodeVerbatim() throws {
-        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let source = try String(
+            contentsOf: Repository.file("Tests/FaultlineReportingTests/Docs/OtherHTTPStacksArticleTests.swift"),
+            encoding: .utf8)
         let article = try String(
-            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("Sources/FaultlineReporting/FaultlineReporting.docc/OtherHTTPStacks.md"),
+            contentsOf: Repository.file("Sources/FaultlineReporting/FaultlineReporting.docc/OtherHTTPStacks.md"),
             encoding: .utf8)
         let code = try #require(
             source.components(separatedBy: "// Article: begin\n").last?.components(separatedBy: "// Article: end").first

@@ -13,7 +13,7 @@ import Testing
     func theSeedScenariosArriveInBugsinkGroupedIntoTheirIssues(over transport: DeliveryFixtures.Transport)
         async throws
     {
-        let log = LogDirectory()
+        let log = try LogDirectory()
         defer { log.remove() }
         let (stored, delivered) = try await BugsinkPeer.run { dsn in
             try await SeedServer.run { server in

@@ -2,6 +2,7 @@ import Faultline
 import FaultlineReporting
 import FaultlineTestServer
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -44,15 +45,15 @@ import Testing
 
     @Test func noPlantedSecretIsInAnyFileWrittenOrRequestSent() async throws {
         let secrets = PlantedSecrets()
-        let log = LogDirectory()
+        let log = try LogDirectory()
         defer { log.remove() }
-        let clock = AdjustableClock(Date(timeIntervalSince1970: 1_795_000_000))
+        let clock = FakeClock(Date(timeIntervalSince1970: 1_795_000_000))
         let recorder = IngestRecorder()
         let (outbox, written) = try await RecordingIngest.run(recorder: recorder) { ingest in
             try await SeedServer.run { server in
                 // Given a reporter whose uploader holds events until it is closed
                 var options = Reporter.Options(logDirectory: log.url)
-                options.clock = { clock.now() }
+                options.clock = { clock.date }
                 var delivery = Uploader.Configuration(
                     dsn: try DSN(ingest.dsn()), outboxDirectory: options.outboxDirectory)
                 delivery.batchSize = 100
@@ -159,10 +160,8 @@ import Testing
 
     /// Waits until `reporter` has written `count` events to its log.
     private static func waitUntilCaptured(_ count: Int, by reporter: Reporter) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while await reporter.statistics.captured.values.reduce(0, +) < count {
-            try #require(ContinuousClock.now < deadline, "the events were not written")
-            try await Task.sleep(for: .milliseconds(10))
+        try await wait(for: "\(count) events written") {
+            await reporter.statistics.captured.values.reduce(0, +) >= count
         }
     }
 

@@ -1,6 +1,7 @@
 import Faultline
 import FaultlineReporting
 import Foundation
+import TestSupport
 import Testing
 
 /// Envelopes follow the wire format: compact header lines, item lengths in bytes, one event per envelope; the
@@ -36,9 +37,9 @@ import Testing
 
     @Test func theOfficialPythonSDKParsesEveryEnvelopeWeWrite() throws {
         // Given envelopes with non-ASCII text, a DSN header and a send time
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("envelopes-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory("envelopes")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let dsn = try DSN("http://0123456789abcdef0123456789abcdef@127.0.0.1:9000/42")
         var expected: [(id: String, bytes: Int)] = []
         var files: [String] = []

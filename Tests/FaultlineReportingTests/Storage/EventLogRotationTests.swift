@@ -1,5 +1,6 @@
 import FaultlineReporting
 import Foundation
+import TestSupport
 import Testing
 
 /// The active file rotates by size, by age and on demand into gzip files named by age; the oldest rotated files are
@@ -51,9 +52,9 @@ import Testing
         // Given a log whose files rotate after an hour, on a clock the test moves
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let clock = AdjustableClock(try Date("2026-11-22T10:00:00Z", strategy: .iso8601))
+        let clock = FakeClock(try Date("2026-11-22T10:00:00Z", strategy: .iso8601))
         let log = try EventLog(
-            configuration: .init(directory: directory.url, maximumFileAge: .seconds(3600)), now: clock.now)
+            configuration: .init(directory: directory.url, maximumFileAge: .seconds(3600)), now: { clock.date })
 
         // When lines are appended at 10:00, 10:30, 11:01 (the first line is 61 minutes old), 12:00 and 12:02
         try await log.append(Data(#"{"at":"10:00"}"#.utf8))

@@ -1,5 +1,6 @@
 import FaultlineReporting
 import Foundation
+import TestSupport
 import Testing
 
 /// The event log writes whole lines, one per event, refuses lines that would break that, cuts off a line a crash cut

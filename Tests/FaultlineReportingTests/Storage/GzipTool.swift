@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the system's `gzip`, the reference our gzip data is checked against.
 enum GzipTool {

@@ -1,9 +1,17 @@
 import FaultlineReporting
 import Foundation
+import TestSupport
 
 /// A fresh directory for a reporter's local log, and what was written to it.
 struct LogDirectory {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-log-\(UUID())")
+    private let directory: TemporaryDirectory
+
+    /// A fresh, empty directory.
+    init() throws {
+        directory = try TemporaryDirectory("log")
+    }
+
+    var url: URL { directory.url }
 
     /// The events in the active log file, in order, once `reporter` has written what it captured.
     func events(writtenBy reporter: Reporter) async throws -> [SentryEvent] {
@@ -21,6 +29,6 @@ struct LogDirectory {
     }
 
     func remove() {
-        try? FileManager.default.removeItem(at: url)
+        directory.remove()
     }
 }

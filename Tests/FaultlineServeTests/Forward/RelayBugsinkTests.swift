@@ -6,19 +6,20 @@ import FaultlineTestServer
 import FaultlineTriage
 import Foundation
 import SeedScenarios
+import TestSupport
 import Testing
 
 /// Bugsink behind `faultline serve --forward` receives the seed scenarios' events and groups them as when the app
 /// sends to it directly (the reporting tests' BugsinkEndToEndTests): the relay changes nothing on the way.
 @Suite struct RelayBugsinkTests {
     @Test func bugsinkBehindTheRelayGetsEverySeedEventGroupedAsWhenSentDirectly() async throws {
-        let appLogs = ServeFixture.logDirectory()
-        let relayLogs = ServeFixture.logDirectory()
+        let appLogs = try ServeFixture.logDirectory()
+        let relayLogs = try ServeFixture.logDirectory()
         defer {
             try? FileManager.default.removeItem(at: appLogs)
             try? FileManager.default.removeItem(at: relayLogs)
         }
-        let (stored, delivered) = try await Bugsink.run(repository: Peer.repository) { bugsink in
+        let (stored, delivered) = try await Bugsink.run(repository: Repository.root) { bugsink in
             // Given an app whose reporter sends to a relay that forwards to Bugsink
             try await ServeFixture.run(logs: relayLogs, forwarding: try RelayFixture.forwarding(to: bugsink)) {
                 relay in
@@ -32,7 +33,7 @@ import Testing
                     await CapturedSeedScenarios(server: server, reporter: reporter).run()
                     return await reporter.close(timeout: .seconds(30))
                 }
-                try await RelayFixture.wait(upTo: .seconds(30), for: "the relay's queue to empty") {
+                try await wait(for: "the relay's queue to empty") {
                     try await relay.metrics().contains { $0.key.hasPrefix("faultline_forward_queue") && $0.value == 0 }
                 }
                 return delivered

@@ -2,6 +2,7 @@ import FaultlineReporting
 import FaultlineServe
 import FaultlineTestServer
 import Foundation
+import TestSupport
 import Testing
 
 /// What the tests of `faultline serve --forward` share: a route from the fixture's project and key to an upstream,
@@ -57,17 +58,12 @@ enum RelayFixture {
         }
     }
 
-    /// Waits until `condition` holds, checking every 50 ms; fails with `what` after `timeout`.
-    static func wait(
-        upTo timeout: Duration, for what: String, until condition: () async throws -> Bool
-    ) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while try await !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("\(what) did not happen within \(timeout)")
-                throw CancellationError()
-            }
-            try await Task.sleep(for: .milliseconds(50))
+    /// Waits until `relay` has nothing left to forward, so that nothing more will be sent: the queue of every
+    /// upstream it forwards to is empty.
+    static func waitUntilNothingIsQueued(in relay: ServeFixture) async throws {
+        try await wait(for: "the relay's queues to empty") {
+            let queues = try await relay.metrics().filter { $0.key.hasPrefix("faultline_forward_queue_envelopes{") }
+            return !queues.isEmpty && queues.values.allSatisfy { $0 == 0 }
         }
     }
 }

@@ -4,13 +4,14 @@ import FaultlineServe
 import FaultlineTestServer
 import FaultlineTriage
 import Foundation
+import TestSupport
 import Testing
 
 /// `faultline serve --forward` passes on what SDKs send, as they sent it, with the upstream's key, and keeps the
 /// events in its own log.
 @Suite struct RelayForwardingTests {
     @Test func envelopesAreForwardedAsReceivedWithTheUpstreamsKeyAndDSN() async throws {
-        let logs = ServeFixture.logDirectory()
+        let logs = try ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
         try await RecordingIngest.run { upstream in
             let upstreamDSN = upstream.dsn(publicKey: RelayFixture.upstreamKey, project: 42)
@@ -58,10 +59,10 @@ import Testing
                 }
 
                 // Then the upstream receives the three, once each, with its own key and DSN
-                try await RelayFixture.wait(upTo: .seconds(30), for: "three forwarded envelopes") {
+                try await wait(for: "three forwarded envelopes") {
                     await upstream.recorder.requestCount >= 3
                 }
-                try await Task.sleep(for: .milliseconds(300))
+                try await RelayFixture.waitUntilNothingIsQueued(in: relay)
                 let received = try await RelayFixture.received(by: upstream.recorder)
                 #expect(received.count == 3)
                 #expect(received.allSatisfy { $0.envelope.header["dsn"] == .string(upstreamDSN) })
@@ -98,7 +99,7 @@ import Testing
     }
 
     @Test func secretsInTheTextsOfEventsAndTransactionsAreFilteredOnTheWayUpstream() async throws {
-        let logs = ServeFixture.logDirectory()
+        let logs = try ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
         try await RecordingIngest.run { upstream in
             try await ServeFixture.run(logs: logs, forwarding: try RelayFixture.forwarding(to: upstream.dsn())) {
@@ -121,7 +122,7 @@ import Testing
                 #expect(status == 200)
 
                 // Then the upstream receives both with the secrets filtered and the rest of the texts readable
-                try await RelayFixture.wait(upTo: .seconds(30), for: "the forwarded envelope") {
+                try await wait(for: "the forwarded envelope") {
                     await upstream.recorder.requestCount >= 1
                 }
                 let received = try #require(try await RelayFixture.received(by: upstream.recorder).first)
@@ -141,7 +142,7 @@ import Testing
     }
 
     @Test func withForwardOnlyNothingIsStoredLocallyAndEveryNewEnvelopeIsForwarded() async throws {
-        let logs = ServeFixture.logDirectory()
+        let logs = try ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
         try await RecordingIngest.run { upstream in
             let forwarding = try RelayFixture.forwarding(to: upstream.dsn(), storesLocally: false)
@@ -156,10 +157,10 @@ import Testing
                 }
 
                 // Then the upstream receives each once
-                try await RelayFixture.wait(upTo: .seconds(30), for: "ten forwarded envelopes") {
+                try await wait(for: "ten forwarded envelopes") {
                     await upstream.recorder.requestCount >= 10
                 }
-                try await Task.sleep(for: .milliseconds(300))
+                try await RelayFixture.waitUntilNothingIsQueued(in: relay)
                 let received = try await RelayFixture.received(by: upstream.recorder)
                 #expect(received.count == 10)
                 #expect(received.flatMap(\.eventIDs).sorted() == ids)

@@ -3,6 +3,7 @@ import FaultlineReporting
 import FaultlineServe
 import FaultlineTestServer
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -15,7 +16,7 @@ import Testing
 /// de-duplicates by event id stores each event once.
 @Suite struct RelayKillTests {
     @Test func aSIGKILLWhileForwardingLosesNothingAnswered200() async throws {
-        let logs = ServeFixture.logDirectory()
+        let logs = try ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
         // Given an upstream that takes 50 ms to answer each envelope, and a relay in front of it
         let recorder = IngestRecorder()
@@ -23,28 +24,30 @@ import Testing
         try await RecordingIngest.run(recorder: recorder) { upstream in
             let arguments = ["--forward", upstream.dsn(publicKey: RelayFixture.upstreamKey)]
             let (relay, port) = try await ServeFixture.launch(logs: logs, arguments)
-            defer { if relay.isRunning { relay.terminate() } }
+            defer { relay.kill() }
 
             // When four clients send events until the relay is killed, once 60 envelopes have gone upstream
             let accepted = try await withThrowingTaskGroup(of: [String].self) { group in
                 for client in 0..<4 {
-                    group.addTask { try await Self.sendUntilRefused(port: port, client: client) }
+                    group.addTask { await EnvelopeSender.send(toPort: port, run: 0x500 + client) }
                 }
-                try await RelayFixture.wait(upTo: .seconds(30), for: "60 envelopes upstream") {
+                try await wait(for: "60 envelopes upstream") {
                     await recorder.requestCount >= 60
                 }
-                kill(relay.processIdentifier, SIGKILL)
+                relay.kill()
+                try await relay.exit()
+                group.cancelAll()
                 return try await group.reduce(into: [String]()) { $0 += $1 }
             }
-            while relay.isRunning { try await Task.sleep(for: .milliseconds(20)) }
             let beforeRestart = await recorder.requestCount
 
             // and the relay starts again on the same directories
-            let (restarted, _) = try await ServeFixture.launch(logs: logs, arguments)
-            defer { if restarted.isRunning { restarted.terminate() } }
+            let (restarted, restartedPort) = try await ServeFixture.launch(logs: logs, arguments)
+            defer { restarted.kill() }
 
             // Then every event answered 200 arrives upstream
-            let sent = try await Self.eventsSent(onceAllOf: accepted, arriveAt: recorder)
+            let sent = try await Self.eventsSent(
+                onceAllOf: accepted, arriveAt: recorder, from: restartedPort)
             let duplicates = sent.count - Set(sent).count
             print(
                 "relay SIGKILL: \(accepted.count) events answered 200, \(beforeRestart) envelopes upstream before the "
@@ -58,7 +61,7 @@ import Testing
 
             // And the relay's own log holds each accepted event once; after a clean stop, stats shows the queue empty
             restarted.terminate()
-            while restarted.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+            try await restarted.exit()
             var stored: [String] = []
             var reader = LogReader()
             for file in try LogFile.all(in: logs) { reader.read(file) { stored.append($0.eventID) } }
@@ -75,27 +78,28 @@ import Testing
     }
 
     @Test func aSIGKILLDuringAnOutageKeepsTheQueueAndForwardsEachEnvelopeOnce() async throws {
-        let logs = ServeFixture.logDirectory()
+        let logs = try ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
         // Given a relay whose upstream is down
         let closed = try ClosedPort()
         let arguments = ["--forward", "http://\(RelayFixture.upstreamKey)@127.0.0.1:\(closed.port)/1"]
         let (relay, port) = try await ServeFixture.launch(logs: logs, arguments)
-        defer { if relay.isRunning { relay.terminate() } }
+        defer { relay.kill() }
 
         // When four clients send events until the relay is killed, once 400 wait in its queue
         let queue = logs.appendingPathComponent("forward/127.0.0.1_\(closed.port)_1", isDirectory: true)
         let accepted = try await withThrowingTaskGroup(of: [String].self) { group in
             for client in 4..<8 {
-                group.addTask { try await Self.sendUntilRefused(port: port, client: client) }
+                group.addTask { await EnvelopeSender.send(toPort: port, run: 0x500 + client) }
             }
-            try await RelayFixture.wait(upTo: .seconds(30), for: "400 envelopes queued") {
+            try await wait(for: "400 envelopes queued") {
                 Uploader.waiting(inOutbox: queue).envelopes >= 400
             }
-            kill(relay.processIdentifier, SIGKILL)
+            relay.kill()
+            try await relay.exit()
+            group.cancelAll()
             return try await group.reduce(into: [String]()) { $0 += $1 }
         }
-        while relay.isRunning { try await Task.sleep(for: .milliseconds(20)) }
 
         // Then the queue's segments hold every envelope answered 200 (nothing was delivered, so its cursor is at the
         // start)
@@ -105,41 +109,25 @@ import Testing
         let recorder = IngestRecorder()
         closed.release()
         try await RecordingIngest.run(port: closed.port, recorder: recorder) { _ in
-            let (restarted, _) = try await ServeFixture.launch(logs: logs, arguments)
-            defer { if restarted.isRunning { restarted.terminate() } }
-            let sent = try await Self.eventsSent(onceAllOf: accepted, arriveAt: recorder)
+            let (restarted, restartedPort) = try await ServeFixture.launch(logs: logs, arguments)
+            defer { restarted.kill() }
+            let sent = try await Self.eventsSent(
+                onceAllOf: accepted, arriveAt: recorder, from: restartedPort)
             #expect(sent.count == Set(sent).count)
         }
     }
 
-    /// Waits until every event of `accepted` arrived at `recorder` and was answered 200, then half a second more for
-    /// sends that would repeat one; returns the ids of the events sent, in arrival order.
-    private static func eventsSent(onceAllOf accepted: [String], arriveAt recorder: IngestRecorder) async throws
-        -> [String]
-    {
-        try await RelayFixture.wait(upTo: .seconds(60), for: "every accepted event upstream") {
+    /// Waits until every event of `accepted` arrived at `recorder` and was answered 200, and the relay on `port` has
+    /// nothing left to forward (so nothing more will be sent); returns the ids of the events sent, in arrival order.
+    private static func eventsSent(
+        onceAllOf accepted: [String], arriveAt recorder: IngestRecorder, from port: Int
+    ) async throws -> [String] {
+        try await wait(for: "every accepted event upstream") {
             let delivered = try await RelayFixture.received(by: recorder).filter { $0.status == 200 }
             return Set(accepted).isSubset(of: Set(delivered.flatMap(\.eventIDs)))
         }
-        try await Task.sleep(for: .milliseconds(500))
+        try await RelayFixture.waitUntilNothingIsQueued(
+            in: ServeFixture(logs: URL(fileURLWithPath: "/dev/null"), port: port))
         return try await RelayFixture.received(by: recorder).flatMap(\.eventIDs)
-    }
-
-    /// Sends one-event envelopes until a request fails; returns the ids answered 200.
-    private static func sendUntilRefused(port: Int, client: Int) async throws -> [String] {
-        var accepted: [String] = []
-        for index in 0..<100_000 {
-            let id = RelayFixture.eventID(run: 0x500 + client, index)
-            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/api/1/envelope/")!)
-            request.httpMethod = "POST"
-            request.timeoutInterval = 10
-            request.httpBody = RelayFixture.eventEnvelope(id)
-            for (name, value) in ServeFixture.auth { request.setValue(value, forHTTPHeaderField: name) }
-            guard let (_, response) = try? await URLSession.shared.data(for: request),
-                (response as? HTTPURLResponse)?.statusCode == 200
-            else { return accepted }
-            accepted.append(id)
-        }
-        return accepted
     }
 }

@@ -4,14 +4,15 @@ import FaultlineServe
 import FaultlineTestServer
 import FaultlineTriage
 import Foundation
+import TestSupport
 import Testing
 
 /// What `faultline serve --forward` answered 200 survives an upstream that goes away for 30 seconds: it waits in the
 /// forward queue and arrives once the upstream is back.
 @Suite struct RelayOutageTests {
     @Test func aThirtySecondUpstreamOutageLosesNothing() async throws {
-        let upstreamLogs = ServeFixture.logDirectory()
-        let relayLogs = ServeFixture.logDirectory()
+        let upstreamLogs = try ServeFixture.logDirectory()
+        let relayLogs = try ServeFixture.logDirectory()
         defer {
             try? FileManager.default.removeItem(at: upstreamLogs)
             try? FileManager.default.removeItem(at: relayLogs)
@@ -25,27 +26,15 @@ import Testing
             logs: relayLogs, forwarding: try RelayFixture.forwarding(to: upstream.dsn)
         ) { relay in
             // When an SDK sends 100 events, the upstream goes down for 30 seconds, and the SDK sends 200 more
-            for id in ids[..<100] {
-                #expect(
-                    try await relay.post(
-                        "/api/1/envelope/", body: RelayFixture.eventEnvelope(id), headers: ServeFixture.auth
-                    )
-                    .0 == 200)
-            }
+            for id in ids[..<100] { try await Self.send(id, to: relay) }
             try await upstream.stop()
             let outage = ContinuousClock.now
-            for id in ids[100...] {
-                #expect(
-                    try await relay.post(
-                        "/api/1/envelope/", body: RelayFixture.eventEnvelope(id), headers: ServeFixture.auth
-                    )
-                    .0 == 200)
-            }
+            for id in ids[100...] { try await Self.send(id, to: relay) }
             try await Task.sleep(until: outage + .seconds(30))
             try await upstream.restart()
 
             // Then every event arrives once the upstream is back
-            try await RelayFixture.wait(upTo: .seconds(30), for: "all 300 events upstream") {
+            try await wait(for: "all 300 events upstream") {
                 try await relay.metrics()[
                     #"faultline_forward_queue_envelopes{upstream="127.0.0.1_\#(upstream.port)_1"}"#] == 0
             }
@@ -62,5 +51,15 @@ import Testing
         let name = "127.0.0.1_\(upstream.port)_1"
         #expect((metrics[#"faultline_forward_retried_total{upstream="\#(name)"}"#] ?? 0) >= 1)
         #expect(!metrics.keys.contains { $0.hasPrefix("faultline_forward_dropped_total") })
+    }
+
+    /// Sends the event `id` to `relay` until it is answered 200, as an SDK sends again what a loaded server did not
+    /// answer (serve stores an event id once).
+    private static func send(_ id: String, to relay: ServeFixture) async throws {
+        try await wait(for: "event \(id) answered 200") {
+            let answer = try? await relay.post(
+                "/api/1/envelope/", body: RelayFixture.eventEnvelope(id), headers: ServeFixture.auth)
+            return answer?.0 == 200
+        }
     }
 }

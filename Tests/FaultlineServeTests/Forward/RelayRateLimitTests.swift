@@ -4,13 +4,14 @@ import FaultlineServe
 import FaultlineTestServer
 import FaultlineTriage
 import Foundation
+import TestSupport
 import Testing
 
 /// An upstream's `429` and `X-Sentry-Rate-Limits` hold back what `faultline serve --forward` sends of the limited
 /// category until the limit ends; the local log keeps everything.
 @Suite struct RelayRateLimitTests {
     @Test func anUpstreams429WithRateLimitsHoldsBackTheLimitedCategoryOnly() async throws {
-        let logs = ServeFixture.logDirectory()
+        let logs = try ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
         // Given an upstream that answers the first envelope 429, limiting errors for 5 seconds, then accepts all
         let recorder = await Self.upstream(limitingErrorsFor: 5)
@@ -30,10 +31,10 @@ import Testing
                 }
 
                 // Then the session goes out within the limit, the first event again only after its 5 seconds
-                try await RelayFixture.wait(upTo: .seconds(15), for: "the first event's second attempt") {
+                try await wait(for: "the first event's second attempt") {
                     try await RelayFixture.received(by: recorder).filter { $0.eventIDs == [first] }.count >= 2
                 }
-                try await Task.sleep(for: .milliseconds(300))
+                try await RelayFixture.waitUntilNothingIsQueued(in: relay)
                 let received = try await RelayFixture.received(by: recorder)
                 let attempts = received.filter { $0.eventIDs == [first] }
                 #expect(attempts.map(\.status) == [429, 200])
@@ -67,7 +68,7 @@ import Testing
     }
 
     @Test func withForwardOnlyTheUpstreamsLimitIsPassedOnToTheSDK() async throws {
-        let logs = ServeFixture.logDirectory()
+        let logs = try ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
         // Given a forward-only relay whose upstream answers the first envelope 429, limiting errors for a minute
         let recorder = await Self.upstream(limitingErrorsFor: 60)
@@ -119,7 +120,7 @@ import Testing
             try await relay.post("/api/1/envelope/", body: RelayFixture.eventEnvelope(id), headers: ServeFixture.auth).0
                 == 200)
         let retried = #"faultline_forward_retried_total{upstream="127.0.0.1_\#(upstream.port)_1"}"#
-        try await RelayFixture.wait(upTo: .seconds(30), for: "the first attempt's 429") {
+        try await wait(for: "the first attempt's 429") {
             try await relay.metrics()[retried] == 1
         }
     }

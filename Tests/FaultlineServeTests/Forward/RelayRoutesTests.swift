@@ -2,13 +2,14 @@ import FaultlineReporting
 import FaultlineServe
 import FaultlineTestServer
 import Foundation
+import TestSupport
 import Testing
 
 /// `faultline serve --forward-config` accepts several projects and keys and sends each to its own upstream.
 @Suite struct RelayRoutesTests {
     @Test func eachProjectAndKeyOfTheConfigFileGoesToItsOwnUpstream() async throws {
-        let logs = ServeFixture.logDirectory()
-        let config = ServeFixture.logDirectory().appendingPathExtension("json")
+        let logs = try ServeFixture.logDirectory()
+        let config = try ServeFixture.logDirectory().appendingPathExtension("json")
         defer {
             try? FileManager.default.removeItem(at: logs)
             try? FileManager.default.removeItem(at: config)
@@ -46,7 +47,7 @@ import Testing
                     ).0 == 403)
 
                 // Then each upstream receives its project's event, on its own project id
-                try await RelayFixture.wait(upTo: .seconds(30), for: "both upstreams") {
+                try await wait(for: "both upstreams") {
                     let (shopCount, billingCount) = (
                         await shop.recorder.requestCount, await billing.recorder.requestCount
                     )
@@ -61,8 +62,8 @@ import Testing
     }
 
     @Test func aConfigFileThatIsNotRoutesIsRefusedWithItsPath() async throws {
-        let logs = ServeFixture.logDirectory()
-        let config = ServeFixture.logDirectory().appendingPathExtension("json")
+        let logs = try ServeFixture.logDirectory()
+        let config = try ServeFixture.logDirectory().appendingPathExtension("json")
         defer {
             try? FileManager.default.removeItem(at: logs)
             try? FileManager.default.removeItem(at: config)
@@ -77,8 +78,8 @@ import Testing
     }
 
     @Test func twoRoutesForOneProjectAndKeyAreAConfigurationMistake() async throws {
-        let logs = ServeFixture.logDirectory()
-        let config = ServeFixture.logDirectory().appendingPathExtension("json")
+        let logs = try ServeFixture.logDirectory()
+        let config = try ServeFixture.logDirectory().appendingPathExtension("json")
         defer {
             try? FileManager.default.removeItem(at: logs)
             try? FileManager.default.removeItem(at: config)

@@ -2,6 +2,7 @@ import Faultline
 import FaultlineTestServer
 import Foundation
 import SeedScenarios
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -14,11 +15,9 @@ import Testing
         APIRequest(.get, "/boleto/users/{id}", pathParameters: ["id": String(id)])
     }
 
-    /// Returns once `server` has been asked for a refresh (up to 2 seconds).
+    /// Returns once `server` has been asked for a refresh.
     static func waitForARefresh(on server: RunningSeedServer) async throws {
-        for _ in 0..<200 where await server.state.refreshCount(of: .boleto) == 0 {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await wait(for: "a refresh") { await server.state.refreshCount(of: .boleto) > 0 }
     }
 
     @Test func fiftyConcurrent401sTriggerOneRefreshAndEachRejectedRequestIsReplayedOnce() async throws {
@@ -81,7 +80,7 @@ import Testing
             #expect(refreshFailure.serverFailure?.code == 40101)
             #expect(refreshFailure.context.endpoint == "POST /boleto/auth/refresh")
             #expect(await server.state.refreshCount(of: .boleto) == 1)
-            let received = await events.stop()
+            let received = try await events.stop { $0.contains(where: \.isExpired) }
             #expect(received.count(where: \.isExpired) == 1)
             #expect(received.count(where: \.isRefreshed) == 0)
         }
@@ -161,7 +160,9 @@ import Testing
             }
             #expect(exceeded == window)
             #expect(await server.state.refreshCount(of: .boleto) == 2)
-            let received = await events.stop()
+            let received = try await events.stop {
+                $0.count(where: \.isRefreshed) == 2 && $0.contains(where: \.isExpired)
+            }
             #expect(received.count(where: \.isRefreshed) == 2)
             #expect(received.count(where: \.isExpired) == 1)
         }
@@ -182,7 +183,7 @@ import Testing
             // Then the first failure published is the business error: the refresh was no error
             let first = await failures.next()
             #expect(first?.serverFailure?.code == 40013)
-            let received = await events.stop()
+            let received = try await events.stop { !$0.isEmpty }
             #expect(received.count == 1)
             guard case .refreshed(let version, let trigger) = received.first else {
                 Issue.record("expected a refreshed event, got \(received)")

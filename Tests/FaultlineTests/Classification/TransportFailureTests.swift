@@ -1,6 +1,7 @@
 import Faultline
 import FaultlineTestServer
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -11,7 +12,7 @@ import Testing
 @Suite struct TransportFailureTests {
     @Test func aSlowResponseIsATimeoutAfterTheRetriesRanOut() async throws {
         try await SeedServer.run { server in
-            let clock = VirtualClock()
+            let clock = FakeClock()
             let client = SeedClients.plain(server, clock: clock)
 
             let failure = await failure {

@@ -1,6 +1,7 @@
 import Faultline
 import FaultlineTestServer
 import Foundation
+import TestSupport
 import Testing
 
 /// S11: a cancelled request is classified as cancelled, is not retried, and is never published as a failure.
@@ -8,7 +9,7 @@ import Testing
     @Test func cancellingInFlightRequestsFailsThemAsCancelledOnly() async throws {
         try await SeedServer.run { server in
             // Given requests in flight on a slow route, and an observer of failures
-            let clock = VirtualClock()
+            let clock = FakeClock()
             let client = SeedClients.plain(server, clock: clock)
             var failures = await client.failures().makeAsyncIterator()
             let slow = APIRequest<EmptyResponse>(.get, "/slow", query: [.init(name: "ms", value: "10000")])

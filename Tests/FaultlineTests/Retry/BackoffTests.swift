@@ -23,10 +23,18 @@ import Testing
         }
     }
 
-    @Test func jitterSpreadsTheDelays() {
+    @Test func jitterSpreadsTheDelaysBetweenZeroAndTheFullDelay() {
+        // Given full jitter on the first retry's 500 ms
         let backoff = Backoff(jitter: 1)
-        let delays = Set((0..<50).map { _ in backoff.delay(beforeRetry: 1) })
-        #expect(delays.count > 40)
+
+        // When 50 delays are drawn
+        let delays = (0..<50).map { _ in backoff.delay(beforeRetry: 1) }
+
+        // Then each is more than none and at most the full delay, they differ, and they fall on both sides of half
+        // (all 50 on one side has a chance of 2 in 2^50)
+        #expect(delays.allSatisfy { $0 > .zero && $0 <= .milliseconds(500) }, "\(delays)")
+        #expect(Set(delays).count > 40)
+        #expect(delays.contains { $0 < .milliseconds(250) } && delays.contains { $0 > .milliseconds(250) })
     }
 
     @Test func noJitterGivesTheExactDelay() {

@@ -1,6 +1,7 @@
 import Faultline
 import FaultlineTestServer
 import Foundation
+import TestSupport
 import Testing
 
 /// S10: retries have a limit and backoff with jitter, and honour Retry-After.
@@ -18,7 +19,7 @@ import Testing
 
     @Test func aTransientFailureIsRetriedWithGrowingJitteredDelays() async throws {
         try await SeedServer.run { server in
-            let clock = VirtualClock()
+            let clock = FakeClock()
             let client = SeedClients.plain(server, clock: clock)
 
             let response = try await client.send(Self.flaky("a", failures: 2))
@@ -46,7 +47,7 @@ import Testing
 
     @Test func retryAfterInSecondsSetsTheDelay() async throws {
         try await SeedServer.run { server in
-            let clock = VirtualClock()
+            let clock = FakeClock()
             let client = SeedClients.plain(server, clock: clock)
 
             _ = try await client.send(Self.flaky("c", failures: 1, status: 429, retryAfter: "7"))
@@ -57,7 +58,7 @@ import Testing
 
     @Test func retryAfterAsAnHTTPDateSetsTheDelay() async throws {
         try await SeedServer.run { server in
-            let clock = VirtualClock()
+            let clock = FakeClock()
             let client = SeedClients.plain(server, clock: clock)
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -77,7 +78,7 @@ import Testing
 
     @Test func aRetryAfterLongerThanTheMaximumIsNotWaitedFor() async throws {
         try await SeedServer.run { server in
-            let clock = VirtualClock()
+            let clock = FakeClock()
             let client = SeedClients.plain(server, clock: clock)
 
             let failure = await failure {

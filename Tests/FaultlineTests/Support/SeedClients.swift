@@ -2,6 +2,7 @@ import Faultline
 import FaultlineTestServer
 import Foundation
 import SeedScenarios
+import TestSupport
 import Testing
 
 /// Clients configured for the seed servers, as an app would configure them.
@@ -15,12 +16,12 @@ enum SeedClients {
             refreshWindow: refreshWindow)
         let client = BoletoAPI.client(
             baseURL: server.baseURL,
-            middlewares: [RetryMiddleware(clock: VirtualClock()), AuthenticationMiddleware(refresher: refresher)])
+            middlewares: [RetryMiddleware(clock: FakeClock()), AuthenticationMiddleware(refresher: refresher)])
         return (client, refresher)
     }
 
     /// A client with the default configuration and retries on a virtual clock.
-    static func plain(_ server: RunningSeedServer, clock: VirtualClock = VirtualClock()) -> APIClient {
+    static func plain(_ server: RunningSeedServer, clock: FakeClock = FakeClock()) -> APIClient {
         APIClient(baseURL: server.baseURL) { $0.middlewares = [RetryMiddleware(clock: clock)] }
     }
 }

@@ -1,22 +1,28 @@
 import Faultline
+import Synchronization
+import TestSupport
 
 /// Collects session events in the background until stopped.
 final class SessionEventRecorder: Sendable {
-    private let task: Task<[SessionEvent], Never>
+    private final class Received: Sendable {
+        let events = Mutex<[SessionEvent]>([])
+    }
+
+    private let received = Received()
+    private let task: Task<Void, Never>
 
     init(_ events: AsyncStream<SessionEvent>) {
+        let received = received
         task = Task {
-            var received: [SessionEvent] = []
-            for await event in events { received.append(event) }
-            return received
+            for await event in events { received.events.withLock { $0.append(event) } }
         }
     }
 
-    /// Stops recording after a short grace period for events still in flight, and returns what arrived.
-    func stop() async -> [SessionEvent] {
-        try? await Task.sleep(for: .milliseconds(100))
+    /// Stops recording once what arrived satisfies `expected` (or ``patience`` has passed), and returns what arrived.
+    func stop(once expected: ([SessionEvent]) -> Bool) async throws -> [SessionEvent] {
+        _ = try await eventually { expected(received.events.withLock { $0 }) }
         task.cancel()
-        return await task.value
+        return received.events.withLock { $0 }
     }
 }
 

@@ -2,6 +2,7 @@ import Faultline
 import FaultlineLogReading
 import FaultlineReporting
 import Foundation
+import TestSupport
 import Testing
 
 @testable import FaultlineTriage
@@ -52,9 +53,10 @@ import Testing
             event.fingerprint = fingerprint
             lines += String(decoding: EventEncoder.encode(event), as: UTF8.self) + "\n"
         }
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-ids-\(UUID()).jsonl")
+        let temporary = try TemporaryDirectory("ids")
+        defer { temporary.remove() }
+        let log = temporary.file("events.jsonl")
         try Data(lines.utf8).write(to: log)
-        defer { try? FileManager.default.removeItem(at: log) }
 
         // When the log is scanned
         let scan = await LogScan(files: [LogFile(url: log)], filter: EventFilter())
@@ -87,9 +89,9 @@ import Testing
     }
 
     @Test func noEventsIsAnEmptyReportNotAnError() async throws {
-        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-empty-\(UUID())")
-        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: empty) }
+        let temporary = try TemporaryDirectory("empty")
+        defer { temporary.remove() }
+        let empty = temporary.url
 
         let scan = await LogScan(files: try LogFile.all(in: empty), filter: EventFilter())
 
@@ -173,7 +175,7 @@ import Testing
     /// A log directory the pipeline wrote: three 409s with business code 40901 for two users, two timeouts, and a
     /// message.
     private static func pipelineLogs() async throws -> URL {
-        let logs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-scan-\(UUID())")
+        let logs = try TemporaryDirectory("scan").url
         var options = Reporter.Options(logDirectory: logs)
         options.release = "shop@2.0.0"
         let reporter = try Reporter(options: options)
@@ -202,8 +204,9 @@ import Testing
 /// `show` and `stats` over logs the pipeline wrote.
 @Suite struct IssueDetailTests {
     @Test func anIssueIsFoundByThePrefixOfItsIDWithItsLatestEventInFull() async throws {
-        let logs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-show-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: logs) }
+        let temporary = try TemporaryDirectory("show")
+        defer { temporary.remove() }
+        let logs = temporary.url
         let reporter = try Reporter(options: .init(logDirectory: logs))
         await reporter.addBreadcrumb(Breadcrumb(category: "ui", message: "tapped pay"))
         let url = URL(string: "https://api.example/v1/boletos")!

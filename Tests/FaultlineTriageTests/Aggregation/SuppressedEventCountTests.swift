@@ -4,6 +4,7 @@ import FaultlineReporting
 import FaultlineTestServer
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import FaultlineTriage
@@ -62,7 +63,7 @@ import Testing
     /// A log the pipeline wrote with a limit of 2 events of a fingerprint a minute: 12 timeouts at 09:10 (2 kept),
     /// then at 09:11 a timeout that carries the 10 suppressed, and a message.
     private static func stormLogs() async throws -> URL {
-        let logs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-storm-\(UUID())")
+        let logs = try TemporaryDirectory("storm").url
         let clock = Mutex(Date(timeIntervalSince1970: 1_795_511_400))  // 2026-11-24T09:10:00Z
         var options = Reporter.Options(logDirectory: logs)
         options.clock = { clock.withLock { $0 } }

@@ -2,6 +2,7 @@ import FaultlineLogReading
 import FaultlineReporting
 import FaultlineTriage
 import Foundation
+import TestSupport
 import Testing
 
 /// Timelines show every bucket between the first and the last event, empty ones included.
@@ -85,7 +86,7 @@ import Testing
     }
 
     private static func log(at times: [Double]) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-timeline-\(UUID()).jsonl")
+        let url = try TemporaryDirectory("timeline").file("events.jsonl")
         var data = Data()
         for time in times {
             data += EventEncoder.encode(SentryEvent(level: .error, date: Date(timeIntervalSince1970: time)))

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A log directory with the events a command-line test reads, removed by ``remove()``.
 struct CommandLineLog {
@@ -7,8 +8,7 @@ struct CommandLineLog {
     /// A fresh directory whose `events.jsonl` holds one event per `(kind, release)`, a minute apart from
     /// 2026-11-23T09:00:00Z.
     init(events: [(kind: String, release: String?)] = [("server", "app@1")]) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-cli-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try TemporaryDirectory("cli").url
         var lines = ""
         for (index, event) in events.enumerated() {
             var object: [String: Any] = [

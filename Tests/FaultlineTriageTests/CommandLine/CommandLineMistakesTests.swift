@@ -1,6 +1,7 @@
 import FaultlineReporting
 import FaultlineTestServer
 import Foundation
+import TestSupport
 import Testing
 
 /// What `faultline` answers to commands a person mistypes or cannot mean, and how it words what it skipped.

@@ -1,5 +1,6 @@
 import FaultlineTestServer
 import Foundation
+import TestSupport
 import Testing
 
 /// Where `faultline report -o PATH` writes, as `curl -o` and `sort -o` write: standard output for `-`, through a
@@ -30,10 +31,7 @@ import Testing
         let fifo = log.directory.appendingPathComponent("report.fifo")
         #expect(mkfifo(fifo.path, 0o600) == 0)
         let copy = log.directory.appendingPathComponent("copy.html")
-        let reader = Process()
-        reader.executableURL = URL(fileURLWithPath: "/bin/cp")
-        reader.arguments = [fifo.path, copy.path]
-        try reader.run()
+        let reader = try ExternalProcess.start(URL(fileURLWithPath: "/bin/cp"), [fifo.path, copy.path])
 
         // When the report is written to it
         let outcome = try BuiltFaultline.outcome(of: ["report", "--html", "--log-dir", log.path, "-o", fifo.path])

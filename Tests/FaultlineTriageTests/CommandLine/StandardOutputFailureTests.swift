@@ -1,5 +1,6 @@
 import FaultlineTestServer
 import Foundation
+import TestSupport
 import Testing
 
 /// What the triage commands do when standard output cannot take what they print.
@@ -29,22 +30,14 @@ import Testing
         defer { log.remove() }
         let pipe = Pipe()
         try pipe.fileHandleForReading.close()
-        let process = Process()
-        process.executableURL = BuiltFaultline.url
-        process.arguments = ["summary", "--log-dir", log.path]
-        process.environment = ["NO_COLOR": "1"]
-        process.standardOutput = pipe
-        let errors = Pipe()
-        process.standardError = errors
 
         // When a command prints its report there
-        try process.run()
-        let said = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let outcome = try BuiltFaultline.outcome(
+            of: ["summary", "--log-dir", log.path], output: pipe.fileHandleForWriting)
 
         // Then SIGPIPE ends it (status 141 in a shell), and it says nothing
-        #expect(process.terminationReason == .uncaughtSignal)
-        #expect(process.terminationStatus == SIGPIPE)
-        #expect(said.isEmpty)
+        #expect(outcome.reason == .uncaughtSignal)
+        #expect(outcome.status == SIGPIPE)
+        #expect(outcome.errors.isEmpty)
     }
 }

@@ -1,5 +1,6 @@
 import FaultlineTestServer
 import Foundation
+import TestSupport
 import Testing
 
 /// A log file that cannot be read is named on standard error with the reason, and still counted.

@@ -4,6 +4,7 @@ import FaultlineTriage
 import Foundation
 import SeedScenarios
 import Synchronization
+import TestSupport
 import Testing
 
 /// Transcripts of every `faultline` command, in text and JSON, run as a user runs them (the built executable, no
@@ -12,12 +13,12 @@ import Testing
 /// few values that still change (the server's port, event and request ids, the log's path) are replaced by
 /// placeholders. The expected transcripts are in `Tests/golden/triage`; `FAULTLINE_UPDATE_GOLDEN=1` rewrites them.
 @Suite struct GoldenTranscriptTests {
-    static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("golden/triage")
+    static let golden = Repository.file("Tests/golden/triage")
 
     @Test func everyCommandPrintsItsGoldenTranscript() async throws {
-        let logs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-golden-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: logs) }
+        let temporary = try TemporaryDirectory("golden")
+        defer { temporary.remove() }
+        let logs = temporary.url
         try await Self.writeSeedScenarioLog(to: logs)
         let issueIDs = try Self.issueIDs(logs: logs)
         let travels = try #require(issueIDs["server POST /boleto/travels 400 40013"])

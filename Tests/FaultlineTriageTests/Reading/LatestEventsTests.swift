@@ -2,15 +2,16 @@ import FaultlineLogReading
 import FaultlineReporting
 import FaultlineTriage
 import Foundation
+import TestSupport
 import Testing
 
 /// `tail` prints the latest events: the newest file first, older files only when it holds too few.
 @Suite struct LatestEventsTests {
     @Test func theLatestEventsComeFromTheNewestFilesOldestFirst() throws {
         // Given a rotated log with four events and an active log with two, every other one a server failure
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-latest-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory("latest")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let events = (0..<6).map { index in
             var event = SentryEvent(level: .error, date: Date(timeIntervalSince1970: 1_795_000_000 + Double(index)))
             event.tags = ["error.kind": index.isMultiple(of: 2) ? "server" : "transport"]

@@ -2,6 +2,7 @@ import FaultlineLogReading
 import FaultlineReporting
 import FaultlineTriage
 import Foundation
+import TestSupport
 import Testing
 
 /// The HTML report places what clients and servers sent in a page: it must stay text, never markup.
@@ -13,9 +14,10 @@ import Testing
         event.tags = ["error.kind": "server", "http.route": "/a/<b>", "server.code": "\"><img src=x>"]
         event.user = UserContext(id: "<i>user</i>")
         event.release = "app@1&2"
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-html-\(UUID()).jsonl")
+        let temporary = try TemporaryDirectory("html")
+        defer { temporary.remove() }
+        let log = temporary.file("events.jsonl")
         try (EventEncoder.encode(event) + Data("\n".utf8)).write(to: log)
-        defer { try? FileManager.default.removeItem(at: log) }
 
         let page = HTMLReport(await LogScan(files: [LogFile(url: log)], filter: EventFilter()), generatedAt: 0).html()
 
@@ -29,9 +31,10 @@ import Testing
     }
 
     @Test func aReportWithoutEventsSaysSoAndDrawsNoChart() async throws {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-html-\(UUID()).jsonl")
+        let temporary = try TemporaryDirectory("html")
+        defer { temporary.remove() }
+        let log = temporary.file("events.jsonl")
         try Data("not json\n".utf8).write(to: log)
-        defer { try? FileManager.default.removeItem(at: log) }
 
         let page = HTMLReport(await LogScan(files: [LogFile(url: log)], filter: EventFilter()), generatedAt: 0).html()
 

@@ -1,6 +1,7 @@
 import FaultlineLogReading
 import FaultlineTestServer
 import Foundation
+import TestSupport
 import Testing
 
 @testable import FaultlineTriage
@@ -138,8 +139,7 @@ import Testing
         for index in 0..<4 { events.append((start + 600 + Double(index * 60), "old crash", "o\(index)", "free")) }
         events.sort { $0.time < $1.time }
 
-        let logs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-incident-\(UUID())")
-        try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+        let logs = try TemporaryDirectory("incident").url
         var text = ""
         for (index, event) in events.enumerated() {
             let release = event.time < end - 36 * 3600 ? "app@1.0" : event.time < end - 2 * 3600 ? "app@1.1" : "app@1.2"

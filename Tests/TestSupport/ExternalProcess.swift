@@ -1,0 +1,205 @@
+import FaultlineTestServer
+import Foundation
+
+/// A program a test runs in another process (the built `faultline`, the Python peers, `gzip`, lnav, Chromium, the
+/// kill tests' `CaptureLoop`), started with ``start(_:_:environment:input:output:errorsToOutput:)`` or run to its end
+/// with ``run(_:_:environment:input:output:errorsToOutput:)``.
+///
+/// What it prints goes to files, never to a pipe nobody reads (a pipe that fills stops the program), unless a test
+/// reads its standard output line by line (``Output/lines``): then every line is read, those after the ones the test
+/// waited for are dropped.
+package final class ExternalProcess: Sendable {
+    /// Where a program's standard output goes.
+    package enum Output: Sendable {
+        /// Kept, for ``Outcome/output``.
+        case collected
+        /// Read as lines, for ``line(where:within:)``; ``Outcome/output`` is then empty.
+        case lines
+        /// To `handle` (`/dev/full`, a file of the test's); ``Outcome/output`` is then empty.
+        case handle(FileHandle)
+        /// Discarded.
+        case discarded
+    }
+
+    /// How a run ended, and what it printed.
+    package struct Outcome: Sendable {
+        /// Its exit status, or the signal that ended it.
+        package let status: Int32
+        /// Whether it exited (`.exit`) or a signal ended it (`.uncaughtSignal`).
+        package let reason: Process.TerminationReason
+        /// Its standard output (and standard error, when they were merged).
+        package let output: Data
+        /// Its standard error.
+        package let errors: String
+
+        /// ``output`` as UTF-8 text.
+        package var text: String { String(decoding: output, as: UTF8.self) }
+    }
+
+    /// Why a program could not be run, or did not do what the test needed.
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
+    }
+
+    private let process: Process
+    private let name: String
+    private let files: TemporaryDirectory
+    private let lines: AsyncStream<String>?
+    private let collects: Bool
+
+    private init(
+        process: Process, name: String, files: TemporaryDirectory, lines: AsyncStream<String>?, collects: Bool
+    ) {
+        self.process = process
+        self.name = name
+        self.files = files
+        self.lines = lines
+        self.collects = collects
+    }
+
+    deinit {
+        files.remove()
+    }
+
+    /// Starts `executable` with `arguments`, in `environment` (the test's own when `nil`), with `input` on its standard
+    /// input (nothing when `nil`), its standard output sent as `output` says and its standard error kept, or merged
+    /// into its standard output when `errorsToOutput`.
+    ///
+    /// - Throws: ``Failure`` when `executable` is missing.
+    package static func start(
+        _ executable: URL, _ arguments: [String], environment: [String: String]? = nil, input: Data? = nil,
+        output: Output = .collected, errorsToOutput: Bool = false
+    ) throws -> ExternalProcess {
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw Failure(
+                description: "\(executable.path) is missing: run scripts/setup, and swift build --build-tests")
+        }
+        let files = try TemporaryDirectory("process")
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let errorFile = files.file("stderr")
+        let outputFile = files.file("stdout")
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: errorFile)
+        var lines: AsyncStream<String>?
+        switch output {
+        case .collected: process.standardOutput = try FileHandle(forWritingTo: outputFile)
+        case .handle(let handle): process.standardOutput = handle
+        case .discarded: process.standardOutput = FileHandle.nullDevice
+        case .lines:
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            lines = ProcessLines.of(pipe.fileHandleForReading)
+        }
+        if errorsToOutput { process.standardError = process.standardOutput }
+        let stdin = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
+        try process.run()
+        if let input {
+            stdin.fileHandleForWriting.write(input)
+            try stdin.fileHandleForWriting.close()
+        }
+        let collects = if case .collected = output { true } else { false }
+        return ExternalProcess(
+            process: process, name: executable.lastPathComponent, files: files, lines: lines, collects: collects)
+    }
+
+    /// Runs `executable` to its end, blocking the calling thread: for a program that needs nothing from this
+    /// process. A program that talks to a server in this process is started and waited for with ``exit(within:)``.
+    package static func run(
+        _ executable: URL, _ arguments: [String], environment: [String: String]? = nil, input: Data? = nil,
+        output: Output = .collected, errorsToOutput: Bool = false
+    ) throws -> Outcome {
+        let process = try start(
+            executable, arguments, environment: environment, input: input, output: output,
+            errorsToOutput: errorsToOutput)
+        return process.waitUntilExit()
+    }
+
+    /// Its process id.
+    package var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Whether it is still running.
+    package var isRunning: Bool { process.isRunning }
+
+    /// The first line it prints on standard output (started with ``Output/lines``) for which `predicate` holds: how
+    /// a test knows a program is ready (serve's port, Bugsink's DSN, CaptureLoop's "ready").
+    ///
+    /// - Throws: ``Failure`` when it ends its output, or `timeout` (``patience`` by default) passes, first.
+    package func line(
+        where predicate: @escaping @Sendable (String) -> Bool = { _ in true }, within timeout: Duration = patience
+    ) async throws -> String {
+        guard let lines else { throw Failure(description: "\(name)'s output is not read as lines") }
+        let found = try await withThrowingTaskGroup(of: String?.self) { group in
+            group.addTask {
+                for await line in lines where predicate(line) { return line }
+                return nil
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+        guard let found else {
+            throw Failure(description: "\(name) did not print the line the test waits for within \(timeout)")
+        }
+        return found
+    }
+
+    /// Sends it SIGTERM.
+    package func terminate() {
+        if process.isRunning { process.terminate() }
+    }
+
+    /// Sends it SIGKILL.
+    package func kill() {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// Waits for it to end without blocking a thread (it may be talking to a server in this process); returns how it
+    /// ended.
+    ///
+    /// - Throws: ``Failure`` when it still runs after `timeout` (``patience`` by default); it is then killed.
+    @discardableResult
+    package func exit(within timeout: Duration = patience) async throws -> Outcome {
+        guard try await eventually(within: timeout, { !process.isRunning }) else {
+            kill()
+            throw Failure(description: "\(name) did not exit within \(timeout)")
+        }
+        process.waitUntilExit()
+        return outcome()
+    }
+
+    /// Waits for it to end, blocking the calling thread; returns how it ended.
+    @discardableResult
+    package func waitUntilExit() -> Outcome {
+        process.waitUntilExit()
+        return outcome()
+    }
+
+    /// How it ended, once it has.
+    private func outcome() -> Outcome {
+        let output = collects ? (try? Data(contentsOf: files.file("stdout"))) ?? Data() : Data()
+        let errors = (try? String(contentsOf: files.file("stderr"), encoding: .utf8)) ?? ""
+        return Outcome(
+            status: process.terminationStatus, reason: process.terminationReason, output: output, errors: errors)
+    }
+}
+
+extension ExternalProcess.Outcome {
+    /// Itself, when the program exited with 0.
+    ///
+    /// - Throws: ``ExternalProcess/Failure`` with what it said on standard error, otherwise.
+    package func succeeded(_ command: String) throws -> Self {
+        guard reason == .exit, status == 0 else {
+            let said = errors.isEmpty ? text : errors
+            throw ExternalProcess.Failure(description: "\(command) exited with \(status): \(said.suffix(4000))")
+        }
+        return self
+    }
+}

@@ -1,0 +1,35 @@
+/// How long a test waits for what must happen (a flush, an answer processed, a peer started): CI runs every suite at
+/// once on 2 cores, and a loaded run has stalled them all for 5–12 s. ``eventually(within:_:)`` returns as soon as
+/// its condition holds, so only a failure waits this long.
+package let patience = Duration.seconds(60)
+
+/// Whether `condition` holds within `timeout` (``patience`` by default), checked at once, then every 10 ms growing
+/// to every 200 ms, and once more after the deadline (a test stalled past it by a loaded machine still sees the
+/// state it waited for). For states a test waits for without guessing how long a loaded machine takes to reach them.
+package func eventually(
+    within timeout: Duration = patience, _ condition: () async throws -> Bool
+) async throws -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    var interval = Duration.milliseconds(10)
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try await Task.sleep(for: interval)
+        interval = min(interval * 2, .milliseconds(200))
+    }
+    return try await condition()
+}
+
+/// A state a test waited for that did not come.
+package struct TimedOut: Error, CustomStringConvertible {
+    package let description: String
+}
+
+/// Returns once `condition` holds; throws ``TimedOut`` naming `what` when it does not within `timeout` (``patience``
+/// by default), for a test that cannot go on without it.
+package func wait(
+    for what: String, within timeout: Duration = patience, until condition: () async throws -> Bool
+) async throws {
+    guard try await eventually(within: timeout, condition) else {
+        throw TimedOut(description: "\(what) did not happen within \(timeout)")
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// The repository's Python peer scripts (`Tests/peers/`) and tools (sentry-cli), run with the virtualenv
+/// `scripts/setup` makes (`.venv`), which has the official Sentry SDK, Bugsink and sentry-cli.
+package enum PythonPeer {
+    /// Runs `script` with `arguments` to its end, blocking the calling thread, with `environment` added to the test's
+    /// own; returns its standard output.
+    ///
+    /// - Throws: ``ExternalProcess/Failure`` when the virtualenv is missing or the script exits with a status other
+    ///   than 0.
+    package static func run(_ script: String, _ arguments: [String], environment: [String: String] = [:]) throws
+        -> Data
+    {
+        try ExternalProcess.run(
+            Repository.python, [Repository.file("Tests/peers/\(script)").path] + arguments,
+            environment: Self.environment(environment)
+        ).succeeded(script).output
+    }
+
+    /// Starts `script` with `arguments`, and `environment` added to the test's own, for a script that talks to a
+    /// server in this process: wait for it with ``ExternalProcess/exit(within:)``, which blocks no thread.
+    package static func start(_ script: String, _ arguments: [String], environment: [String: String] = [:]) throws
+        -> ExternalProcess
+    {
+        try ExternalProcess.start(
+            Repository.python, [Repository.file("Tests/peers/\(script)").path] + arguments,
+            environment: Self.environment(environment))
+    }
+
+    /// Starts the virtualenv's `tool` (`sentry-cli`) with `arguments`, and `environment` added to the test's own.
+    package static func start(tool: String, _ arguments: [String], environment: [String: String] = [:]) throws
+        -> ExternalProcess
+    {
+        try ExternalProcess.start(
+            Repository.file(".venv/bin/\(tool)"), arguments, environment: Self.environment(environment))
+    }
+
+    private static func environment(_ added: [String: String]) -> [String: String] {
+        ProcessInfo.processInfo.environment.merging(added) { $1 }
+    }
+}
