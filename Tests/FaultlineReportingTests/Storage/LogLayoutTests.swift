@@ -1,5 +1,6 @@
 import FaultlineReporting
 import Foundation
+import TestSupport
 import Testing
 
 /// One layout for a log directory: the files the reporter writes are where the layout says, and a reader listing the
