@@ -194,11 +194,14 @@ package final class ExternalProcess: Sendable {
 extension ExternalProcess.Outcome {
     /// Itself, when the program exited with 0.
     ///
-    /// - Throws: ``ExternalProcess/Failure`` with what it said on standard error, otherwise.
+    /// - Throws: ``ExternalProcess/Failure`` with what it said on standard error, otherwise: its start and its end
+    ///   when it said much (a crash names its cause first, then dumps every thread).
     package func succeeded(_ command: String) throws -> Self {
         guard reason == .exit, status == 0 else {
             let said = errors.isEmpty ? text : errors
-            throw ExternalProcess.Failure(description: "\(command) exited with \(status): \(said.suffix(4000))")
+            let excerpt = said.count <= 6000 ? said : "\(said.prefix(3000))\n…\n\(said.suffix(3000))"
+            let ending = reason == .exit ? "exited with \(status)" : "was ended by signal \(status)"
+            throw ExternalProcess.Failure(description: "\(command) \(ending): \(excerpt)")
         }
         return self
     }
