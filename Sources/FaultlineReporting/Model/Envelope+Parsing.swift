@@ -2,11 +2,11 @@ import Foundation
 
 extension Envelope {
     /// Why bytes could not be read as an envelope.
-    public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
+    package struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
         /// What is wrong, and where.
-        public let reason: String
+        package let reason: String
 
-        public var description: String { "The envelope could not be read: \(reason)." }
+        package var description: String { "The envelope could not be read: \(reason)." }
     }
 
     /// Reads an envelope as Sentry's grammar defines it (`Headers { "\n" Item } [ "\n" ]`): items with a `length`
@@ -14,7 +14,7 @@ extension Envelope {
     ///
     /// Item header fields other than `type` and `length` (such as `content_type` or `filename`) are kept in
     /// ``Item/headers``, so that an envelope is written back as it was read.
-    public init(parsing data: Data) throws(ParseError) {
+    package init(parsing data: Data) throws(ParseError) {
         var reader = LineReader(data)
         guard let headerLine = reader.line(), !headerLine.isEmpty else {
             throw ParseError(reason: "it has no header line")

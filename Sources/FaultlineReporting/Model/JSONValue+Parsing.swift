@@ -2,17 +2,17 @@ import Foundation
 
 extension JSONValue {
     /// Why bytes are not one JSON text, and where.
-    public struct ParseError: Error, Equatable, CustomStringConvertible {
+    package struct ParseError: Error, Equatable, CustomStringConvertible {
         /// What is wrong.
-        public let reason: String
+        package let reason: String
         /// The offset of the byte where it was found.
-        public let offset: Int
+        package let offset: Int
 
-        public var description: String { "not JSON at byte \(offset): \(reason)" }
+        package var description: String { "not JSON at byte \(offset): \(reason)" }
     }
 
     /// The most arrays and objects nested in one another that parsing accepts.
-    public static let maximumDepth = 512
+    package static let maximumDepth = 512
 
     /// Parses one JSON text (RFC 8259), straight from its UTF-8 bytes: several times faster than `JSONDecoder` on the
     /// small bodies and envelope headers the pipeline reads, whose cost is mostly the decoder's setup.
@@ -22,7 +22,7 @@ extension JSONValue {
     ///
     /// - Throws: ``ParseError`` for anything else than exactly one JSON value with optional whitespace around it:
     ///   invalid UTF-8 in a string, an unpaired surrogate escape, nesting deeper than ``maximumDepth``.
-    public init(parsing data: some DataProtocol) throws(ParseError) {
+    package init(parsing data: some DataProtocol) throws(ParseError) {
         let result: Result<JSONValue, ParseError> =
             data.withContiguousStorageIfAvailable { bytes in
                 Result { () throws(ParseError) in try JSONParser.parse(bytes) }

@@ -4,9 +4,9 @@ import Foundation
 /// sorted so that the same event always has the same bytes, slashes unescaped. The bytes are those `JSONEncoder`
 /// writes with `.sortedKeys` and `.withoutEscapingSlashes`, written directly, at a fraction of `JSONEncoder`'s cost
 /// (Benchmarks/README.md).
-public enum EventEncoder {
+package enum EventEncoder {
     /// The event's JSON bytes.
-    public static func encode(_ event: SentryEvent) -> Data {
+    package static func encode(_ event: SentryEvent) -> Data {
         encode(event, scope: nil)
     }
 

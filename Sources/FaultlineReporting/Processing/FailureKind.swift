@@ -1,14 +1,14 @@
 import Faultline
 
 /// The `error.kind` tag of an event: the classification of the failure it reports.
-public enum FailureKind: String, Hashable, Sendable, CaseIterable {
+package enum FailureKind: String, Hashable, Sendable, CaseIterable {
     case transport
     case server
     case decoding
     case sessionExpired = "session_expired"
 
     /// The kind of `reason`, or `nil` for a cancellation, which is never reported.
-    public init?(_ reason: RequestFailure.Reason) {
+    package init?(_ reason: RequestFailure.Reason) {
         switch reason {
         case .transport: self = .transport
         case .server: self = .server

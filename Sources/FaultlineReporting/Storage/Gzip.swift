@@ -7,7 +7,7 @@ import Foundation
 #endif
 
 /// Gzip compression with the system zlib: whole buffers in memory, and files streamed in 64 KiB pieces.
-public enum Gzip {
+package enum Gzip {
     /// The size of the pieces data is read, compressed and decompressed in: 64 KiB.
     static let chunkSize = 64 * 1024
 
@@ -16,7 +16,7 @@ public enum Gzip {
     /// - Parameters:
     ///   - data: The bytes to compress.
     ///   - level: 0 (stored) to 9 (smallest); 6 by default, zlib's and gzip's default.
-    public static func compress(_ data: Data, level: Int32 = 6) -> Data {
+    package static func compress(_ data: Data, level: Int32 = 6) -> Data {
         compress(data, with: Deflater(level: level))
     }
 
@@ -40,7 +40,7 @@ public enum Gzip {
     ///   - maximumSize: The most bytes the decompressed data may have.
     /// - Throws: ``GzipError/truncated`` when the data ends early, ``GzipError/corrupt(_:)`` when it is not valid
     ///   gzip, ``GzipError/tooLarge(limit:)`` past `maximumSize`.
-    public static func decompress(_ data: Data, maximumSize: Int) throws(GzipError) -> Data {
+    package static func decompress(_ data: Data, maximumSize: Int) throws(GzipError) -> Data {
         let inflater = Inflater()
         return try data.withUnsafeBytes { inflater.decompress($0, maximumSize: maximumSize) }.get()
     }

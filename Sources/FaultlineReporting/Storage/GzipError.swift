@@ -1,5 +1,5 @@
 /// Why gzip data could not be decompressed.
-public enum GzipError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum GzipError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The data ends before the gzip stream does: an interrupted download or a file cut short by a crash.
     case truncated
     /// The data is damaged or is not gzip; the text says where and what zlib found.
@@ -7,7 +7,7 @@ public enum GzipError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The data decompresses to more than `limit` bytes; decompression stopped at the limit.
     case tooLarge(limit: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .truncated:
             "The gzip data ends before its end-of-stream marker: it was cut short, by an interrupted download or "
