@@ -240,18 +240,11 @@ public actor Reporter {
             requestID: RandomID.make(using: &identifiers), method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
             route: route ?? url.path, url: url, allowsRetry: false)
         context.statusCode = response?.statusCode
-        let reason: RequestFailure.Reason
-        if let response {
-            if let failure = classifier.failure(in: response, body: body ?? Data()) {
-                reason = .server(failure)
-            } else if let decodingError {
-                reason = .decoding(DecodingFailure(decodingError, decoding: decodedType ?? Any.self))
-            } else {
-                return nil
-            }
-        } else {
-            reason = FailureClassifier.reason(forTransportError: error ?? URLError(.unknown))
-        }
+        guard
+            let reason = classifier.reason(
+                response: response, body: body, transportError: error, decodingError: decodingError,
+                decodedType: decodedType ?? Any.self)
+        else { return nil }
         return await capture(RequestFailure(reason, context: context), request: request, user: user)
     }
 
