@@ -207,11 +207,7 @@ public actor Reporter {
     public func capture(
         _ failure: RequestFailure, request: URLRequest? = nil, user: UserContext? = nil
     ) async -> String? {
-        if case .sessionExpired(let expiry) = failure.reason, !capturedExpiries.insert(expiry.id).inserted {
-            return nil
-        }
-        guard FailureKind(failure.reason) != nil else { return nil }
-        return submit(.failure(failure, request: request), user: user)
+        submit(failure, request: request, user: user)
     }
 
     /// Captures the outcome of a request made with another HTTP stack (Alamofire, Moya, your own), classified
@@ -275,50 +271,36 @@ public actor Reporter {
             })
     }
 
-    /// How a request the capture middleware saw ended.
-    package enum RequestOutcome {
-        case status(Int)
-        case failure(RequestFailure)
-    }
-
-    /// Records a request of the client as an `http` breadcrumb (scrubbed URL, method, route, status).
-    package func recordRequest(_ context: RequestContext, outcome: RequestOutcome) {
-        var data: [String: JSONValue] = [
-            "url": .string(scrubber.url(context.url).url), "method": .string(context.method.rawValue),
-            "http.route": .string(context.route), "request_id": .string(context.requestID),
-        ]
-        let level: Breadcrumb.Level
-        switch outcome {
-        case .status(let status):
-            data["status_code"] = .int(status)
-            level = status >= 500 ? .error : status >= 400 ? .warning : .info
-        case .failure(let failure):
-            if let status = failure.context.statusCode { data["status_code"] = .int(status) }
-            data["reason"] = .string(FailureKind(failure.reason)?.rawValue ?? "cancelled")
-            level = (failure.context.statusCode ?? 500) >= 500 ? .error : .warning
+    /// Records how a request of a client on `baseURL` ended, in one step for the capture middlewares: captures a
+    /// failure that ``Options/capturesAutomatically(_:baseURL:)`` selects, with ``RequestUser/current`` as its user,
+    /// then adds the request's `http` breadcrumb (scrubbed URL, method, route, status), so the event does not carry
+    /// its own request. A cancellation is neither captured nor recorded.
+    package func record(_ outcome: RequestOutcome, baseURL: URL) {
+        if case .failure(let failure, let request) = outcome {
+            guard !failure.isCancelled else { return }
+            if options.capturesAutomatically(failure, baseURL: baseURL) {
+                submit(failure, request: request, user: RequestUser.current)
+            }
         }
-        keep(
-            Breadcrumb(
-                type: "http", category: "http", level: level, message: context.endpoint, data: data,
-                date: options.clock()))
+        keep(outcome.breadcrumb(url: scrubber.url(outcome.context.url).url, at: options.clock()))
     }
 
     private func record(_ event: SessionEvent) {
         switch event {
-        case .refreshed(let version, let trigger):
-            refreshes += 1
-            keep(
-                Breadcrumb(
-                    category: "auth.refresh", level: .info,
-                    message: "Credential refreshed (version \(version)) after \(trigger.endpoint) was rejected",
-                    date: options.clock()))
-        case .expired(let expiry, let trigger):
-            sessionExpiries += 1
-            keep(
-                Breadcrumb(
-                    category: "auth.expired", level: .error, message: "\(trigger.endpoint): \(expiry)",
-                    date: options.clock()))
+        case .refreshed: refreshes += 1
+        case .expired: sessionExpiries += 1
         }
+        keep(event.breadcrumb(at: options.clock()))
+    }
+
+    /// Queues the event of `failure`, unless it is a cancellation or a session expiry already captured.
+    @discardableResult
+    private func submit(_ failure: RequestFailure, request: URLRequest?, user: UserContext?) -> String? {
+        if case .sessionExpired(let expiry) = failure.reason, !capturedExpiries.insert(expiry.id).inserted {
+            return nil
+        }
+        guard FailureKind(failure.reason) != nil else { return nil }
+        return submit(.failure(failure, request: request), user: user)
     }
 
     /// Queues a capture with the scope of this moment; returns its event id, or `nil` when the reporter is closed, the
