@@ -84,17 +84,14 @@ public actor Reporter {
 
     /// Creates a reporter; fails when the log directory or the outbox cannot be created or opened.
     ///
-    /// - Parameters:
-    ///   - options: How events are captured and stored.
-    ///   - delivery: Where and how events are sent. By default, to ``Options/dsn`` with the uploader's files in
-    ///     ``Options/outboxDirectory``, or nowhere when the DSN is `nil`. Pass one to tune batching or backoff; its DSN
-    ///     is the one events are sent to. Either way the uploader sends over ``Options/transport``.
-    public init(options: Options, delivery: Uploader.Configuration? = nil) throws {
+    /// Events are sent to ``Options/dsn``, with the uploader's files in ``Options/outboxDirectory``, tuned by
+    /// ``Options/configureDelivery`` and over ``Options/transport``; or nowhere when the DSN is `nil`.
+    public init(options: Options) throws {
         let logConfiguration = EventLog.Configuration(
-            directory: options.logDirectory, maximumFileSize: options.maximumLogFileSize,
-            maximumTotalSize: options.maximumLogSize, compressionLevel: options.logCompressionLevel)
+            directory: options.logDirectory, maximumFileSize: options.maxLogFileSize,
+            maximumTotalSize: options.maxLogSize, compressionLevel: options.logCompressionLevel)
         let log = try EventLog(configuration: logConfiguration, now: options.clock)
-        let uploader = try (delivery ?? options.dsn.map { .init(dsn: $0, outboxDirectory: options.outboxDirectory) })
+        let uploader = try options.deliveryConfiguration
             .map { try Uploader(configuration: $0, transport: options.transport, log: logConfiguration) }
         let scrubber = Scrubber(rules: options.scrubRules)
         let assembler = EventAssembler(

@@ -54,7 +54,7 @@ import Testing
         var options = options
         options.dsn = try DSN(ingest.dsn())
         options.transport = transport.make()
-        let delivery = try DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: options.outboxDirectory)
-        return try Reporter(options: options, delivery: delivery)
+        options.configureDelivery = { DeliveryFixtures.tune(&$0) }
+        return try Reporter(options: options)
     }
 }
