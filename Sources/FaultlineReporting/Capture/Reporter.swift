@@ -51,15 +51,8 @@ public actor Reporter {
     private var admission: CaptureAdmission
     /// Draws event and request ids without a system call.
     private var identifiers = IdentifierGenerator()
-    private var droppedByQueueOverflow = 0
-    private var droppedBySampleRate = 0
-    private var suppressedByFingerprintLimit = 0
-    /// Events dropped at capture and not yet counted by the uploader: they are handed over in batches, so that
-    /// capturing in an error storm never waits for the uploader.
-    private var unreportedDiscards: [DiscardReason: Int] = [:]
-    private var discardHandOver: Task<Void, Never>?
-    private var refreshes = 0
-    private var sessionExpiries = 0
+    /// Counts what the reporter and its writer did, and hands drops to the uploader.
+    private let ledger: StatisticsLedger
 
     /// What the reporter did since it started.
     public struct Statistics: Hashable, Sendable {
@@ -98,7 +91,8 @@ public actor Reporter {
             builder: FailureEventBuilder(
                 scrubber: scrubber, release: options.release, environment: options.environment),
             beforeSend: options.beforeSend)
-        let writer = EventWriter(log: log, assembler: assembler, uploader: uploader)
+        let ledger = StatisticsLedger(uploader: uploader)
+        let writer = EventWriter(log: log, assembler: assembler, uploader: uploader, ledger: ledger)
         let (events, queue) = AsyncStream.makeStream(
             of: PendingCapture.self, bufferingPolicy: .bufferingOldest(options.maxQueueSize))
         self.options = options
@@ -107,25 +101,14 @@ public actor Reporter {
         self.scrubber = scrubber
         self.admission = CaptureAdmission(sampleRate: options.sampleRate, fingerprintLimit: options.fingerprintLimit)
         self.writer = writer
+        self.ledger = ledger
         self.queue = queue
         Task { await writer.run(events) }
     }
 
     /// What the reporter did since it started.
     public var statistics: Statistics {
-        get async {
-            var statistics = Statistics()
-            statistics.captured = await writer.captured
-            statistics.droppedByBeforeSend = await writer.droppedByBeforeSend
-            statistics.droppedByQueueOverflow = droppedByQueueOverflow
-            statistics.droppedBySampleRate = droppedBySampleRate
-            statistics.suppressedByFingerprintLimit = suppressedByFingerprintLimit
-            statistics.failedWrites = await writer.failedWrites
-            statistics.lastWriteError = await writer.lastWriteError
-            statistics.refreshes = refreshes
-            statistics.sessionExpiries = sessionExpiries
-            return statistics
-        }
+        get async { ledger.statistics }
     }
 
     /// Waits until every event captured so far is in the local log and, with an uploader, delivered, or until
@@ -137,9 +120,8 @@ public actor Reporter {
         let deadline = ContinuousClock.now + timeout
         let written = await writer.waitUntilProcessed(submitted, timeout: timeout)
         guard let uploader else { return written }
-        // A hand-over task in progress has taken its counts out already; they reach the uploader before it flushes.
-        await discardHandOver?.value
-        await handOverDiscards()
+        // What was dropped reaches the uploader before it flushes, to go out in its client report.
+        await ledger.reportDiscards()
         let delivered = await uploader.flush(timeout: max(deadline - .now, .zero))
         return written && delivered
     }
@@ -158,9 +140,8 @@ public actor Reporter {
         let written = await writer.waitUntilProcessed(submitted, timeout: timeout)
         await writer.close()
         guard let uploader else { return written }
-        // A hand-over task in progress has taken its counts out already; they reach the uploader before it flushes.
-        await discardHandOver?.value
-        await handOverDiscards()
+        // What was dropped reaches the uploader before it closes, to go out in its client report.
+        await ledger.reportDiscards()
         let delivered = await uploader.close(timeout: max(deadline - .now, .zero))
         return written && delivered
     }
@@ -284,8 +265,8 @@ public actor Reporter {
 
     private func record(_ event: SessionEvent) {
         switch event {
-        case .refreshed: refreshes += 1
-        case .expired: sessionExpiries += 1
+        case .refreshed: ledger.record { $0.refreshes += 1 }
+        case .expired: ledger.record { $0.sessionExpiries += 1 }
         }
         keep(event.breadcrumb(at: options.clock()))
     }
@@ -309,12 +290,10 @@ public actor Reporter {
         let suppressedBefore: Int
         switch admission.admit(source, at: date) {
         case .sampledOut:
-            droppedBySampleRate += 1
-            countDiscarded(.sampleRate)
+            ledger.discard(.sampleRate) { $0.droppedBySampleRate += 1 }
             return nil
         case .suppressed:
-            suppressedByFingerprintLimit += 1
-            countDiscarded(.eventProcessor)
+            ledger.discard(.eventProcessor) { $0.suppressedByFingerprintLimit += 1 }
             return nil
         case .keep(let kept, let carried):
             (fingerprint, suppressedBefore) = (kept, carried)
@@ -323,33 +302,11 @@ public actor Reporter {
             source: source, eventID: RandomID.make(using: &identifiers), date: date, scope: scope, user: user,
             suppressedBefore: suppressedBefore)
         guard case .enqueued = queue.yield(capture) else {
-            droppedByQueueOverflow += 1
             if let fingerprint { admission.restore(suppressedBefore, of: fingerprint) }
-            countDiscarded(.queueOverflow)
+            ledger.discard(.queueOverflow) { $0.droppedByQueueOverflow += 1 }
             return nil
         }
         submitted += 1
         return capture.eventID
-    }
-
-    /// Counts an event dropped at capture for the uploader's next client report, handing the counts over in one task
-    /// at a time, which takes what was dropped while it waited for the uploader.
-    private func countDiscarded(_ reason: DiscardReason) {
-        guard uploader != nil else { return }
-        unreportedDiscards[reason, default: 0] += 1
-        guard discardHandOver == nil else { return }
-        discardHandOver = Task {
-            await handOverDiscards()
-            discardHandOver = nil
-        }
-    }
-
-    /// Hands the counts of events dropped at capture to the uploader, until none is left.
-    private func handOverDiscards() async {
-        while !unreportedDiscards.isEmpty {
-            let discards = unreportedDiscards
-            unreportedDiscards = [:]
-            for (reason, quantity) in discards { await uploader?.recordDiscarded(reason, quantity: quantity) }
-        }
     }
 }
