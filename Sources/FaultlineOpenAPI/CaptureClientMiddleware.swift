@@ -56,7 +56,7 @@ public struct CaptureClientMiddleware: ClientMiddleware {
         {
             await record(RequestFailure(.server(failure), context: context), of: exchange, baseURL: baseURL)
         } else {
-            await reporter.recordRequest(context, outcome: .status(response.status.code))
+            await reporter.record(.response(context, status: response.status.code), baseURL: baseURL)
         }
         return (response, read.body)
     }
@@ -88,14 +88,11 @@ public struct CaptureClientMiddleware: ClientMiddleware {
         }
     }
 
-    /// Captures `failure` (unless it is a cancellation, or outside what the reporter's options capture) and records
-    /// the request as a breadcrumb.
+    /// Records `failure` with the reporter: captured unless it is a cancellation or outside what the reporter's
+    /// options capture, and recorded as a breadcrumb.
     private func record(_ failure: RequestFailure, of exchange: OpenAPIExchange, baseURL: URL) async {
         guard !failure.isCancelled else { return }
-        if reporter.options.capturesAutomatically(failure, baseURL: baseURL) {
-            await reporter.capture(failure, request: exchange.urlRequest, user: RequestUser.current)
-        }
-        await reporter.recordRequest(failure.context, outcome: .failure(failure))
+        await reporter.record(.failure(failure, request: exchange.urlRequest), baseURL: baseURL)
     }
 
     /// The failure an error of the runtime stands for: a `RequestFailure` that an inner middleware threw, or the

@@ -107,12 +107,13 @@ import Testing
         var options = Reporter.Options(logDirectory: logs)
         options.release = "boleto-ios@4.2.0"
         options.dsn = try DSN(dsn)
-        options.maximumLogFileSize = 1
-        options.maximumLogSize = 20 * 1024
-        var delivery = Uploader.Configuration(dsn: try DSN(dsn), outboxDirectory: options.outboxDirectory)
-        delivery.flushInterval = .milliseconds(100)
-        delivery.backoff = Backoff(initial: .milliseconds(100), multiplier: 2, maximum: .milliseconds(400), jitter: 0)
-        return try Reporter(options: options, delivery: delivery)
+        options.maxLogFileSize = 1
+        options.maxLogSize = 20 * 1024
+        options.configureDelivery = {
+            $0.flushInterval = .milliseconds(100)
+            $0.backoff = Backoff(initial: .milliseconds(100), multiplier: 2, maximum: .milliseconds(400), jitter: 0)
+        }
+        return try Reporter(options: options)
     }
 }
 

@@ -59,12 +59,8 @@ struct SampleFailure: Sendable {
         options.release = "boleto-ios@4.2.0+310"
         options.transport = transport
         if let level = compression.log { options.logCompressionLevel = level }
-        var delivery: Uploader.Configuration?
-        if let level = compression.transport, let dsn = options.dsn {
-            delivery = Uploader.Configuration(dsn: dsn, outboxDirectory: options.outboxDirectory)
-            delivery?.compressionLevel = level
-        }
-        let reporter = try Reporter(options: options, delivery: delivery)
+        if let level = compression.transport { options.configureDelivery = { $0.compressionLevel = level } }
+        let reporter = try Reporter(options: options)
         await reporter.setUser(UserContext(id: "42", email: "ana@example.com", segment: "pro"))
         await reporter.configureScope { $0.tags["app.flavor"] = "store" }
         for index in 0..<100 {

@@ -21,7 +21,7 @@ extension APIClient {
         /// Header fields sent with every request (a request's own headers win);
         /// `Accept: application/json` and a Faultline `User-Agent` by default.
         public var headers: [String: String] = [
-            "Accept": "application/json", "User-Agent": "Faultline/\(faultlineVersion)",
+            "Accept": "application/json", "User-Agent": "Faultline/\(FaultlineVersion.current)",
         ]
         /// The time to wait for a response; 60 seconds by default.
         public var timeout: Duration = .seconds(60)
@@ -40,6 +40,3 @@ extension APIClient {
         }
     }
 }
-
-/// The version of this package, sent in the default `User-Agent`.
-public let faultlineVersion = "0.1.0"

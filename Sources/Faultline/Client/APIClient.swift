@@ -127,23 +127,21 @@ public actor APIClient {
         _ request: URLRequest, context: RequestContext
     ) async throws(RequestFailure) -> APIResponse<Response> {
         var context = context
-        let data: Data
-        let urlResponse: URLResponse
+        var data = Data()
+        var urlResponse: URLResponse?
+        var transportError: (any Error)?
         do {
             try Task.checkCancellation()
-            (data, urlResponse) = try await configuration.session.data(for: request)
+            let (received, receivedResponse) = try await configuration.session.data(for: request)
+            (data, urlResponse) = (received, receivedResponse)
         } catch {
-            throw RequestFailure(FailureClassifier.reason(forTransportError: error), context: context)
+            transportError = error
         }
-        guard let response = urlResponse as? HTTPURLResponse else {
-            let failure = TransportFailure(
-                family: .badResponse, code: URLError.badServerResponse.rawValue,
-                message: "The response to \(context.endpoint) is not an HTTP response.")
-            throw RequestFailure(.transport(failure), context: context)
-        }
-        context.statusCode = response.statusCode
-        if let failure = classifier.failure(in: response, body: data) {
-            throw RequestFailure(.server(failure), context: context)
+        context.statusCode = (urlResponse as? HTTPURLResponse)?.statusCode
+        let response: HTTPURLResponse
+        switch classifier.outcome(response: urlResponse, body: data, transportError: transportError) {
+        case .response(let classified): response = classified
+        case .failure(let reason): throw RequestFailure(reason, context: context)
         }
         return APIResponse(
             value: try decode(Response.self, from: data, context: context), data: data,

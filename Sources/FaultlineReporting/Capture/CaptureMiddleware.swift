@@ -28,14 +28,10 @@ public struct CaptureMiddleware: APIMiddleware {
     ) async throws(RequestFailure) -> APIResponse<Value> {
         do throws(RequestFailure) {
             let response = try await next(request, context)
-            await reporter.recordRequest(response.context, outcome: .status(response.statusCode))
+            await reporter.record(.response(response.context, status: response.statusCode), baseURL: baseURL)
             return response
         } catch {
-            guard !error.isCancelled else { throw error }
-            if reporter.options.capturesAutomatically(error, baseURL: baseURL) {
-                await reporter.capture(error, request: request, user: RequestUser.current)
-            }
-            await reporter.recordRequest(error.context, outcome: .failure(error))
+            await reporter.record(.failure(error, request: request), baseURL: baseURL)
             throw error
         }
     }

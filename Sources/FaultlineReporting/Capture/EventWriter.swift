@@ -1,23 +1,22 @@
 import Foundation
 
 /// Writes captured events off the capturing caller's path, in capture order: assembles each, appends it to the local
-/// log and, when there is an uploader, hands it the line and where the log wrote it, for sending from there.
+/// log and, when there is an uploader, hands it the line and where the log wrote it, for sending from there. What it
+/// wrote and dropped is counted in the reporter's ``StatisticsLedger``.
 actor EventWriter {
     private let log: EventLog
     private let assembler: EventAssembler
     private let uploader: Uploader?
-    private(set) var captured: [String: Int] = [:]
-    private(set) var droppedByBeforeSend = 0
-    private(set) var failedWrites = 0
-    private(set) var lastWriteError: String?
+    private let ledger: StatisticsLedger
     /// Captures taken off the queue, written or not.
     private var processed = 0
     private var waiters = Waiters<Int>()
 
-    init(log: EventLog, assembler: EventAssembler, uploader: Uploader?) {
+    init(log: EventLog, assembler: EventAssembler, uploader: Uploader?, ledger: StatisticsLedger) {
         self.log = log
         self.assembler = assembler
         self.uploader = uploader
+        self.ledger = ledger
     }
 
     /// Writes the captures of `queue` until it finishes.
@@ -45,7 +44,8 @@ actor EventWriter {
         do {
             try await log.close()
         } catch {
-            lastWriteError = String(describing: error)
+            let description = String(describing: error)
+            ledger.record { $0.lastWriteError = description }
         }
     }
 
@@ -55,21 +55,23 @@ actor EventWriter {
             waiters.resume { $0 <= processed }
         }
         guard let event = assembler.event(for: capture) else {
-            droppedByBeforeSend += 1
-            await uploader?.recordDiscarded(.beforeSend)
+            ledger.discard(.beforeSend) { $0.droppedByBeforeSend += 1 }
             return
         }
         do {
             let json = EventEncoder.encode(event, scope: capture.scope)
             let appended = try await log.appendLine(json)
-            captured[event.tags["error.kind"] ?? "other", default: 0] += 1
+            let kind = event.tags["error.kind"] ?? "other"
+            ledger.record { $0.captured[kind, default: 0] += 1 }
             await uploader?.enqueue(
                 loggedEvent: json, eventID: event.eventID, at: appended.position,
                 evictedSegments: appended.evictedSegments)
         } catch {
-            failedWrites += 1
-            lastWriteError = String(describing: error)
-            await uploader?.recordDiscarded(.internalSDKError)
+            let description = String(describing: error)
+            ledger.discard(.internalSDKError) {
+                $0.failedWrites += 1
+                $0.lastWriteError = description
+            }
         }
     }
 

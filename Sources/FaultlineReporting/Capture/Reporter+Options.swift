@@ -6,20 +6,29 @@ extension Reporter {
     public struct Options: Sendable {
         /// Where the local log (`events.jsonl`) is written.
         public var logDirectory: URL
-        /// Where to send events; `nil` (the default) keeps them in the local log only.
+        /// Where to send events; `nil` (the default) keeps them in the local log only. The one place that says where
+        /// events go: ``configureDelivery`` tunes how they are sent, never where.
         public var dsn: DSN?
-        /// What carries envelopes to ``dsn`` when the reporter makes its own uploader; `nil` (the default) is a
-        /// ``URLSessionEnvelopeTransport``. Server-side apps on Linux set the `FaultlineAsyncHTTPClient` library's. One
-        /// reporter's, not shared: closing the reporter cancels the transport's requests.
+        /// Tunes how events are sent to ``dsn`` (batching, backoff, timeouts, compression, the outbox's limits),
+        /// starting from ``Uploader/Configuration``'s defaults for ``dsn`` and ``outboxDirectory``, which it cannot
+        /// change; leaves the defaults by default. Not called when ``dsn`` is `nil`.
+        ///
+        /// ```swift
+        /// options.configureDelivery = { $0.batchSize = 50; $0.flushInterval = .seconds(10) }
+        /// ```
+        public var configureDelivery: @Sendable (inout Uploader.Configuration) -> Void = { _ in }
+        /// What carries envelopes to ``dsn``; `nil` (the default) is a ``URLSessionEnvelopeTransport``. Server-side
+        /// apps on Linux set the `FaultlineAsyncHTTPClient` library's. One reporter's, not shared: closing the reporter
+        /// cancels the transport's requests.
         public var transport: (any EnvelopeTransport)?
         /// The size at which the local log's active file rotates into a compressed file; 8 MiB by default, and at
-        /// most half of ``maximumLogSize``.
-        public var maximumLogFileSize = 8 * 1024 * 1024
+        /// most half of ``maxLogSize``.
+        public var maxLogFileSize = 8 * 1024 * 1024
         /// The most bytes the local log takes on disk; 64 MiB by default. Past it the oldest rotated files are deleted,
         /// and their events not yet sent are counted as `cache_overflow`: the log is what the uploader sends from.
-        public var maximumLogSize = 64 * 1024 * 1024
+        public var maxLogSize = 64 * 1024 * 1024
         /// The gzip level of the log's rotated files, 0 (stored) to 9 (smallest); 6 by default. It trades CPU for the
-        /// events an outage keeps within ``maximumLogSize``: on 8 MiB of events with 100 breadcrumbs each, level 6 took
+        /// events an outage keeps within ``maxLogSize``: on 8 MiB of events with 100 breadcrumbs each, level 6 took
         /// 28 µs of CPU per event and stored them in 1/134 of the space, level 1 14 µs and 1/50.
         public var logCompressionLevel: Int32 = 6
         /// The most captured events waiting to be written; 1000 by default. Past it, events are dropped and
@@ -69,6 +78,15 @@ extension Reporter {
         /// Where the uploader keeps its cursor into the log, its statistics and the envelopes that are not logged
         /// events (client reports sent on their own): `<logDirectory>/outbox`.
         public var outboxDirectory: URL { LogLayout(logDirectory).outbox }
+
+        /// The uploader's configuration: ``dsn`` and ``outboxDirectory`` tuned by ``configureDelivery``; `nil`
+        /// without a DSN.
+        var deliveryConfiguration: Uploader.Configuration? {
+            guard let dsn else { return nil }
+            var configuration = Uploader.Configuration(dsn: dsn, outboxDirectory: outboxDirectory)
+            configureDelivery(&configuration)
+            return configuration
+        }
 
         /// Creates options that write the local log to `logDirectory`.
         public init(logDirectory: URL) {

@@ -51,15 +51,8 @@ public actor Reporter {
     private var admission: CaptureAdmission
     /// Draws event and request ids without a system call.
     private var identifiers = IdentifierGenerator()
-    private var droppedByQueueOverflow = 0
-    private var droppedBySampleRate = 0
-    private var suppressedByFingerprintLimit = 0
-    /// Events dropped at capture and not yet counted by the uploader: they are handed over in batches, so that
-    /// capturing in an error storm never waits for the uploader.
-    private var unreportedDiscards: [DiscardReason: Int] = [:]
-    private var discardHandOver: Task<Void, Never>?
-    private var refreshes = 0
-    private var sessionExpiries = 0
+    /// Counts what the reporter and its writer did, and hands drops to the uploader.
+    private let ledger: StatisticsLedger
 
     /// What the reporter did since it started.
     public struct Statistics: Hashable, Sendable {
@@ -84,24 +77,22 @@ public actor Reporter {
 
     /// Creates a reporter; fails when the log directory or the outbox cannot be created or opened.
     ///
-    /// - Parameters:
-    ///   - options: How events are captured and stored.
-    ///   - delivery: Where and how events are sent. By default, to ``Options/dsn`` with the uploader's files in
-    ///     ``Options/outboxDirectory``, or nowhere when the DSN is `nil`. Pass one to tune batching or backoff; its DSN
-    ///     is the one events are sent to. Either way the uploader sends over ``Options/transport``.
-    public init(options: Options, delivery: Uploader.Configuration? = nil) throws {
+    /// Events are sent to ``Options/dsn``, with the uploader's files in ``Options/outboxDirectory``, tuned by
+    /// ``Options/configureDelivery`` and over ``Options/transport``; or nowhere when the DSN is `nil`.
+    public init(options: Options) throws {
         let logConfiguration = EventLog.Configuration(
-            directory: options.logDirectory, maximumFileSize: options.maximumLogFileSize,
-            maximumTotalSize: options.maximumLogSize, compressionLevel: options.logCompressionLevel)
+            directory: options.logDirectory, maximumFileSize: options.maxLogFileSize,
+            maximumTotalSize: options.maxLogSize, compressionLevel: options.logCompressionLevel)
         let log = try EventLog(configuration: logConfiguration, now: options.clock)
-        let uploader = try (delivery ?? options.dsn.map { .init(dsn: $0, outboxDirectory: options.outboxDirectory) })
+        let uploader = try options.deliveryConfiguration
             .map { try Uploader(configuration: $0, transport: options.transport, log: logConfiguration) }
         let scrubber = Scrubber(rules: options.scrubRules)
         let assembler = EventAssembler(
             builder: FailureEventBuilder(
                 scrubber: scrubber, release: options.release, environment: options.environment),
             beforeSend: options.beforeSend)
-        let writer = EventWriter(log: log, assembler: assembler, uploader: uploader)
+        let ledger = StatisticsLedger(uploader: uploader)
+        let writer = EventWriter(log: log, assembler: assembler, uploader: uploader, ledger: ledger)
         let (events, queue) = AsyncStream.makeStream(
             of: PendingCapture.self, bufferingPolicy: .bufferingOldest(options.maxQueueSize))
         self.options = options
@@ -110,25 +101,14 @@ public actor Reporter {
         self.scrubber = scrubber
         self.admission = CaptureAdmission(sampleRate: options.sampleRate, fingerprintLimit: options.fingerprintLimit)
         self.writer = writer
+        self.ledger = ledger
         self.queue = queue
         Task { await writer.run(events) }
     }
 
     /// What the reporter did since it started.
     public var statistics: Statistics {
-        get async {
-            var statistics = Statistics()
-            statistics.captured = await writer.captured
-            statistics.droppedByBeforeSend = await writer.droppedByBeforeSend
-            statistics.droppedByQueueOverflow = droppedByQueueOverflow
-            statistics.droppedBySampleRate = droppedBySampleRate
-            statistics.suppressedByFingerprintLimit = suppressedByFingerprintLimit
-            statistics.failedWrites = await writer.failedWrites
-            statistics.lastWriteError = await writer.lastWriteError
-            statistics.refreshes = refreshes
-            statistics.sessionExpiries = sessionExpiries
-            return statistics
-        }
+        get async { ledger.statistics }
     }
 
     /// Waits until every event captured so far is in the local log and, with an uploader, delivered, or until
@@ -140,9 +120,8 @@ public actor Reporter {
         let deadline = ContinuousClock.now + timeout
         let written = await writer.waitUntilProcessed(submitted, timeout: timeout)
         guard let uploader else { return written }
-        // A hand-over task in progress has taken its counts out already; they reach the uploader before it flushes.
-        await discardHandOver?.value
-        await handOverDiscards()
+        // What was dropped reaches the uploader before it flushes, to go out in its client report.
+        await ledger.reportDiscards()
         let delivered = await uploader.flush(timeout: max(deadline - .now, .zero))
         return written && delivered
     }
@@ -161,9 +140,8 @@ public actor Reporter {
         let written = await writer.waitUntilProcessed(submitted, timeout: timeout)
         await writer.close()
         guard let uploader else { return written }
-        // A hand-over task in progress has taken its counts out already; they reach the uploader before it flushes.
-        await discardHandOver?.value
-        await handOverDiscards()
+        // What was dropped reaches the uploader before it closes, to go out in its client report.
+        await ledger.reportDiscards()
         let delivered = await uploader.close(timeout: max(deadline - .now, .zero))
         return written && delivered
     }
@@ -207,11 +185,7 @@ public actor Reporter {
     public func capture(
         _ failure: RequestFailure, request: URLRequest? = nil, user: UserContext? = nil
     ) async -> String? {
-        if case .sessionExpired(let expiry) = failure.reason, !capturedExpiries.insert(expiry.id).inserted {
-            return nil
-        }
-        guard FailureKind(failure.reason) != nil else { return nil }
-        return submit(.failure(failure, request: request), user: user)
+        submit(failure, request: request, user: user)
     }
 
     /// Captures the outcome of a request made with another HTTP stack (Alamofire, Moya, your own), classified
@@ -240,18 +214,11 @@ public actor Reporter {
             requestID: RandomID.make(using: &identifiers), method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
             route: route ?? url.path, url: url, allowsRetry: false)
         context.statusCode = response?.statusCode
-        let reason: RequestFailure.Reason
-        if let response {
-            if let failure = classifier.failure(in: response, body: body ?? Data()) {
-                reason = .server(failure)
-            } else if let decodingError {
-                reason = .decoding(DecodingFailure(decodingError, decoding: decodedType ?? Any.self))
-            } else {
-                return nil
-            }
-        } else {
-            reason = FailureClassifier.reason(forTransportError: error ?? URLError(.unknown))
-        }
+        guard
+            let reason = classifier.reason(
+                response: response, body: body, transportError: error, decodingError: decodingError,
+                decodedType: decodedType ?? Any.self)
+        else { return nil }
         return await capture(RequestFailure(reason, context: context), request: request, user: user)
     }
 
@@ -282,50 +249,36 @@ public actor Reporter {
             })
     }
 
-    /// How a request the capture middleware saw ended.
-    package enum RequestOutcome {
-        case status(Int)
-        case failure(RequestFailure)
-    }
-
-    /// Records a request of the client as an `http` breadcrumb (scrubbed URL, method, route, status).
-    package func recordRequest(_ context: RequestContext, outcome: RequestOutcome) {
-        var data: [String: JSONValue] = [
-            "url": .string(scrubber.url(context.url).url), "method": .string(context.method.rawValue),
-            "http.route": .string(context.route), "request_id": .string(context.requestID),
-        ]
-        let level: Breadcrumb.Level
-        switch outcome {
-        case .status(let status):
-            data["status_code"] = .int(status)
-            level = status >= 500 ? .error : status >= 400 ? .warning : .info
-        case .failure(let failure):
-            if let status = failure.context.statusCode { data["status_code"] = .int(status) }
-            data["reason"] = .string(FailureKind(failure.reason)?.rawValue ?? "cancelled")
-            level = (failure.context.statusCode ?? 500) >= 500 ? .error : .warning
+    /// Records how a request of a client on `baseURL` ended, in one step for the capture middlewares: captures a
+    /// failure that ``Options/capturesAutomatically(_:baseURL:)`` selects, with ``RequestUser/current`` as its user,
+    /// then adds the request's `http` breadcrumb (scrubbed URL, method, route, status), so the event does not carry
+    /// its own request. A cancellation is neither captured nor recorded.
+    package func record(_ outcome: RequestOutcome, baseURL: URL) {
+        if case .failure(let failure, let request) = outcome {
+            guard !failure.isCancelled else { return }
+            if options.capturesAutomatically(failure, baseURL: baseURL) {
+                submit(failure, request: request, user: RequestUser.current)
+            }
         }
-        keep(
-            Breadcrumb(
-                type: "http", category: "http", level: level, message: context.endpoint, data: data,
-                date: options.clock()))
+        keep(outcome.breadcrumb(url: scrubber.url(outcome.context.url).url, at: options.clock()))
     }
 
     private func record(_ event: SessionEvent) {
         switch event {
-        case .refreshed(let version, let trigger):
-            refreshes += 1
-            keep(
-                Breadcrumb(
-                    category: "auth.refresh", level: .info,
-                    message: "Credential refreshed (version \(version)) after \(trigger.endpoint) was rejected",
-                    date: options.clock()))
-        case .expired(let expiry, let trigger):
-            sessionExpiries += 1
-            keep(
-                Breadcrumb(
-                    category: "auth.expired", level: .error, message: "\(trigger.endpoint): \(expiry)",
-                    date: options.clock()))
+        case .refreshed: ledger.record { $0.refreshes += 1 }
+        case .expired: ledger.record { $0.sessionExpiries += 1 }
         }
+        keep(event.breadcrumb(at: options.clock()))
+    }
+
+    /// Queues the event of `failure`, unless it is a cancellation or a session expiry already captured.
+    @discardableResult
+    private func submit(_ failure: RequestFailure, request: URLRequest?, user: UserContext?) -> String? {
+        if case .sessionExpired(let expiry) = failure.reason, !capturedExpiries.insert(expiry.id).inserted {
+            return nil
+        }
+        guard FailureKind(failure.reason) != nil else { return nil }
+        return submit(.failure(failure, request: request), user: user)
     }
 
     /// Queues a capture with the scope of this moment; returns its event id, or `nil` when the reporter is closed, the
@@ -337,12 +290,10 @@ public actor Reporter {
         let suppressedBefore: Int
         switch admission.admit(source, at: date) {
         case .sampledOut:
-            droppedBySampleRate += 1
-            countDiscarded(.sampleRate)
+            ledger.discard(.sampleRate) { $0.droppedBySampleRate += 1 }
             return nil
         case .suppressed:
-            suppressedByFingerprintLimit += 1
-            countDiscarded(.eventProcessor)
+            ledger.discard(.eventProcessor) { $0.suppressedByFingerprintLimit += 1 }
             return nil
         case .keep(let kept, let carried):
             (fingerprint, suppressedBefore) = (kept, carried)
@@ -351,33 +302,11 @@ public actor Reporter {
             source: source, eventID: RandomID.make(using: &identifiers), date: date, scope: scope, user: user,
             suppressedBefore: suppressedBefore)
         guard case .enqueued = queue.yield(capture) else {
-            droppedByQueueOverflow += 1
             if let fingerprint { admission.restore(suppressedBefore, of: fingerprint) }
-            countDiscarded(.queueOverflow)
+            ledger.discard(.queueOverflow) { $0.droppedByQueueOverflow += 1 }
             return nil
         }
         submitted += 1
         return capture.eventID
-    }
-
-    /// Counts an event dropped at capture for the uploader's next client report, handing the counts over in one task
-    /// at a time, which takes what was dropped while it waited for the uploader.
-    private func countDiscarded(_ reason: DiscardReason) {
-        guard uploader != nil else { return }
-        unreportedDiscards[reason, default: 0] += 1
-        guard discardHandOver == nil else { return }
-        discardHandOver = Task {
-            await handOverDiscards()
-            discardHandOver = nil
-        }
-    }
-
-    /// Hands the counts of events dropped at capture to the uploader, until none is left.
-    private func handOverDiscards() async {
-        while !unreportedDiscards.isEmpty {
-            let discards = unreportedDiscards
-            unreportedDiscards = [:]
-            for (reason, quantity) in discards { await uploader?.recordDiscarded(reason, quantity: quantity) }
-        }
     }
 }

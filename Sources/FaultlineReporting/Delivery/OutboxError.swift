@@ -7,7 +7,7 @@ enum OutboxError: Error, Hashable, CustomStringConvertible {
         switch self {
         case .envelopeTooLarge(let size, let limit):
             "The envelope takes \(size) bytes, more than the outbox's limit of \(limit) bytes; raise "
-                + "Uploader.Configuration.maximumOutboxBytes to keep envelopes this large."
+                + "Uploader.Configuration.maxOutboxBytes to keep envelopes this large."
         }
     }
 }

@@ -2,25 +2,26 @@ import Faultline
 import Foundation
 
 extension Uploader {
-    /// Where and how an uploader sends envelopes. Only the DSN and the outbox directory have no default.
+    /// Where and how an uploader sends envelopes. Only the DSN and the outbox directory have no default; they are set
+    /// once, when the configuration is created, so that tuning the rest never changes where envelopes go.
     public struct Configuration: Sendable {
         /// The endpoint and key.
-        public var dsn: DSN
+        public let dsn: DSN
         /// The outbox's directory, created when missing; envelopes stored there by an earlier run are sent too.
-        public var outboxDirectory: URL
+        public let outboxDirectory: URL
         /// The most envelopes the outbox holds; 1000 by default. Past it the oldest segment files are deleted (a segment
-        /// holds at most a sixteenth of this limit and of ``maximumOutboxBytes``), what waited in them counted as
+        /// holds at most a sixteenth of this limit and of ``maxOutboxBytes``), what waited in them counted as
         /// `cache_overflow`.
-        public var maximumOutboxCount = 1000
+        public var maxOutboxCount = 1000
         /// The most bytes of envelopes the outbox holds; 32 MiB by default. Past it the oldest segment files are deleted,
-        /// as past ``maximumOutboxCount``.
-        public var maximumOutboxBytes = 32 * 1024 * 1024
+        /// as past ``maxOutboxCount``.
+        public var maxOutboxBytes = 32 * 1024 * 1024
         /// How many stored envelopes start a send at once; 20 by default.
         public var batchSize = 20
         /// How long a stored envelope waits for others before it is sent anyway; 5 seconds by default.
         public var flushInterval = Duration.seconds(5)
         /// The most requests in flight at once, over reused connections; 4 by default.
-        public var maximumConcurrentRequests = 4
+        public var maxConcurrentRequests = 4
         /// The wait before sending again after a network error, 429, 502, 503 or 504: 1 second, doubling up to
         /// 60 seconds, with up to half of each wait removed at random by default.
         public var backoff = Backoff(initial: .seconds(1), multiplier: 2, maximum: .seconds(60), jitter: 0.5)

@@ -9,7 +9,7 @@ extension Uploader {
         drainTask = Task { await drain() }
     }
 
-    /// Sends stored envelopes, oldest first, with up to ``Configuration/maximumConcurrentRequests`` in flight: each
+    /// Sends stored envelopes, oldest first, with up to ``Configuration/maxConcurrentRequests`` in flight: each
     /// response frees a place for the next envelope, including those stored meanwhile. Stops when nothing is sendable
     /// now, then schedules the next attempt.
     private func drain() async {
@@ -19,7 +19,7 @@ extension Uploader {
             storeStatistics(force: isEmpty)
             if isEmpty { idleWaiters.resume { true } }
         }
-        let concurrency = max(configuration.maximumConcurrentRequests, 1)
+        let concurrency = max(configuration.maxConcurrentRequests, 1)
         await withTaskGroup(of: (PendingEnvelope, EnvelopeResponse?).self) { group in
             var inFlight = 0
             while true {

@@ -14,7 +14,7 @@ import Foundation
 ///
 /// - **Batching.** Each envelope is stored, then sending starts once ``Configuration/batchSize`` are waiting or the
 ///   oldest has waited ``Configuration/flushInterval``. Envelopes go out oldest first over reused connections, at
-///   most ``Configuration/maximumConcurrentRequests`` at a time: each response frees a place for the next, until
+///   most ``Configuration/maxConcurrentRequests`` at a time: each response frees a place for the next, until
 ///   none is left. Every request carries `X-Sentry-Auth`, the envelope content type, a gzip body (unless
 ///   ``Configuration/compressionLevel`` is 0) and `sent_at` set at send time.
 /// - **Policy.** 2xx deletes the envelope. No response, 429, 502, 503 and 504 keep it and wait
@@ -75,7 +75,7 @@ public actor Uploader {
     /// - Parameters:
     ///   - configuration: Where and how envelopes are sent.
     ///   - transport: What carries the requests; by default a ``URLSessionEnvelopeTransport`` with
-    ///     ``Configuration/maximumConcurrentRequests`` connections.
+    ///     ``Configuration/maxConcurrentRequests`` connections.
     /// - Throws: When the outbox directory cannot be created or listed.
     public init(configuration: Configuration, transport: (any EnvelopeTransport)? = nil) throws {
         try self.init(configuration: configuration, transport: transport, log: nil)
@@ -91,7 +91,7 @@ public actor Uploader {
         let outbox = try Outbox(
             directory: configuration.outboxDirectory,
             limits: .init(
-                maximumCount: configuration.maximumOutboxCount, maximumBytes: configuration.maximumOutboxBytes),
+                maximumCount: configuration.maxOutboxCount, maximumBytes: configuration.maxOutboxBytes),
             unreadable: { _, _ in unreadable += 1 })
         var journal = try log.map {
             try DeliveryJournal(
@@ -103,7 +103,7 @@ public actor Uploader {
         self.outbox = outbox
         self.journal = journal
         self.transport =
-            transport ?? URLSessionEnvelopeTransport(maximumConnections: configuration.maximumConcurrentRequests)
+            transport ?? URLSessionEnvelopeTransport(maximumConnections: configuration.maxConcurrentRequests)
         self.envelopeURL = configuration.dsn.envelopeURL
         var headerFields = [
             "Content-Type": "application/x-sentry-envelope",

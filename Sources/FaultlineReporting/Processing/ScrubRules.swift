@@ -13,7 +13,7 @@ public struct ScrubRules: Sendable {
     /// Your own rule, for names the terms miss (a pattern, a list); `nil` by default.
     public var isSensitiveName: (@Sendable (String) -> Bool)?
     /// The most bytes of a request body kept in an event; 8 KiB by default (Sentry trims `request.data` to ~8 kB).
-    public var maximumBodySize: Int
+    public var maxBodySize: Int
     /// The secrets found by their shape inside free text: exception values, server messages, body previews,
     /// decoding messages, breadcrumb messages and data, contexts, `extra`, log messages. ``ValuePattern/defaults``
     /// by default (JWTs, authorization credentials, values of sensitive pairs, URL passwords, PEM private keys, card
@@ -36,13 +36,13 @@ public struct ScrubRules: Sendable {
             "auth", "token", "secret", "password", "passwd", "pwd", "key", "jwt", "bearer", "sso", "saml", "csrf",
             "xsrf", "credentials", "session", "sid", "identity", "cookie",
         ],
-        isSensitiveName: (@Sendable (String) -> Bool)? = nil, maximumBodySize: Int = 8 << 10,
+        isSensitiveName: (@Sendable (String) -> Bool)? = nil, maxBodySize: Int = 8 << 10,
         valuePatterns: Set<ValuePattern> = ValuePattern.defaults, scrubText: (@Sendable (String) -> String)? = nil
     ) {
         self.sensitiveHeaders = Set(sensitiveHeaders.map { $0.lowercased() })
         self.sensitiveTerms = sensitiveTerms.map { $0.lowercased() }
         self.isSensitiveName = isSensitiveName
-        self.maximumBodySize = maximumBodySize
+        self.maxBodySize = maxBodySize
         self.valuePatterns = valuePatterns
         self.scrubText = scrubText
     }

@@ -65,11 +65,11 @@ public struct Scrubber: Sendable {
 
     /// A request or response body as it may appear in an event: JSON with sensitive keys filtered at any depth,
     /// form fields likewise, anything else only described by its size and type, as is a body over
-    /// ``ScrubRules/maximumBodySize``, which is not parsed. `nil` for an empty body.
+    /// ``ScrubRules/maxBodySize``, which is not parsed. `nil` for an empty body.
     public func body(_ data: Data, contentType: String?) -> JSONValue? {
         guard !data.isEmpty else { return nil }
         let description = "\(data.count) bytes\(contentType.map { " of \($0)" } ?? "")"
-        guard data.count <= rules.maximumBodySize else { return .string("[\(description), over the limit]") }
+        guard data.count <= rules.maxBodySize else { return .string("[\(description), over the limit]") }
         if contentType?.lowercased().contains("x-www-form-urlencoded") == true {
             return form(String(decoding: data, as: UTF8.self))
         }

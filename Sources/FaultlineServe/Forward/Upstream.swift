@@ -17,9 +17,9 @@ struct Upstream: Sendable {
     init(dsn: DSN, logDirectory: URL, configuration: ForwardConfiguration) throws {
         var settings = Uploader.Configuration(
             dsn: dsn, outboxDirectory: ForwardConfiguration.queueDirectory(for: dsn, in: logDirectory))
-        settings.maximumOutboxCount = configuration.maximumQueueCount
-        settings.maximumOutboxBytes = configuration.maximumQueueBytes
-        settings.maximumConcurrentRequests = configuration.maximumConcurrentRequests
+        settings.maxOutboxCount = configuration.maximumQueueCount
+        settings.maxOutboxBytes = configuration.maximumQueueBytes
+        settings.maxConcurrentRequests = configuration.maximumConcurrentRequests
         settings.backoff = configuration.backoff
         // A relay sends each envelope as soon as it is queued, without waiting for a batch.
         settings.batchSize = 1
@@ -49,7 +49,7 @@ struct Upstream: Sendable {
     /// scripts/bench do): on Linux it costs about half the CPU per request of URLSession, the default otherwise.
     private static func transport(_ settings: Uploader.Configuration) -> (any EnvelopeTransport)? {
         #if AsyncHTTPClient
-            AsyncHTTPClientEnvelopeTransport(maximumConnections: settings.maximumConcurrentRequests)
+            AsyncHTTPClientEnvelopeTransport(maximumConnections: settings.maxConcurrentRequests)
         #else
             nil
         #endif

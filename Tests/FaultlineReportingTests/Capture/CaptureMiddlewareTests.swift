@@ -201,4 +201,61 @@ import Testing
             #expect(await setup.reporter.statistics.droppedByBeforeSend == 1)
         }
     }
+
+    @Test func concurrentFailuresEachCarryTheRequestsBeforeThemButNeverTheirOwn() async throws {
+        let log = LogDirectory()
+        defer { log.remove() }
+        try await SeedServer.run { server in
+            // Given a client whose middleware records each outcome with one call
+            let setup = try await Self.setup(server, log: log)
+
+            // When ten business failures end at once
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<10 {
+                    group.addTask {
+                        _ = try? await setup.client.send(APIRequest<EmptyResponse>(.post, "/boleto/travels"))
+                    }
+                }
+            }
+
+            // Then each is one event, whose breadcrumbs are the requests that ended before it and not its own
+            let events = try await log.events(writtenBy: setup.reporter)
+            #expect(events.count == 10)
+            for (index, event) in events.enumerated() {
+                let own = event.contexts["faultline"]?.objectValue?["request_id"]
+                let crumbs = event.breadcrumbs?.values ?? []
+                #expect(own != nil)
+                #expect(crumbs.count == index)
+                #expect(!crumbs.contains { $0.data?["request_id"] == own })
+            }
+        }
+    }
+
+    @Test func aFailureOutsideTheTargetsIsABreadcrumbButNoEvent() async throws {
+        let log = LogDirectory()
+        defer { log.remove() }
+        try await SeedServer.run { server in
+            // Given a reporter that captures only another host's failures, and one with the defaults
+            let elsewhere = try await Self.setup(server, log: log) { $0.failedRequestTargets = ["api.other.example"] }
+            let controlLog = LogDirectory()
+            defer { controlLog.remove() }
+            let control = try await Self.setup(server, log: controlLog)
+
+            // When each client's request fails, then a message is captured
+            for setup in [elsewhere, control] {
+                _ = try? await setup.client.send(APIRequest<EmptyResponse>(.post, "/boleto/travels"))
+                await setup.reporter.capture(message: "checkout opened")
+            }
+
+            // Then the failure outside the targets is only the message's breadcrumb, while the default captures it
+            let events = try await log.events(writtenBy: elsewhere.reporter)
+            #expect(events.map { $0.tags["error.kind"] } == ["message"])
+            let crumb = try #require(events.first?.breadcrumbs?.values.first)
+            #expect(crumb.message == "POST /boleto/travels")
+            #expect(crumb.data?["status_code"] == 400)
+            #expect(crumb.data?["reason"] == "server")
+            let controlEvents = try await controlLog.events(writtenBy: control.reporter)
+            #expect(controlEvents.map { $0.tags["error.kind"] } == ["server", "message"])
+        }
+    }
 }

@@ -12,7 +12,7 @@ import Testing
             let log = try LogDirectory()
             defer { log.remove() }
             var options = Reporter.Options(logDirectory: log.url)
-            options.maximumLogFileSize = 16 * 1024
+            options.maxLogFileSize = 16 * 1024
             options.logCompressionLevel = level
             let reporter = try Reporter(options: options)
             for index in 0..<60 {

@@ -48,6 +48,36 @@ import Testing
         }
     }
 
+    @Test func dropsAtCaptureAndAtWritingReachTheUploaderWithoutAFlush() async throws {
+        let logs = try TemporaryDirectory()
+        defer { logs.remove() }
+        // Given a reporter whose endpoint is down, that keeps 1 event a minute of a fingerprint and drops "secret"
+        let closed = try ClosedPort()
+        defer { closed.release() }
+        var options = Reporter.Options(logDirectory: logs.url)
+        options.dsn = try DSN("http://0123456789abcdef0123456789abcdef@127.0.0.1:\(closed.port)/1")
+        options.fingerprintLimit = .init(events: 1, per: .seconds(60))
+        options.beforeSend = { $0.message == "secret" ? nil : $0 }
+        let reporter = try Reporter(options: options)
+
+        // When it captures a storm of one failure and a message beforeSend drops, and nothing flushes
+        for _ in 0..<4 { await reporter.capture(message: "database down") }
+        await reporter.capture(message: "secret")
+
+        // Then the reporter's statistics and the uploader's counts agree, each drop counted once
+        let expected: [DiscardedEvents] = [
+            .init(reason: .beforeSend, category: .error, quantity: 1),
+            .init(reason: .eventProcessor, category: .error, quantity: 3),
+        ]
+        #expect(
+            try await DeliveryFixtures.eventually { await reporter.uploader?.statistics.discarded == expected })
+        let statistics = await reporter.statistics
+        #expect(statistics.suppressedByFingerprintLimit == 3)
+        #expect(statistics.droppedByBeforeSend == 1)
+        #expect(statistics.captured == ["message": 1])
+        _ = await reporter.close(timeout: .zero)
+    }
+
     /// A reporter sending to `ingest` with the delivery tests' uploader.
     private static func reporter(
         _ options: Reporter.Options, ingest: RunningRecordingIngest, over transport: DeliveryFixtures.Transport
@@ -55,7 +85,7 @@ import Testing
         var options = options
         options.dsn = try DSN(ingest.dsn())
         options.transport = transport.make()
-        let delivery = try DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: options.outboxDirectory)
-        return try Reporter(options: options, delivery: delivery)
+        options.configureDelivery = { DeliveryFixtures.tune(&$0) }
+        return try Reporter(options: options)
     }
 }

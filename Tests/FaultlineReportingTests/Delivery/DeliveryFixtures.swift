@@ -32,10 +32,16 @@ enum DeliveryFixtures {
     /// answers (a held request waits a minute; a loaded CI machine stalls for seconds).
     static func configuration(dsn: String, outbox: URL) throws -> Uploader.Configuration {
         var configuration = Uploader.Configuration(dsn: try DSN(dsn), outboxDirectory: outbox)
+        tune(&configuration)
+        return configuration
+    }
+
+    /// Sets the test ``configuration(dsn:outbox:)``'s timings on `configuration`: a reporter's
+    /// `Reporter.Options.configureDelivery`.
+    @Sendable static func tune(_ configuration: inout Uploader.Configuration) {
         configuration.flushInterval = .milliseconds(50)
         configuration.backoff = .init(initial: .milliseconds(50), multiplier: 2, maximum: .milliseconds(400))
         configuration.requestTimeout = .seconds(120)
-        return configuration
     }
 
     /// An uploader with the test ``configuration(dsn:outbox:)`` over a new `transport`.

@@ -47,7 +47,7 @@ import Testing
         let closed = try ClosedPort()
         var options = Reporter.Options(logDirectory: logs.url)
         options.dsn = try DSN(Self.dsn(port: closed.port))
-        options.maximumLogFileSize = 256 * 1024
+        options.maxLogFileSize = 256 * 1024
         options.maxQueueSize = 20_000
         var logged: [String] = []
         do {
@@ -87,8 +87,8 @@ import Testing
         // Given a run whose endpoint is down, with a log that keeps its active file and the newest rotated one
         var options = Reporter.Options(logDirectory: logs.url)
         options.dsn = try DSN(Self.dsn(port: closed.port))
-        options.maximumLogFileSize = 1
-        options.maximumLogSize = 1
+        options.maxLogFileSize = 1
+        options.maxLogSize = 1
         let reporter = try Reporter(options: options)
 
         // When 10 events are captured, each rotating the one before out of the active file
@@ -173,9 +173,10 @@ import Testing
     /// A reporter sending to `dsn` with the delivery tests' short intervals, whose log rotates every 4 KiB.
     private static func reporter(logs: URL, dsn: String) throws -> Reporter {
         var options = Reporter.Options(logDirectory: logs)
-        options.maximumLogFileSize = 4 * 1024
-        let delivery = try DeliveryFixtures.configuration(dsn: dsn, outbox: options.outboxDirectory)
-        return try Reporter(options: options, delivery: delivery)
+        options.maxLogFileSize = 4 * 1024
+        options.dsn = try DSN(dsn)
+        options.configureDelivery = { DeliveryFixtures.tune(&$0) }
+        return try Reporter(options: options)
     }
 }
 

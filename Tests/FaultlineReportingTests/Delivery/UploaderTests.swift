@@ -162,7 +162,7 @@ import Testing
             // Given an ingest that answers 503, 502 and 504 (kept), then 500 and 400 (dropped)
             await ingest.recorder.answerNext([503, 502, 504, 500, 400].map { .init(status: $0) })
             var configuration = try DeliveryFixtures.configuration(dsn: ingest.dsn(), outbox: outbox.url)
-            configuration.maximumConcurrentRequests = 1
+            configuration.maxConcurrentRequests = 1
             let uploader = try Uploader(configuration: configuration, transport: transport.make())
 
             // When two events are sent one at a time, each flush saying whether it was delivered
@@ -295,7 +295,7 @@ import Testing
         let closed = try ClosedPort()
         var configuration = try DeliveryFixtures.configuration(
             dsn: "http://0123456789abcdef0123456789abcdef@127.0.0.1:\(closed.port)/1", outbox: outbox.url)
-        configuration.maximumOutboxCount = 5
+        configuration.maxOutboxCount = 5
         configuration.flushInterval = .seconds(60)
         let uploader = try Uploader(configuration: configuration, transport: transport.make())
         var sent: [String] = []

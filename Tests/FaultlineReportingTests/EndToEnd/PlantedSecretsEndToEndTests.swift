@@ -54,11 +54,12 @@ import Testing
                 // Given a reporter whose uploader holds events until it is closed
                 var options = Reporter.Options(logDirectory: log.url)
                 options.clock = { clock.date }
-                var delivery = Uploader.Configuration(
-                    dsn: try DSN(ingest.dsn()), outboxDirectory: options.outboxDirectory)
-                delivery.batchSize = 100
-                delivery.flushInterval = .seconds(600)
-                let reporter = try Reporter(options: options, delivery: delivery)
+                options.dsn = try DSN(ingest.dsn())
+                options.configureDelivery = {
+                    $0.batchSize = 100
+                    $0.flushInterval = .seconds(600)
+                }
+                let reporter = try Reporter(options: options)
                 let client = APIClient(baseURL: server.baseURL) {
                     $0.middlewares = [
                         CaptureMiddleware(reporter: reporter, baseURL: server.baseURL), RetryMiddleware(policy: .never),

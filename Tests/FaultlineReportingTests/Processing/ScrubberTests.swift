@@ -98,7 +98,7 @@ import Testing
     }
 
     @Test func aBodyOverTheLimitIsDescribedNotKept() {
-        let scrubber = Scrubber(rules: ScrubRules(maximumBodySize: 64))
+        let scrubber = Scrubber(rules: ScrubRules(maxBodySize: 64))
         let body = Data(#"{"note":"\#(String(repeating: "x", count: 200))"}"#.utf8)
 
         #expect(

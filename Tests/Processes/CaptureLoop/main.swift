@@ -18,11 +18,12 @@ guard arguments.count >= 3 else {
 }
 var options = Reporter.Options(logDirectory: URL(fileURLWithPath: arguments[1]))
 options.dsn = try DSN(arguments[2])
-options.maximumLogFileSize = 64 * 1024
-var delivery = Uploader.Configuration(dsn: options.dsn!, outboxDirectory: options.outboxDirectory)
-delivery.flushInterval = .milliseconds(50)
-delivery.backoff = Backoff(initial: .milliseconds(50), multiplier: 2, maximum: .milliseconds(400), jitter: 0)
-let reporter = try Reporter(options: options, delivery: delivery)
+options.maxLogFileSize = 64 * 1024
+options.configureDelivery = {
+    $0.flushInterval = .milliseconds(50)
+    $0.backoff = Backoff(initial: .milliseconds(50), multiplier: 2, maximum: .milliseconds(400), jitter: 0)
+}
+let reporter = try Reporter(options: options)
 
 if arguments.dropFirst(3).first == "--flush" {
     let delivered = await reporter.close(timeout: .seconds(60))

@@ -1,0 +1,45 @@
+import Faultline
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// How a request that a capture middleware saw ended, for ``Reporter/record(_:baseURL:)``.
+package enum RequestOutcome: Sendable {
+    /// A response the client accepted, with its status.
+    case response(RequestContext, status: Int)
+    /// A failure (a cancellation too), with the request as sent, whose scrubbed headers the event carries.
+    case failure(RequestFailure, request: URLRequest?)
+
+    /// The request's context.
+    var context: RequestContext {
+        switch self {
+        case .response(let context, _): context
+        case .failure(let failure, _): failure.context
+        }
+    }
+
+    /// The `http` breadcrumb of the request: its URL (`url`, already scrubbed), method, route, request id, status and,
+    /// for a failure, its kind; the level is `error` from 500 on (and for a failure without a status), `warning` from
+    /// 400 on, `info` below.
+    func breadcrumb(url: String, at date: Date) -> Breadcrumb {
+        let context = context
+        var data: [String: JSONValue] = [
+            "url": .string(url), "method": .string(context.method.rawValue), "http.route": .string(context.route),
+            "request_id": .string(context.requestID),
+        ]
+        let level: Breadcrumb.Level
+        switch self {
+        case .response(_, let status):
+            data["status_code"] = .int(status)
+            level = status >= 500 ? .error : status >= 400 ? .warning : .info
+        case .failure(let failure, _):
+            if let status = failure.context.statusCode { data["status_code"] = .int(status) }
+            data["reason"] = .string(FailureKind(failure.reason)?.rawValue ?? "cancelled")
+            level = (failure.context.statusCode ?? 500) >= 500 ? .error : .warning
+        }
+        return Breadcrumb(
+            type: "http", category: "http", level: level, message: context.endpoint, data: data, date: date)
+    }
+}

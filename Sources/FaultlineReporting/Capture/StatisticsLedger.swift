@@ -1,0 +1,77 @@
+import Foundation
+
+/// The one owner of a reporter's counts: what it wrote and dropped, and what the refreshers it observes did. The
+/// reporter and its writer count into it as things happen, without waiting; ``Reporter/statistics`` reads it; and it
+/// alone hands drops to the uploader, for client reports, in one task at a time, so that capturing in an error storm
+/// never waits for the uploader.
+final class StatisticsLedger: @unchecked Sendable {
+    private struct State {
+        var statistics = Reporter.Statistics()
+        /// Drops not yet counted by the uploader.
+        var unreported: [DiscardReason: Int] = [:]
+        /// The task handing `unreported` to the uploader, while one runs.
+        var handOver: Task<Void, Never>?
+    }
+
+    /// Where drops are reported; `nil` when events stay in the local log.
+    private let uploader: Uploader?
+    // Safe to share: `state` is the only mutable state, and every access to it holds `lock`, never across an `await`.
+    private let lock = NSLock()
+    private var state = State()
+
+    init(uploader: Uploader?) {
+        self.uploader = uploader
+    }
+
+    /// The counts now.
+    var statistics: Reporter.Statistics {
+        lock.withLock { state.statistics }
+    }
+
+    /// Changes the counts.
+    func record(_ change: (inout Reporter.Statistics) -> Void) {
+        lock.withLock { change(&state.statistics) }
+    }
+
+    /// Counts an event dropped for `reason`, in the statistics by `change` and, with an uploader, for its next client
+    /// report: handed over by a task that starts unless one runs, and takes what was dropped while it waited.
+    func discard(_ reason: DiscardReason, _ change: (inout Reporter.Statistics) -> Void) {
+        lock.withLock {
+            change(&state.statistics)
+            guard uploader != nil else { return }
+            state.unreported[reason, default: 0] += 1
+            if state.handOver == nil { state.handOver = Task { await self.handOverUntilEmpty() } }
+        }
+    }
+
+    /// Waits until the drops counted so far have reached the uploader: the running hand-over, then the drops counted
+    /// after it last looked.
+    func reportDiscards() async {
+        await lock.withLock { state.handOver }?.value
+        let next: Task<Void, Never>? = lock.withLock {
+            guard state.handOver == nil, !state.unreported.isEmpty else { return state.handOver }
+            state.handOver = Task { await self.handOverUntilEmpty() }
+            return state.handOver
+        }
+        await next?.value
+    }
+
+    /// Hands the drops to the uploader until none is left, then marks the hand-over finished.
+    private func handOverUntilEmpty() async {
+        while let discards = takeUnreported() {
+            for (reason, quantity) in discards { await uploader?.recordDiscarded(reason, quantity: quantity) }
+        }
+    }
+
+    /// The drops not yet handed over, taken; `nil`, ending the hand-over, when there are none.
+    private func takeUnreported() -> [DiscardReason: Int]? {
+        lock.withLock {
+            guard !state.unreported.isEmpty else {
+                state.handOver = nil
+                return nil
+            }
+            defer { state.unreported = [:] }
+            return state.unreported
+        }
+    }
+}
