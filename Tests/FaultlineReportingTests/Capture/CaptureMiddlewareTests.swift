@@ -203,7 +203,7 @@ import Testing
     }
 
     @Test func concurrentFailuresEachCarryTheRequestsBeforeThemButNeverTheirOwn() async throws {
-        let log = LogDirectory()
+        let log = try LogDirectory()
         defer { log.remove() }
         try await SeedServer.run { server in
             // Given a client whose middleware records each outcome with one call
@@ -232,12 +232,12 @@ import Testing
     }
 
     @Test func aFailureOutsideTheTargetsIsABreadcrumbButNoEvent() async throws {
-        let log = LogDirectory()
+        let log = try LogDirectory()
         defer { log.remove() }
         try await SeedServer.run { server in
             // Given a reporter that captures only another host's failures, and one with the defaults
             let elsewhere = try await Self.setup(server, log: log) { $0.failedRequestTargets = ["api.other.example"] }
-            let controlLog = LogDirectory()
+            let controlLog = try LogDirectory()
             defer { controlLog.remove() }
             let control = try await Self.setup(server, log: controlLog)
 

@@ -70,7 +70,7 @@ import Testing
             .init(reason: .eventProcessor, category: .error, quantity: 3),
         ]
         #expect(
-            try await DeliveryFixtures.eventually { await reporter.uploader?.statistics.discarded == expected })
+            try await eventually { await reporter.uploader?.statistics.discarded == expected })
         let statistics = await reporter.statistics
         #expect(statistics.suppressedByFingerprintLimit == 3)
         #expect(statistics.droppedByBeforeSend == 1)

@@ -1,6 +1,7 @@
 import FaultlineReporting
 import FaultlineTestServer
 import Foundation
+import TestSupport
 import Testing
 
 /// A reporter's delivery is configured in one place: `Options.dsn` says where events go, and
@@ -25,14 +26,14 @@ import Testing
 
             // Then the ingest of the options' DSN receives it at once, and the uploader kept the tuning
             #expect(
-                try await DeliveryFixtures.eventually {
+                try await eventually {
                     (try? await DeliveryFixtures.acceptedEventIDs(ingest.recorder)) == [id]
                 })
             let configuration = try #require(reporter.uploader?.configuration)
             #expect(configuration.dsn == options.dsn)
             #expect(configuration.outboxDirectory.path == options.outboxDirectory.path)
             #expect(configuration.batchSize == 1)
-            #expect(await reporter.close(timeout: DeliveryFixtures.patience))
+            #expect(await reporter.close(timeout: patience))
         }
     }
 

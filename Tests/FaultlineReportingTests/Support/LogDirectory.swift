@@ -15,7 +15,7 @@ struct LogDirectory {
 
     /// The events in the active log file, in order, once `reporter` has written what it captured.
     func events(writtenBy reporter: Reporter) async throws -> [SentryEvent] {
-        await reporter.flush(timeout: .seconds(10))
+        await reporter.flush(timeout: patience)
         return try events()
     }
 
