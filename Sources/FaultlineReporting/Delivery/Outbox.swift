@@ -6,10 +6,9 @@ import Foundation
 /// - Storing an envelope appends one record to the active segment with one `write(2)`: once ``store(_:category:)``
 ///   returns, the envelope is in the page cache and survives the process being killed. A record a crash cut short at
 ///   the end of a segment is cut off when the outbox is opened. Each run appends to a segment of its own.
-/// - Envelopes are sent oldest first, several at once. One is taken out (``remove(_:)``, O(1)) when it was delivered
-///   or dropped, and the cursor moves past the oldest taken out. The cursor (``DeliveryCursor``, `outbox-cursor.json`)
-///   is stored by the uploader at an interval and whenever sending stops; a restarted outbox sends what is stored
-///   from it on, so the last envelopes delivered before a crash are sent again (at least once). A segment none of
+/// - Envelopes are sent oldest first, several at once, through the state machine of a ``DurableQueue``: one is taken
+///   out (``remove(_:)``, O(1)) when it was delivered or dropped, and the cursor (`outbox-cursor.json`) moves past the
+///   oldest taken out; a restarted outbox sends what is stored from it on but what it says is done. A segment none of
 ///   whose envelopes waits is deleted.
 /// - The bytes of the newest envelopes are kept in memory, up to ``cacheBudget``, so that sending them reads nothing
 ///   back; older ones are read from their segment.
@@ -27,18 +26,10 @@ struct Outbox {
         var maximumBytes = 32 * 1024 * 1024
     }
 
-    /// A stored envelope, in the order it was stored.
-    private struct Record {
-        enum State { case waiting, sending, done }
-        let segment: Int
-        let record: OutboxSegment.Record
-        var state = State.waiting
-    }
-
-    /// A segment file: the serial numbers of its envelopes, how many of them are not done, and its size.
+    /// A segment file: how many of its envelopes are not done, and its size.
     private struct Segment {
-        let firstSerial: Int
-        var endSerial: Int
+        /// Its records, waiting, being sent or done.
+        var records = 0
         var pending = 0
         /// The bytes of its envelopes, which count against the byte limit while the file is kept.
         var bytes = 0
@@ -49,33 +40,17 @@ struct Outbox {
     /// The most bytes of envelopes kept in memory.
     static let cacheBudget = 8 * 1024 * 1024
     static let cursorFileName = "outbox-cursor.json"
-    /// The most envelopes after the cursor that it says are done.
-    static let doneLimit = 1024
 
     let directory: URL
     let limits: Limits
     private let segmentCount: Int
     private let segmentBytes: Int
-    private let cursorFile: URL
-    /// Records from `firstSerial` on; the oldest not done is at `head`, and none before `firstWaiting` waits.
-    private var records: [Record] = []
-    private var firstSerial = 0
-    private var head = 0
-    private var firstWaiting = 0
-    /// Records after `head` that are done.
-    private var doneAfterHead = 0
+    /// What waits, is being sent, or is done, and the cursor.
+    private var queue: DurableQueue
     private var segments: [Int: Segment] = [:]
     private var activeSegment: Int
     private var writer: (segment: Int, descriptor: Int32)?
     private var reader: (segment: Int, descriptor: Int32)?
-    private var cached: [Int: Data] = [:]
-    private var cachedBytes = 0
-    private var waitingByCategory: [DataCategory: Int] = [:]
-    /// Envelopes being sent whose segment was evicted meanwhile.
-    private var evictedInFlight = 0
-    private var storedCursor: DeliveryCursor?
-    /// The envelopes not taken out: waiting or being sent.
-    private(set) var count = 0
     /// The bytes of the envelopes in the segments kept.
     private(set) var totalBytes = 0
 
@@ -90,7 +65,7 @@ struct Outbox {
         self.limits = limits
         segmentCount = max(1, limits.maximumCount / 16)
         segmentBytes = max(1, min(8 * 1024 * 1024, limits.maximumBytes / 16))
-        cursorFile = directory.appendingPathComponent(Self.cursorFileName, isDirectory: false)
+        let cursorFile = directory.appendingPathComponent(Self.cursorFileName, isDirectory: false)
         let manager = FileManager.default
         try manager.createDirectory(at: directory, withIntermediateDirectories: true)
         let names = try manager.contentsOfDirectory(atPath: directory.path).sorted()
@@ -98,7 +73,8 @@ struct Outbox {
             unlink(directory.appendingPathComponent(name, isDirectory: false).path)
         }
         let cursor = (try? DeliveryCursor.stored(in: cursorFile)) ?? nil
-        storedCursor = cursor
+        queue = DurableQueue(
+            cursorFile: cursorFile, storedCursor: cursor, cacheBudget: min(Self.cacheBudget, limits.maximumBytes))
         let numbers = names.compactMap(OutboxSegment.number(ofFile:))
         activeSegment = max(numbers.max() ?? 0, cursor?.position.segment ?? 0) + 1
         for number in numbers { readSegment(number, from: cursor) }
@@ -126,48 +102,38 @@ struct Outbox {
             return
         }
         if contents.end < contents.fileSize { truncate(path, off_t(contents.end)) }
-        var segment = Segment(firstSerial: nextSerial, endSerial: nextSerial, end: contents.end)
+        var segment = Segment(end: contents.end)
         for record in contents.records {
             segment.bytes += Int(record.length)
             let position = LogPosition(segment: number, offset: record.offset)
             guard position >= from, !done.contains(position) else { continue }
-            append(Record(segment: number, record: record), to: &segment)
+            queue.append(at: position, length: Int(record.length), category: record.category)
+            segment.records += 1
+            segment.pending += 1
         }
         totalBytes += segment.bytes
         if segment.pending > 0 { segments[number] = segment } else { unlink(path) }
     }
 
-    var isEmpty: Bool { count == 0 }
+    var isEmpty: Bool { queue.isEmpty }
+
+    /// The envelopes not taken out: waiting or being sent.
+    var count: Int { queue.count }
 
     /// The categories of the envelopes that wait, not being sent.
-    var waitingCategories: Dictionary<DataCategory, Int>.Keys { waitingByCategory.keys }
+    var waitingCategories: Dictionary<DataCategory, Int>.Keys { queue.waitingCategories }
 
     /// The envelopes that wait, not being sent.
-    var waitingCount: Int { waitingByCategory.values.reduce(0, +) }
+    var waitingCount: Int { queue.waitingCount }
 
-    /// The first envelope not taken out, or where the next one will be stored, and up to ``doneLimit`` envelopes
-    /// after it that were taken out.
-    var cursor: DeliveryCursor {
-        guard head < records.count else {
-            return DeliveryCursor(
-                position: LogPosition(segment: activeSegment, offset: segments[activeSegment]?.end ?? 0))
-        }
-        var done: [LogPosition] = []
-        if doneAfterHead > 0 {
-            for index in (head + 1)..<min(records.count, head + 1 + Self.doneLimit * 64)
-            where records[index].state == .done {
-                done.append(position(of: index))
-                if done.count == Self.doneLimit { break }
-            }
-        }
-        return DeliveryCursor(position: position(of: head), done: done.isEmpty ? nil : done)
+    /// The first envelope not taken out, or where the next one will be stored, and up to ``DurableQueue/doneLimit``
+    /// envelopes after it that were taken out.
+    var cursor: DeliveryCursor { queue.cursor(orElse: end) }
+
+    /// Where the next envelope will be stored.
+    private var end: LogPosition {
+        LogPosition(segment: activeSegment, offset: segments[activeSegment]?.end ?? 0)
     }
-
-    private func position(of index: Int) -> LogPosition {
-        LogPosition(segment: records[index].segment, offset: records[index].record.offset)
-    }
-
-    private var nextSerial: Int { firstSerial + records.count }
 
     /// Appends `envelope` (serialized without `sent_at`) to the log.
     ///
@@ -177,101 +143,79 @@ struct Outbox {
         guard envelope.count <= min(limits.maximumBytes, Int(Int32.max)) else {
             throw OutboxError.envelopeTooLarge(size: envelope.count, limit: limits.maximumBytes)
         }
-        if let active = segments[activeSegment], active.endSerial > active.firstSerial,
-            active.bytes + envelope.count > segmentBytes || active.endSerial - active.firstSerial >= segmentCount
+        if let active = segments[activeSegment], active.records > 0,
+            active.bytes + envelope.count > segmentBytes || active.records >= segmentCount
         {
             rotate()
         }
-        var segment = segments[activeSegment] ?? Segment(firstSerial: nextSerial, endSerial: nextSerial)
+        var segment = segments[activeSegment] ?? Segment()
         let descriptor = try writerDescriptor()
         let bytes = OutboxSegment.record(of: envelope, category: category)
         try OutboxSegment.append(bytes, to: descriptor, at: segment.end)
-        let record = OutboxSegment.Record(offset: segment.end, length: Int32(envelope.count), category: category)
-        if cachedBytes + envelope.count <= min(Self.cacheBudget, limits.maximumBytes) {
-            cached[nextSerial] = envelope
-            cachedBytes += envelope.count
-        }
-        append(Record(segment: activeSegment, record: record), to: &segment)
+        queue.append(
+            at: LogPosition(segment: activeSegment, offset: segment.end), length: envelope.count, category: category,
+            bytes: envelope)
+        segment.records += 1
+        segment.pending += 1
         segment.bytes += envelope.count
         segment.end += bytes.count
         totalBytes += envelope.count
         segments[activeSegment] = segment
         var evicted: [DataCategory] = []
-        while count - evictedInFlight > limits.maximumCount || totalBytes > limits.maximumBytes,
+        while queue.count - queue.evictedInFlight > limits.maximumCount || totalBytes > limits.maximumBytes,
             let oldest = segments.keys.filter({ $0 != activeSegment }).min()
         {
-            evicted += evict(oldest)
+            deleteSegment(oldest)
+            evicted += queue.evict(before: oldest + 1)
         }
         return evicted
     }
 
     /// The oldest waiting envelope of a category `isSendable` accepts, marked as being sent; `nil` when none waits.
     mutating func next(where isSendable: (DataCategory) -> Bool) -> OutboxEntry? {
-        guard waitingByCategory.keys.contains(where: isSendable) else { return nil }
-        var index = max(firstWaiting, head)
-        while index < records.count, records[index].state != .waiting { index += 1 }
-        firstWaiting = index
-        while index < records.count {
-            let category = records[index].record.category
-            if records[index].state == .waiting, isSendable(category) {
-                records[index].state = .sending
-                countWaiting(category, -1)
-                return OutboxEntry(serial: firstSerial + index, category: category)
-            }
-            index += 1
-        }
-        return nil
+        queue.next(where: isSendable)
     }
 
     /// The stored bytes of `entry`: from memory, or read back from its segment.
     mutating func contents(of entry: OutboxEntry) throws -> Data {
-        if let bytes = cached[entry.serial] { return bytes }
-        let record = records[entry.serial - firstSerial]
-        guard segments[record.segment] != nil else { throw POSIXError(.ENOENT) }
-        if reader?.segment != record.segment {
+        if let bytes = queue.cachedBytes(of: entry) { return bytes }
+        let record = queue.record(entry)
+        let number = record.position.segment
+        guard segments[number] != nil else { throw POSIXError(.ENOENT) }
+        if reader?.segment != number {
             if let reader { close(reader.descriptor) }
             reader = nil
-            let descriptor = open(url(ofSegment: record.segment).path, O_RDONLY | O_CLOEXEC)
+            let descriptor = open(url(ofSegment: number).path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { throw OutboxSegment.lastError() }
-            reader = (record.segment, descriptor)
+            reader = (number, descriptor)
         }
-        let length = Int(record.record.length)
+        let length = Int(record.length)
+        let payloadOffset = record.position.offset + OutboxSegment.headerSize(of: record.category)
         var bytes = Data(count: length)
         let read = bytes.withUnsafeMutableBytes {
-            pread(reader?.descriptor ?? -1, $0.baseAddress, length, off_t(record.record.payloadOffset))
+            pread(reader?.descriptor ?? -1, $0.baseAddress, length, off_t(payloadOffset))
         }
         guard read == length else { throw read < 0 ? OutboxSegment.lastError() : POSIXError(.EIO) }
         return bytes
     }
 
-    /// Takes `entry` out: it was delivered or dropped.
+    /// Takes `entry` out: it was delivered or dropped. Its segment is deleted when none of its envelopes is left.
     mutating func remove(_ entry: OutboxEntry) {
-        let index = entry.serial - firstSerial
-        guard index >= head, index < records.count, records[index].state != .done else { return }
-        finish(index)
+        guard let record = queue.remove(entry), var segment = segments[record.position.segment] else { return }
+        segment.pending -= 1
+        segments[record.position.segment] = segment
+        if segment.pending == 0, record.position.segment != activeSegment { deleteSegment(record.position.segment) }
     }
 
     /// Makes `entry`, whose send failed, wait again; returns `false` when its segment was evicted while it was being
     /// sent, in which case it is taken out.
     mutating func retry(_ entry: OutboxEntry) -> Bool {
-        let index = entry.serial - firstSerial
-        guard index >= head, index < records.count, records[index].state == .sending else { return true }
-        guard segments[records[index].segment] != nil else {
-            finish(index)
-            return false
-        }
-        records[index].state = .waiting
-        countWaiting(entry.category, 1)
-        firstWaiting = min(firstWaiting, index)
-        return true
+        queue.retry(entry)
     }
 
     /// Stores the cursor when it moved since it was last stored.
     mutating func storeCursor() throws {
-        let cursor = cursor
-        guard cursor != storedCursor else { return }
-        try cursor.store(in: cursorFile)
-        storedCursor = cursor
+        try queue.storeCursor(orElse: end)
     }
 
     /// Stores the cursor and closes the files; when nothing waits, deletes the segments and the cursor.
@@ -279,81 +223,15 @@ struct Outbox {
         for descriptor in [writer?.descriptor, reader?.descriptor].compactMap({ $0 }) { close(descriptor) }
         writer = nil
         reader = nil
-        if count == 0 {
+        if queue.isEmpty {
             deleteSegments()
-            unlink(cursorFile.path)
-            storedCursor = nil
+            queue.deleteCursor()
         } else {
             try? storeCursor()
         }
     }
 
-    // MARK: Bookkeeping
-
-    private mutating func append(_ record: Record, to segment: inout Segment) {
-        records.append(record)
-        segment.endSerial += 1
-        segment.pending += 1
-        count += 1
-        countWaiting(record.record.category, 1)
-    }
-
-    private mutating func countWaiting(_ category: DataCategory, _ change: Int) {
-        let waiting = waitingByCategory[category, default: 0] + change
-        waitingByCategory[category] = waiting > 0 ? waiting : nil
-    }
-
-    /// Marks the record at `index` done, deletes its segment when none of its envelopes is left, and moves the head
-    /// past the records done.
-    private mutating func finish(_ index: Int) {
-        let record = records[index]
-        if record.state == .waiting { countWaiting(record.record.category, -1) }
-        records[index].state = .done
-        count -= 1
-        if let bytes = cached.removeValue(forKey: firstSerial + index) { cachedBytes -= bytes.count }
-        if var segment = segments[record.segment] {
-            segment.pending -= 1
-            segments[record.segment] = segment
-            if segment.pending == 0, record.segment != activeSegment { deleteSegment(record.segment) }
-        } else if record.state == .sending {
-            evictedInFlight -= 1
-        }
-        if index > head {
-            doneAfterHead += 1
-        } else {
-            head += 1
-            while head < records.count, records[head].state == .done {
-                head += 1
-                doneAfterHead -= 1
-            }
-        }
-        // Dropping the records done costs a copy of those left: amortized O(1) once they are at least half.
-        if head >= 4096, head * 2 >= records.count {
-            records.removeFirst(head)
-            firstSerial += head
-            firstWaiting = max(0, firstWaiting - head)
-            head = 0
-        }
-    }
-
-    /// Deletes segment `number`, an old one; returns the categories of its envelopes that waited, which are taken
-    /// out. Those being sent are taken out when their send ends.
-    private mutating func evict(_ number: Int) -> [DataCategory] {
-        guard let segment = segments[number] else { return [] }
-        deleteSegment(number)
-        var evicted: [DataCategory] = []
-        for serial in max(segment.firstSerial, firstSerial + head)..<segment.endSerial {
-            let index = serial - firstSerial
-            switch records[index].state {
-            case .waiting:
-                evicted.append(records[index].record.category)
-                finish(index)
-            case .sending: evictedInFlight += 1
-            case .done: break
-            }
-        }
-        return evicted
-    }
+    // MARK: Segments
 
     /// Starts a new active segment; the last one is deleted if none of its envelopes is left.
     private mutating func rotate() {

@@ -3,19 +3,22 @@ import Foundation
 /// The waiting lines past the index's limit: counted by segment as the log writes them, indexed from the log as the
 /// index drains, dropped by segment when the log evicts them.
 extension DeliveryJournal {
-    /// Takes the lines of `segments` from `start` on as waiting, what a run left to send, reading each file once, as a
-    /// stream: indexed up to the limit, counted by segment past it.
-    mutating func readWaitingLines(from start: LogPosition, segments: [Int]) {
+    /// Takes the lines of `segments` from `cursor` on as waiting, but those it says are done, what a run left to
+    /// send, reading each file once, as a stream: indexed up to the limit, counted by segment past it.
+    mutating func readWaitingLines(from cursor: DeliveryCursor, segments: [Int]) {
         let reader = reader
+        let start = cursor.position
+        let done = Set(cursor.done ?? [])
         for segment in segments where segment >= start.segment {
             let offset = segment == start.segment ? start.offset : 0
             try? reader.forEachLine(of: segment, from: offset, isActive: segment == activeSegment) { position, bytes in
-                pendingCount += 1
-                if unindexedFrom == nil, indexedCount < Self.indexLimit {
-                    indexCounted(bytes, at: position)
+                guard !done.contains(position) else { return true }
+                if unindexedFrom == nil, queue.count < Self.indexLimit {
+                    index(bytes, at: position)
                 } else {
                     if unindexedFrom == nil { unindexedFrom = position }
                     unindexedLines[segment, default: 0] += 1
+                    unindexedCount += 1
                 }
                 return true
             }
@@ -26,7 +29,7 @@ extension DeliveryJournal {
     /// lines that are not an object are skipped and counted.
     mutating func indexBacklog() {
         let reader = reader
-        while let from = unindexedFrom, indexedCount < Self.indexLimit {
+        while let from = unindexedFrom, queue.count < Self.indexLimit {
             guard let count = unindexedLines[from.segment], count > 0 else {
                 advanceBacklog(past: from.segment)
                 continue
@@ -36,13 +39,14 @@ extension DeliveryJournal {
             try? reader.forEachLine(of: from.segment, from: from.offset, isActive: from.segment == activeSegment) {
                 position, bytes in
                 guard taken < count else { return false }
-                guard indexedCount < Self.indexLimit else {
+                guard queue.count < Self.indexLimit else {
                     indexFullAt = position
                     return false
                 }
                 taken += 1
                 unindexedLines[from.segment] = count - taken
-                indexCounted(bytes, at: position)
+                unindexedCount -= 1
+                index(bytes, at: position)
                 return true
             }
             if let indexFullAt {
@@ -51,7 +55,7 @@ extension DeliveryJournal {
             }
             // Lines counted but no longer in the file (a segment that cannot be read) cannot be sent.
             if taken < count {
-                pendingCount -= count - taken
+                unindexedCount -= count - taken
                 skippedLines += count - taken
             }
             unindexedLines[from.segment] = 0
@@ -59,26 +63,25 @@ extension DeliveryJournal {
         }
     }
 
-    /// Indexes a line already counted as waiting when it is an object on a line; otherwise it cannot be sent, and is
-    /// taken out of the count and counted as skipped.
-    private mutating func indexCounted(_ bytes: Data, at position: LogPosition) {
+    /// Indexes a waiting line read from the log when it is an object on a line; otherwise it cannot be sent, and is
+    /// counted as skipped.
+    private mutating func index(_ bytes: Data, at position: LogPosition) {
         guard bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else {
-            pendingCount -= 1
             skippedLines += 1
             return
         }
-        index(Data(bytes), at: position, eventID: nil)
+        queue.append(at: position, length: bytes.count, category: .error, bytes: Data(bytes))
     }
 
     /// Drops the waiting lines not indexed of the segments the log evicted; returns how many.
     mutating func dropEvictedBacklog() -> Int {
         var dropped = 0
-        for (segment, count) in unindexedLines where segment < firstKeptSegment {
+        for (segment, count) in unindexedLines where segment < queue.firstKeptSegment {
             dropped += count
             unindexedLines[segment] = nil
         }
-        pendingCount -= dropped
-        if let from = unindexedFrom, from.segment < firstKeptSegment { advanceBacklog(past: from.segment) }
+        unindexedCount -= dropped
+        if let from = unindexedFrom, from.segment < queue.firstKeptSegment { advanceBacklog(past: from.segment) }
         return dropped
     }
 
@@ -86,7 +89,7 @@ extension DeliveryJournal {
     private mutating func advanceBacklog(past segment: Int) {
         unindexedLines[segment] = nil
         if let next = unindexedLines.filter({ $0.value > 0 }).keys.min() {
-            unindexedFrom = LogPosition(segment: max(next, firstKeptSegment), offset: 0)
+            unindexedFrom = LogPosition(segment: max(next, queue.firstKeptSegment), offset: 0)
         } else {
             unindexedFrom = nil
             unindexedLines.removeAll()
