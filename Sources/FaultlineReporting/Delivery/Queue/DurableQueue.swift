@@ -1,50 +1,30 @@
 import Foundation
 
-/// The state machine of a durable queue: records kept in numbered segment files, sent oldest first, and a cursor
-/// stored beside them that says what a restart sends again. The outbox (envelopes it appends to segments of its own)
-/// and the delivery journal (lines the event log appended) each keep one; they differ only in how records are framed
-/// in their files, who appends them, and where delivery starts with no cursor.
+/// Records kept in numbered segment files, sent oldest first, and a cursor stored beside them that says what a restart
+/// sends again: the outbox (``Outbox``, envelopes it appends to segment files of its own) and a reporter's delivery
+/// over its log (``LogQueue``, the lines the event log appended). What differs between them, how records are framed in
+/// their files, who appends them, and where delivery starts with no cursor, is their ``QueueSegments``.
 ///
 /// - Each record has a serial number, in the order it was stored, and a state: waiting, being sent, done (delivered
 ///   or dropped). Records are appended in the order of their positions.
 /// - The cursor is the position of the oldest record not done (or, when none is left, where the next one will be),
-///   and up to ``doneLimit`` records after it that are done. It is stored (``storeCursor(orElse:)``) at an interval
+///   and up to ``doneLimit`` records after it that are done. It is stored (``storeCursor()``) at an interval
 ///   and whenever sending stops, so a restart sends the records from it on but those it says are done: the last
 ///   records delivered before a crash are sent again (at least once). This is what survives a crash.
 /// - Segments are evicted whole and oldest first (``evict(before:)``): their waiting records are done, returned once
 ///   to be counted; those being sent are done when their send ends, and are not retried.
 /// - The bytes of the newest records are kept in memory, up to a budget, so that sending them reads nothing back.
-struct DurableQueue {
-    /// A stored record.
-    struct Record {
-        enum State { case waiting, sending, done }
-        /// Where it starts in its segment.
-        let position: LogPosition
-        /// The length of what it holds, without its framing.
-        let length: Int32
-        /// The category it is rate-limited and counted by.
-        let category: DataCategory
-        /// Its event's id, when the one who appended it said it.
-        let eventID: String?
-        var state = State.waiting
-    }
-
-    /// A record handed out to be sent.
-    struct Entry: Hashable, Sendable {
-        /// Its number in the queue: records are numbered in the order they were stored.
-        let serial: Int
-        /// The category it is rate-limited and counted by.
-        let category: DataCategory
-    }
-
+struct DurableQueue<Segments: QueueSegments> {
     /// The most records after the cursor that it says are done.
-    static let doneLimit = 1024
+    static var doneLimit: Int { 1024 }
 
     let cursorFile: URL
     /// The most bytes of records kept in memory.
     let cacheBudget: Int
+    /// The files, and what differs between queues.
+    var segments: Segments
     /// Records from `firstSerial` on; the oldest not done is at `head`, and none before `firstWaiting` waits.
-    private var records: [Record] = []
+    private var records: [QueueRecord] = []
     private var firstSerial = 0
     private var head = 0
     private var firstWaiting = 0
@@ -61,15 +41,23 @@ struct DurableQueue {
     /// The oldest segment not evicted: records before it are not sent again.
     private(set) var firstKeptSegment: Int
 
-    /// A queue with no record, whose cursor is kept in `cursorFile` and was found there as `storedCursor`.
-    init(cursorFile: URL, storedCursor: DeliveryCursor?, cacheBudget: Int, firstKeptSegment: Int = 0) {
+    /// A queue with no record over `segments`, whose cursor is kept in `cursorFile` and was found there as
+    /// `storedCursor`.
+    init(
+        segments: Segments, cursorFile: URL, storedCursor: DeliveryCursor?, cacheBudget: Int,
+        firstKeptSegment: Int = 0
+    ) {
+        self.segments = segments
         self.cursorFile = cursorFile
         self.storedCursor = storedCursor
         self.cacheBudget = cacheBudget
         self.firstKeptSegment = firstKeptSegment
     }
 
-    var isEmpty: Bool { count == 0 }
+    var isEmpty: Bool { pendingCount == 0 }
+
+    /// The records not done, those not in memory yet included.
+    var pendingCount: Int { count + segments.unindexedCount }
 
     /// The serial number the next record gets.
     var nextSerial: Int { firstSerial + records.count }
@@ -80,13 +68,13 @@ struct DurableQueue {
     /// The records that wait, not being sent.
     var waitingCount: Int { waitingByCategory.values.reduce(0, +) }
 
-    /// Whether a record waits, not being sent.
-    var hasWaiting: Bool { !waitingByCategory.isEmpty }
+    /// Whether a record waits, not being sent, those not in memory yet included.
+    var hasWaiting: Bool { !waitingByCategory.isEmpty || segments.unindexedCount > 0 }
 
-    /// The cursor: the oldest record not done and up to ``doneLimit`` done records after it; `end` when every record
-    /// is done.
-    func cursor(orElse end: LogPosition) -> DeliveryCursor {
-        guard head < records.count else { return DeliveryCursor(position: end) }
+    /// The cursor: the oldest record not done and up to ``doneLimit`` done records after it; where the next record
+    /// will be when every record is done.
+    var cursor: DeliveryCursor {
+        guard head < records.count else { return DeliveryCursor(position: segments.end) }
         var done: [LogPosition] = []
         if doneAfterHead > 0 {
             for index in (head + 1)..<min(records.count, head + 1 + Self.doneLimit * 64)
@@ -106,13 +94,14 @@ struct DurableQueue {
             cached[nextSerial] = bytes
             cachedBytes += bytes.count
         }
-        records.append(Record(position: position, length: Int32(length), category: category, eventID: eventID))
+        records.append(QueueRecord(position: position, length: Int32(length), category: category, eventID: eventID))
         count += 1
         countWaiting(category, 1)
     }
 
     /// The oldest waiting record of a category `isSendable` accepts, marked as being sent; `nil` when none waits.
-    mutating func next(where isSendable: (DataCategory) -> Bool) -> Entry? {
+    mutating func next(where isSendable: (DataCategory) -> Bool) -> QueueEntry? {
+        Segments.fill(&self)
         guard waitingByCategory.keys.contains(where: isSendable) else { return nil }
         var index = max(firstWaiting, head)
         while index < records.count, records[index].state != .waiting { index += 1 }
@@ -122,7 +111,7 @@ struct DurableQueue {
             if records[index].state == .waiting, isSendable(category) {
                 records[index].state = .sending
                 countWaiting(category, -1)
-                return Entry(serial: firstSerial + index, category: category)
+                return QueueEntry(serial: firstSerial + index, category: category)
             }
             index += 1
         }
@@ -130,29 +119,32 @@ struct DurableQueue {
     }
 
     /// The record `entry` stands for.
-    func record(_ entry: Entry) -> Record {
+    func record(_ entry: QueueEntry) -> QueueRecord {
         records[entry.serial - firstSerial]
     }
 
-    /// The bytes of `entry` kept in memory; `nil` when they are to be read back from its segment.
-    func cachedBytes(of entry: Entry) -> Data? {
-        cached[entry.serial]
+    /// The bytes of `entry`: from memory, or read back from its segment.
+    mutating func contents(of entry: QueueEntry) throws -> Data {
+        if let bytes = cached[entry.serial] { return bytes }
+        return try segments.contents(of: records[entry.serial - firstSerial])
     }
 
-    /// Marks `entry` done: it was delivered or dropped. Returns its record when it was not done already, for the
-    /// caller to account its segment.
-    @discardableResult
-    mutating func remove(_ entry: Entry) -> Record? {
+    /// The envelope that carries `entry`, stamped with `sentAt` and carrying `items` too.
+    mutating func envelope(of entry: QueueEntry, sentAt: Date, appending items: [Envelope.Item]) throws -> Data {
+        let bytes = try contents(of: entry)
+        return try segments.envelope(of: record(entry), bytes: bytes, sentAt: sentAt, appending: items)
+    }
+
+    /// Marks `entry` done: it was delivered or dropped.
+    mutating func remove(_ entry: QueueEntry) {
         let index = entry.serial - firstSerial
-        guard index >= head, index < records.count, records[index].state != .done else { return nil }
-        let record = records[index]
+        guard index >= head, index < records.count, records[index].state != .done else { return }
         finish(index)
-        return record
     }
 
     /// Makes `entry`, whose send failed, wait again; returns `false` when its segment was evicted while it was being
     /// sent, in which case it is done.
-    mutating func retry(_ entry: Entry) -> Bool {
+    mutating func retry(_ entry: QueueEntry) -> Bool {
         let index = entry.serial - firstSerial
         guard index >= head, index < records.count, records[index].state == .sending else { return true }
         guard records[index].position.segment >= firstKeptSegment else {
@@ -195,9 +187,9 @@ struct DurableQueue {
         return evicted
     }
 
-    /// Stores the cursor when it moved since it was last stored; `end` is where the next record will be.
-    mutating func storeCursor(orElse end: LogPosition) throws {
-        let cursor = cursor(orElse: end)
+    /// Stores the cursor when it moved since it was last stored.
+    mutating func storeCursor() throws {
+        let cursor = cursor
         guard cursor != storedCursor else { return }
         try cursor.store(in: cursorFile)
         storedCursor = cursor
@@ -221,6 +213,7 @@ struct DurableQueue {
         if record.state == .sending, record.position.segment < firstKeptSegment { evictedInFlight -= 1 }
         records[index].state = .done
         count -= 1
+        segments.didFinish(record)
         if let bytes = cached.removeValue(forKey: firstSerial + index) { cachedBytes -= bytes.count }
         if index > head {
             doneAfterHead += 1

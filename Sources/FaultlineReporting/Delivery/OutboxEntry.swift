@@ -1,2 +1,0 @@
-/// One envelope in the outbox, as the uploader sends it: a record of its ``DurableQueue``.
-typealias OutboxEntry = DurableQueue.Entry
