@@ -47,55 +47,47 @@ extension Uploader {
     private func nextEnvelope() -> (PendingEnvelope, Data)? {
         let now = clock.now
         guard !isClosed, retryAt.map({ $0 <= now }) ?? true else { return nil }
-        if rateLimits.deadline(for: .error, at: now) == nil, let logged = nextLoggedEnvelope() {
-            return logged
-        }
         let limits = rateLimits
-        while let entry = outbox.next(where: { limits.deadline(for: $0, at: now) == nil }) {
-            let report = takeReportToCarry()
-            do {
-                let envelope = try Envelope.stamping(
-                    outbox.contents(of: entry), sentAt: Date(),
-                    appending: try report.map { [try $0.item(at: Date())] } ?? [])
-                if let report { reportCarrier = (.stored(entry), report) }
-                return (.stored(entry), envelope)
-            } catch {
-                if let report { pendingReport.merge(report) }
-                outbox.remove(entry)
-                discard(entry.category, because: .internalSDKError)
-            }
+        let isSendable = { (category: DataCategory) in limits.deadline(for: category, at: now) == nil }
+        if logQueue != nil {
+            let logged = take(from: &logQueue!, isLogged: true, where: isSendable)
+            let skipped = logQueue?.takeSkippedLines() ?? 0
+            if skipped > 0 { recordDiscarded(.internalSDKError, quantity: skipped) }
+            if let logged { return logged }
         }
-        return nil
+        return take(from: &outbox, isLogged: false, where: isSendable)
     }
 
-    /// The oldest logged event that waits, in an envelope of its own; lines that cannot be read back are dropped and
-    /// counted (`cache_overflow` when the log evicted them, else `internal_sdk_error`).
-    private func nextLoggedEnvelope() -> (PendingEnvelope, Data)? {
-        while journal != nil {
-            let line: DeliveryJournal.Line
-            defer {
-                let skipped = journal?.takeSkippedLines() ?? 0
-                if skipped > 0 { recordDiscarded(.internalSDKError, quantity: skipped) }
+    /// The oldest record of `queue` of a sendable category, in its envelope; records that cannot be read back are
+    /// dropped and counted (`cache_overflow` when the log evicted them, else `internal_sdk_error`).
+    private func take<Segments>(
+        from queue: inout DurableQueue<Segments>, isLogged: Bool, where isSendable: (DataCategory) -> Bool
+    ) -> (PendingEnvelope, Data)? {
+        while let entry = queue.next(where: isSendable) {
+            let pending = PendingEnvelope(entry: entry, isLogged: isLogged)
+            var report = takeReportToCarry()
+            var items: [Envelope.Item] = []
+            if let carried = report {
+                if let item = try? carried.item(at: Date()) {
+                    items.append(item)
+                } else {
+                    pendingReport.merge(carried)
+                    report = nil
+                }
             }
             do {
-                guard let next = try journal?.nextLine() else { return nil }
-                line = next
-            } catch .evicted {
-                discard(.error, because: .cacheOverflow)
-                continue
+                let envelope = try queue.envelope(of: entry, sentAt: Date(), appending: items)
+                if let report { reportCarrier = (pending, report) }
+                return (pending, envelope)
             } catch {
-                discard(.error, because: .internalSDKError)
-                continue
+                if let report { pendingReport.merge(report) }
+                queue.remove(entry)
+                if case .evicted? = error as? LogSegmentReader.Failure {
+                    discard(entry.category, because: .cacheOverflow)
+                } else {
+                    discard(entry.category, because: .internalSDKError)
+                }
             }
-            let report = takeReportToCarry()
-            var header: [String: JSONValue] = ["dsn": .string(configuration.dsn.description)]
-            if let eventID = line.eventID ?? LoggedEventID.read(from: line.bytes) {
-                header["event_id"] = .string(eventID)
-            }
-            var items = [Envelope.Item(type: "event", payload: line.bytes)]
-            if let item = try? report?.item(at: Date()) { items.append(item) }
-            if let report { reportCarrier = (.logged(line.serial), report) }
-            return (.logged(line.serial), Envelope(header: header, items: items).serialized(sentAt: Date()))
         }
         return nil
     }
@@ -145,20 +137,13 @@ extension Uploader {
 
     /// Takes a delivered or dropped envelope out of what waits.
     private func remove(_ pending: PendingEnvelope) {
-        switch pending {
-        case .stored(let entry): outbox.remove(entry)
-        case .logged(let serial): journal?.acknowledge(serial)
-        }
+        if pending.isLogged { logQueue?.remove(pending.entry) } else { outbox.remove(pending.entry) }
     }
 
     /// Puts an envelope whose send failed back among those that wait; one whose segment (or log file) was evicted
     /// meanwhile is dropped instead, counted as `cache_overflow`.
     private func retry(_ pending: PendingEnvelope) {
-        let kept =
-            switch pending {
-            case .stored(let entry): outbox.retry(entry)
-            case .logged(let serial): journal?.retry(serial) ?? true
-            }
+        let kept = pending.isLogged ? logQueue?.retry(pending.entry) ?? true : outbox.retry(pending.entry)
         if !kept { discard(pending.category, because: .cacheOverflow) }
     }
 
@@ -167,7 +152,7 @@ extension Uploader {
         guard !isClosed else { return }
         let now = clock.now
         let waitingCategories =
-            Array(outbox.waitingCategories) + (journal?.hasWaiting == true ? [DataCategory.error] : [])
+            Array(outbox.waitingCategories) + (logQueue?.hasWaiting == true ? [DataCategory.error] : [])
         if let retryAt, retryAt > now {
             scheduleWakeUp(at: retryAt)
         } else if let deadline = waitingCategories.compactMap({ rateLimits.deadline(for: $0, at: now) }).min() {

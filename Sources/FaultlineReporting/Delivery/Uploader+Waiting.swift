@@ -32,7 +32,8 @@ extension Uploader {
     }
 
     /// The events of `log` that wait to be sent by the uploaders whose outbox is `directory`, and their bytes: for
-    /// each destination whose cursor is stored there, the lines from its cursor to the end of the log, as an uploader
+    /// each destination whose cursor is stored there, the lines from its cursor to the end of the log but those it says
+    /// are done, as an uploader
     /// opening them would find them (the stored cursor lags the deliveries by at most 25 ms). It only reads, so
     /// `faultline stats` may call it while a reporter sends.
     public static func waiting(inLog log: EventLog.Configuration, outbox directory: URL) -> (events: Int, bytes: Int) {
@@ -44,10 +45,12 @@ extension Uploader {
         let reader = LogSegmentReader(log: log)
         var waiting = (events: 0, bytes: 0)
         for cursor in cursors {
+            let done = Set(cursor.done ?? [])
             for segment in segments + [activeSegment] where segment >= cursor.position.segment {
                 let offset = segment == cursor.position.segment ? cursor.position.offset : 0
-                try? reader.forEachLine(of: segment, from: offset, isActive: segment == activeSegment) { _, line in
-                    if line.first == UInt8(ascii: "{") {
+                try? reader.forEachLine(of: segment, from: offset, isActive: segment == activeSegment) {
+                    position, line in
+                    if line.first == UInt8(ascii: "{"), !done.contains(position) {
                         waiting.events += 1
                         waiting.bytes += line.count
                     }

@@ -36,7 +36,7 @@ public actor Uploader {
     public nonisolated let configuration: Configuration
     var outbox: Outbox
     /// The reporter's log lines still to be sent, when the uploader sends a reporter's events.
-    var journal: DeliveryJournal?
+    var logQueue: LogQueue?
     var rateLimits = RateLimits()
     var pendingReport = ClientReport()
     var counts: DeliveryStatistics
@@ -81,7 +81,7 @@ public actor Uploader {
         try self.init(configuration: configuration, transport: transport, log: nil)
     }
 
-    /// Opens the outbox and, with `log`, the journal of that log's lines to send (its cursor kept in the outbox
+    /// Opens the outbox and, with `log`, the queue of that log's lines to send (its cursor kept in the outbox
     /// directory), and starts sending what an earlier run left in either.
     ///
     /// Call it after the log was opened and before lines are appended to it. Log lines that are not an object are
@@ -93,15 +93,16 @@ public actor Uploader {
             limits: .init(
                 maximumCount: configuration.maxOutboxCount, maximumBytes: configuration.maxOutboxBytes),
             unreadable: { _, _ in unreadable += 1 })
-        var journal = try log.map {
-            try DeliveryJournal(
-                log: $0, cursorFile: DeliveryCursor.file(in: configuration.outboxDirectory, for: configuration.dsn))
+        var logQueue = try log.map {
+            try LogQueue(
+                log: $0, dsn: configuration.dsn,
+                cursorFile: DeliveryCursor.file(in: configuration.outboxDirectory, for: configuration.dsn))
         }
-        unreadable += journal?.takeSkippedLines() ?? 0
+        unreadable += logQueue?.takeSkippedLines() ?? 0
         let client = SentryEvent.SDK.faultline.clientName
         self.configuration = configuration
         self.outbox = outbox
-        self.journal = journal
+        self.logQueue = logQueue
         self.transport =
             transport ?? URLSessionEnvelopeTransport(maximumConnections: configuration.maxConcurrentRequests)
         self.envelopeURL = configuration.dsn.envelopeURL
@@ -118,7 +119,7 @@ public actor Uploader {
             pendingReport.record(.internalSDKError, .error, quantity: unreadable)
             counts.recordDiscarded(.internalSDKError, .error, quantity: unreadable)
         }
-        if !outbox.isEmpty || !(journal?.isEmpty ?? true) {
+        if !outbox.isEmpty || !(logQueue?.isEmpty ?? true) {
             Task { await self.startDraining() }
         }
     }
@@ -131,10 +132,10 @@ public actor Uploader {
     }
 
     /// How many envelopes and events wait to be sent, including those being sent.
-    public var pendingCount: Int { outbox.count + (journal?.pendingCount ?? 0) }
+    public var pendingCount: Int { outbox.pendingCount + (logQueue?.pendingCount ?? 0) }
 
     /// Whether nothing waits to be sent.
-    var isEmpty: Bool { outbox.isEmpty && journal?.isEmpty ?? true }
+    var isEmpty: Bool { outbox.isEmpty && logQueue?.isEmpty ?? true }
 
     /// Stores `envelope` in the outbox for sending.
     ///
@@ -165,21 +166,21 @@ public actor Uploader {
     ///
     /// An event of a rate-limited category is not sent, counted as `ratelimit_backoff`.
     func enqueue(loggedEvent line: Data, eventID: String, at position: LogPosition, evictedSegments: [Int]) {
-        guard !isClosed, journal != nil else { return }
-        let evicted = journal?.evict(evictedSegments) ?? 0
+        guard !isClosed, logQueue != nil else { return }
+        let evicted = logQueue?.evict(evictedSegments) ?? 0
         if evicted > 0 { recordDiscarded(.cacheOverflow, quantity: evicted) }
         if rateLimits.deadline(for: .error, at: clock.now) != nil {
-            journal?.skip(to: LogPosition(segment: position.segment, offset: position.offset + line.count + 1))
+            logQueue?.skip(to: LogPosition(segment: position.segment, offset: position.offset + line.count + 1))
             discard(.error, because: .ratelimitBackoff)
             return
         }
-        journal?.append(line, at: position, eventID: eventID)
+        logQueue?.append(line, at: position, eventID: eventID)
         startSendingOrWait()
     }
 
     /// Starts sending once a batch waits, or schedules a send after the flush interval.
     private func startSendingOrWait() {
-        let waiting = outbox.waitingCount + (journal?.pendingCount ?? 0)
+        let waiting = outbox.waitingCount + (logQueue?.pendingCount ?? 0)
         if waiting >= configuration.batchSize {
             startDraining()
         } else {
@@ -279,7 +280,7 @@ public actor Uploader {
         let instant = clock.now
         if !force, let cursorStoredAt, instant - cursorStoredAt < Self.cursorInterval { return }
         cursorStoredAt = instant
-        try? journal?.storeCursor()
+        try? logQueue?.storeCursor()
         try? outbox.storeCursor()
     }
 
@@ -330,17 +331,12 @@ public actor Uploader {
 }
 
 extension Uploader {
-    /// What a request carries: an envelope of the outbox, or an event of the reporter's log.
-    enum PendingEnvelope: Hashable {
-        case stored(OutboxEntry)
-        case logged(Int)
+    /// What a request carries: a record of the reporter's log queue, or of the outbox.
+    struct PendingEnvelope: Hashable {
+        let entry: QueueEntry
+        let isLogged: Bool
 
         /// The category it is rate-limited and counted by.
-        var category: DataCategory {
-            switch self {
-            case .stored(let entry): entry.category
-            case .logged: .error
-            }
-        }
+        var category: DataCategory { entry.category }
     }
 }

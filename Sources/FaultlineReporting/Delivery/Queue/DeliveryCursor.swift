@@ -9,8 +9,8 @@ import Foundation
 struct DeliveryCursor: Hashable, Codable {
     /// The first line not yet delivered, or where the next line will start.
     var position: LogPosition
-    /// Records after ``position`` already delivered or dropped, which a restart does not send again: the outbox's,
-    /// whose envelopes are sent several at once and may wait for their category's rate limit; `nil` for a log.
+    /// Records after ``position`` already delivered or dropped, which a restart does not send again (records are sent
+    /// several at once, and an outbox's may wait for their category's rate limit); `nil` when there are none.
     var done: [LogPosition]? = nil
 
     /// The cursor's file for `dsn` in `directory`, one per destination: `cursor-<host>[_<port>]-<project>.json`.

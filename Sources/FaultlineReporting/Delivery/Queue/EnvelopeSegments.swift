@@ -1,0 +1,163 @@
+import Foundation
+
+/// The outbox's segment files, `<number, 12 digits>.segment` in its directory (framed as ``OutboxSegment`` says):
+/// appended to by the outbox itself, one segment per run at least, each deleted once none of its envelopes is left.
+struct EnvelopeSegments: QueueSegments {
+    /// How much the outbox holds.
+    struct Limits: Hashable, Sendable {
+        /// The most envelopes; 1000 by default.
+        var maximumCount = 1000
+        /// The most bytes all envelopes take; 32 MiB by default.
+        var maximumBytes = 32 * 1024 * 1024
+    }
+
+    /// A segment file: its records, how many of them are not done, and its size.
+    struct Segment {
+        /// Its records, waiting, being sent or done.
+        var records = 0
+        var pending = 0
+        /// The bytes of its envelopes, which count against the byte limit while the file is kept.
+        var bytes = 0
+        /// Where its next record starts.
+        var end = 0
+    }
+
+    let directory: URL
+    let limits: Limits
+    /// The most envelopes and bytes of a segment.
+    let segmentCount: Int
+    let segmentBytes: Int
+    /// The segments kept: those with envelopes not done, and the active one.
+    var files: [Int: Segment] = [:]
+    var activeSegment: Int
+    private var writer: (segment: Int, descriptor: Int32)?
+    private var reader: (segment: Int, descriptor: Int32)?
+    /// The bytes of the envelopes in the segments kept.
+    var totalBytes = 0
+
+    init(directory: URL, limits: Limits, activeSegment: Int) {
+        self.directory = directory
+        self.limits = limits
+        self.activeSegment = activeSegment
+        segmentCount = max(1, limits.maximumCount / 16)
+        segmentBytes = max(1, min(8 * 1024 * 1024, limits.maximumBytes / 16))
+    }
+
+    var end: LogPosition { LogPosition(segment: activeSegment, offset: files[activeSegment]?.end ?? 0) }
+
+    var unindexedCount: Int { 0 }
+
+    /// Reads the envelope of `record` with one `pread(2)`, keeping the segment open for the next.
+    mutating func contents(of record: QueueRecord) throws -> Data {
+        let number = record.position.segment
+        guard files[number] != nil else { throw POSIXError(.ENOENT) }
+        if reader?.segment != number {
+            if let reader { close(reader.descriptor) }
+            reader = nil
+            let descriptor = open(url(ofSegment: number).path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw OutboxSegment.lastError() }
+            reader = (number, descriptor)
+        }
+        let length = Int(record.length)
+        let payloadOffset = record.position.offset + OutboxSegment.headerSize(of: record.category)
+        var bytes = Data(count: length)
+        let read = bytes.withUnsafeMutableBytes {
+            pread(reader?.descriptor ?? -1, $0.baseAddress, length, off_t(payloadOffset))
+        }
+        guard read == length else { throw read < 0 ? OutboxSegment.lastError() : POSIXError(.EIO) }
+        return bytes
+    }
+
+    /// The stored envelope with `sent_at` set and `items` appended.
+    func envelope(of record: QueueRecord, bytes: Data, sentAt: Date, appending items: [Envelope.Item]) throws -> Data {
+        try Envelope.stamping(bytes, sentAt: sentAt, appending: items)
+    }
+
+    /// Deletes the segment of `record` when none of its envelopes is left, unless it is the active one.
+    mutating func didFinish(_ record: QueueRecord) {
+        let number = record.position.segment
+        guard var segment = files[number] else { return }
+        segment.pending -= 1
+        files[number] = segment
+        if segment.pending == 0, number != activeSegment { delete(number) }
+    }
+
+    static func fill(_ queue: inout DurableQueue<EnvelopeSegments>) {}
+
+    /// Appends the record of `envelope` to the active segment, starting a new one when it is full.
+    ///
+    /// - Returns: Where the record starts.
+    mutating func append(_ envelope: Data, category: DataCategory) throws -> LogPosition {
+        if let active = files[activeSegment], active.records > 0,
+            active.bytes + envelope.count > segmentBytes || active.records >= segmentCount
+        {
+            rotate()
+        }
+        var segment = files[activeSegment] ?? Segment()
+        let descriptor = try writerDescriptor()
+        let bytes = OutboxSegment.record(of: envelope, category: category)
+        try OutboxSegment.append(bytes, to: descriptor, at: segment.end)
+        let position = LogPosition(segment: activeSegment, offset: segment.end)
+        segment.records += 1
+        segment.pending += 1
+        segment.bytes += envelope.count
+        segment.end += bytes.count
+        totalBytes += envelope.count
+        files[activeSegment] = segment
+        return position
+    }
+
+    /// The oldest segment but the active one; `nil` when there is none.
+    var oldestInactive: Int? { files.keys.filter { $0 != activeSegment }.min() }
+
+    /// Closes the files.
+    mutating func closeDescriptors() {
+        for descriptor in [writer?.descriptor, reader?.descriptor].compactMap({ $0 }) { close(descriptor) }
+        writer = nil
+        reader = nil
+    }
+
+    /// Starts a new active segment; the last one is deleted if none of its envelopes is left.
+    private mutating func rotate() {
+        if let writer { close(writer.descriptor) }
+        writer = nil
+        let previous = activeSegment
+        activeSegment += 1
+        if files[previous]?.pending == 0 { delete(previous) }
+    }
+
+    /// Deletes segment `number`'s file.
+    mutating func delete(_ number: Int) {
+        guard let segment = files.removeValue(forKey: number) else { return }
+        totalBytes -= segment.bytes
+        if reader?.segment == number, let reader {
+            close(reader.descriptor)
+            self.reader = nil
+        }
+        if writer?.segment == number, let writer {
+            close(writer.descriptor)
+            self.writer = nil
+        }
+        unlink(url(ofSegment: number).path)
+    }
+
+    /// Deletes every segment, as when nothing waits; the next envelope starts a new one.
+    mutating func deleteAll() {
+        for number in files.keys { delete(number) }
+        activeSegment += 1
+    }
+
+    private mutating func writerDescriptor() throws -> Int32 {
+        if let writer, writer.segment == activeSegment { return writer.descriptor }
+        let descriptor = open(
+            url(ofSegment: activeSegment).path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw OutboxSegment.lastError() }
+        writer = (activeSegment, descriptor)
+        return descriptor
+    }
+
+    /// The file of segment `number`; saying it is no directory saves the `stat(2)` Foundation makes to find out.
+    func url(ofSegment number: Int) -> URL {
+        directory.appendingPathComponent(OutboxSegment.fileName(number), isDirectory: false)
+    }
+}

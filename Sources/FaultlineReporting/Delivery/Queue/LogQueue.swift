@@ -1,0 +1,61 @@
+import Foundation
+
+/// A reporter's delivery over its local log: the lines the event log appended, from the stored cursor on.
+typealias LogQueue = DurableQueue<LogSegments>
+
+extension DurableQueue where Segments == LogSegments {
+    /// Opens the delivery of `log` to `dsn`, whose cursor is kept in `cursorFile`: the lines from the stored cursor to
+    /// the end of the log wait, but those it says are done. With no cursor stored, delivery starts at the end of the
+    /// log: an app that gets a DSN does not send the history it logged before. Call it after the log was opened (which
+    /// cuts off a line a crash cut short) and before lines are appended.
+    ///
+    /// A rotated file that cannot be read (corrupt gzip) is skipped: its lines cannot be sent, and `faultline stats`
+    /// names the file. Lines that are not an object are skipped, counted in ``takeSkippedLines()``.
+    init(log: EventLog.Configuration, dsn: DSN, cursorFile: URL) throws {
+        let (rotated, activeSegment) = try EventLog.segments(of: log)
+        let activeSize = (try? EventLog.size(of: log.activeFile)) ?? 0
+        let cursor = try DeliveryCursor.stored(in: cursorFile)
+        self.init(
+            segments: LogSegments(
+                log: log, dsn: dsn, end: LogPosition(segment: activeSegment, offset: activeSize)),
+            cursorFile: cursorFile, storedCursor: cursor, cacheBudget: LogSegments.cacheBudget,
+            firstKeptSegment: rotated.min() ?? activeSegment)
+        guard let cursor else {
+            try storeCursor()
+            return
+        }
+        readWaitingLines(from: cursor, segments: rotated + [activeSegment])
+    }
+
+    /// The lines found since the last call that cannot be sent, for the uploader to count.
+    mutating func takeSkippedLines() -> Int {
+        defer { segments.skippedLines = 0 }
+        return segments.skippedLines
+    }
+
+    /// Adds the line the log wrote at `position`, whose event has the id `eventID` when the caller knows it: indexed,
+    /// or only counted when the index is full.
+    mutating func append(_ line: Data, at position: LogPosition, eventID: String?) {
+        segments.advance(to: LogPosition(segment: position.segment, offset: position.offset + line.count + 1))
+        guard segments.unindexedFrom == nil, count < LogSegments.indexLimit else {
+            if segments.unindexedFrom == nil { segments.unindexedFrom = position }
+            segments.unindexedLines[position.segment, default: 0] += 1
+            segments.unindexedCount += 1
+            return
+        }
+        append(at: position, length: line.count, category: .error, eventID: eventID, bytes: line)
+    }
+
+    /// Notes that the log is at `position` after lines the queue does not send (an event a rate limit refused).
+    mutating func skip(to position: LogPosition) {
+        segments.advance(to: position)
+    }
+
+    /// Drops the waiting lines of `evicted`, segments whose files the log evicted (the oldest, always), even those
+    /// still in memory: what is sent is what the log holds, so a restart never finds a cursor into a deleted file.
+    /// Lines being sent are dropped if their send fails. Returns how many were dropped.
+    mutating func evict(_ evicted: [Int]) -> Int {
+        guard let newest = evicted.max() else { return 0 }
+        return evict(before: newest + 1).count + dropEvictedBacklog()
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// The files of the local event log as a ``DurableQueue``'s segments, for a reporter's delivery: the log is the
+/// outbox, and each event is written once. The event log appends the lines and evicts its oldest files; the queue is
+/// told of both (``DurableQueue/append(_:at:eventID:)``, ``DurableQueue/evict(_:)``) and reads lines back by their
+/// positions, from the active file or a rotated gzip file streamed a piece at a time.
+///
+/// At most ``indexLimit`` waiting lines are in the queue's memory (their positions, and the bytes of the newest up to
+/// ``cacheBudget``); the lines after them, a backlog of an outage, are only counted by segment and read from the log
+/// as the queue drains (`DurableQueue+Backlog.swift`), so memory does not grow with the backlog.
+struct LogSegments: QueueSegments {
+    /// The most bytes of lines kept in memory.
+    static let cacheBudget = 4 * 1024 * 1024
+    /// The most waiting lines indexed in memory.
+    static let indexLimit = 10_000
+
+    /// The destination, which the envelopes that carry the lines name.
+    let dsn: DSN
+    var reader: LogSegmentReader
+    /// Where the line after the last line the queue was told of starts.
+    var logEnd: LogPosition
+    private(set) var activeSegment: Int
+    /// Where the first waiting line that is not indexed starts; `nil` when every waiting line is indexed.
+    var unindexedFrom: LogPosition?
+    /// The waiting lines not indexed, by segment, and how many they are in all.
+    var unindexedLines: [Int: Int] = [:]
+    var unindexedCount = 0
+    /// Lines found that cannot be sent (not an object on a line), not yet counted by the uploader.
+    var skippedLines = 0
+
+    init(log: EventLog.Configuration, dsn: DSN, end: LogPosition) {
+        self.dsn = dsn
+        self.reader = LogSegmentReader(log: log)
+        self.logEnd = end
+        self.activeSegment = end.segment
+    }
+
+    var end: LogPosition { unindexedFrom ?? logEnd }
+
+    /// Reads the line of `record` back from the log.
+    ///
+    /// - Throws: ``LogSegmentReader/Failure``, ``LogSegmentReader/Failure/evicted`` when its file was evicted.
+    mutating func contents(of record: QueueRecord) throws -> Data {
+        try reader.line(at: record.position, length: Int(record.length), activeSegment: activeSegment)
+    }
+
+    /// An envelope of the event the line holds, for ``dsn``, that names the event's id when it is known or found.
+    func envelope(of record: QueueRecord, bytes: Data, sentAt: Date, appending items: [Envelope.Item]) throws -> Data {
+        var header: [String: JSONValue] = ["dsn": .string(dsn.description)]
+        if let eventID = record.eventID ?? LoggedEventID.read(from: bytes) { header["event_id"] = .string(eventID) }
+        return Envelope(header: header, items: [Envelope.Item(type: "event", payload: bytes)] + items)
+            .serialized(sentAt: sentAt)
+    }
+
+    /// Nothing: the event log deletes its files.
+    func didFinish(_ record: QueueRecord) {}
+
+    /// Indexes lines of the backlog when the queue holds fewer than half of ``indexLimit``.
+    static func fill(_ queue: inout DurableQueue<LogSegments>) {
+        if queue.segments.unindexedFrom != nil, queue.count < indexLimit / 2 { queue.indexBacklog() }
+    }
+
+    /// Notes that the log wrote up to `position`.
+    mutating func advance(to position: LogPosition) {
+        activeSegment = max(activeSegment, position.segment)
+        logEnd = max(logEnd, position)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// The files a ``DurableQueue`` keeps its records in, and how a record is framed there and sent: what differs between
+/// the outbox (``EnvelopeSegments``: envelopes it appends itself, framed by their length) and a reporter's delivery
+/// over its log (``LogSegments``: the lines the event log appended, rotated into gzip files).
+protocol QueueSegments {
+    /// Where the next record will start: what the cursor says when every record is done.
+    var end: LogPosition { get }
+    /// Records that wait but are not in the queue's memory yet (a log's backlog, read from the log as the queue
+    /// drains); 0 when the queue holds every record.
+    var unindexedCount: Int { get }
+
+    /// The bytes of `record`, read back from its segment.
+    mutating func contents(of record: QueueRecord) throws -> Data
+    /// The envelope that carries `record`, whose bytes are `bytes`, stamped with `sentAt` and carrying `items` too.
+    func envelope(of record: QueueRecord, bytes: Data, sentAt: Date, appending items: [Envelope.Item]) throws -> Data
+    /// Notes that `record` is done, delivered, dropped or evicted.
+    mutating func didFinish(_ record: QueueRecord)
+    /// Brings records from the files into `queue`'s memory before it hands out the next one; nothing when every
+    /// record is there.
+    static func fill(_ queue: inout DurableQueue<Self>)
+}
+
+/// A stored record of a ``DurableQueue``.
+struct QueueRecord {
+    enum State { case waiting, sending, done }
+    /// Where it starts in its segment.
+    let position: LogPosition
+    /// The length of what it holds, without its framing.
+    let length: Int32
+    /// The category it is rate-limited and counted by.
+    let category: DataCategory
+    /// Its event's id, when the one who appended it said it.
+    let eventID: String?
+    var state = State.waiting
+}
+
+/// A record of a ``DurableQueue`` handed out to be sent.
+struct QueueEntry: Hashable, Sendable {
+    /// Its number in the queue: records are numbered in the order they were stored.
+    let serial: Int
+    /// The category it is rate-limited and counted by.
+    let category: DataCategory
+}
