@@ -1,106 +1,111 @@
-import CoreMetrics
-import FaultlineMetrics
-import FaultlineReporting
-import FaultlineServe
-import FaultlineTestServer
-import Foundation
-import MetricsTestKit
-import SeedScenarios
-import TestSupport
-import Testing
+#if SwiftMetrics
+    import CoreMetrics
+    import FaultlineMetrics
+    import FaultlineReporting
+    import FaultlineServe
+    import FaultlineTestServer
+    import Foundation
+    import MetricsTestKit
+    import SeedScenarios
+    import TestSupport
+    import Testing
 
-/// `ReporterMetrics` publishes, through swift-metrics' test kit, what the reporter and its uploader counted while the
-/// seed scenarios ran against a real seed server and a rate-limiting ingest.
-@Suite struct ReporterMetricsTests {
-    @Test func theSeedScenariosCountsArePublishedByKindReasonAndOutcome() async throws {
-        let temporary = try TemporaryDirectory("metrics")
-        defer { temporary.remove() }
-        let work = temporary.url
-        // Given an ingest that takes 4 events a minute, and a reporter that sends to it
-        var ingestConfiguration = IngestConfiguration(
-            logDirectory: work.appendingPathComponent("ingest"), publicKey: "0123456789abcdef0123456789abcdef")
-        ingestConfiguration.port = 0
-        ingestConfiguration.eventsPerMinute = 4
-        let ingest = try await RunningIngest(ingestConfiguration)
-        var options = Reporter.Options(logDirectory: work.appendingPathComponent("app"))
-        options.dsn = try DSN(ingest.dsn)
-        let reporter = try Reporter(options: options)
-        let testMetrics = TestMetrics()
-        let metrics = ReporterMetrics(reporter: reporter, interval: .milliseconds(50), factory: testMetrics)
-        let publishing = Task { await metrics.run() }
-        try await Self.waitForTheFirstSample(in: testMetrics)
+    /// `ReporterMetrics` publishes, through swift-metrics' test kit, what the reporter and its uploader counted while the
+    /// seed scenarios ran against a real seed server and a rate-limiting ingest.
+    @Suite struct ReporterMetricsTests {
+        @Test func theSeedScenariosCountsArePublishedByKindReasonAndOutcome() async throws {
+            let temporary = try TemporaryDirectory("metrics")
+            defer { temporary.remove() }
+            let work = temporary.url
+            // Given an ingest that takes 4 events a minute, and a reporter that sends to it
+            var ingestConfiguration = IngestConfiguration(
+                logDirectory: work.appendingPathComponent("ingest"), publicKey: "0123456789abcdef0123456789abcdef")
+            ingestConfiguration.port = 0
+            ingestConfiguration.eventsPerMinute = 4
+            let ingest = try await RunningIngest(ingestConfiguration)
+            var options = Reporter.Options(logDirectory: work.appendingPathComponent("app"))
+            options.dsn = try DSN(ingest.dsn)
+            let reporter = try Reporter(options: options)
+            let testMetrics = TestMetrics()
+            let metrics = ReporterMetrics(reporter: reporter, interval: .milliseconds(50), factory: testMetrics)
+            let publishing = Task { await metrics.run() }
+            try await Self.waitForTheFirstSample(in: testMetrics)
 
-        // When the seed scenarios run and the reporter sends what it can
-        try await SeedServer.run { server in await SeedDemo(server: server, reporter: reporter).run { _ in } }
-        _ = await reporter.flush(timeout: .seconds(2))
-        publishing.cancel()
-        await publishing.value
-        try await ingest.stop()
+            // When the seed scenarios run and the reporter sends what it can
+            try await SeedServer.run { server in await SeedDemo(server: server, reporter: reporter).run { _ in } }
+            _ = await reporter.flush(timeout: .seconds(2))
+            publishing.cancel()
+            await publishing.value
+            try await ingest.stop()
 
-        // Then every count is published under its dimension
-        let statistics = await reporter.statistics
-        let uploader = try #require(reporter.uploader)
-        let delivery = await uploader.statistics
-        for (kind, count) in statistics.captured {
-            let counter = try testMetrics.expectCounter("faultline_sdk_events_captured_total", [("kind", kind)])
-            #expect(counter.totalValue == Int64(count), "\(kind)")
+            // Then every count is published under its dimension
+            let statistics = await reporter.statistics
+            let uploader = try #require(reporter.uploader)
+            let delivery = await uploader.statistics
+            for (kind, count) in statistics.captured {
+                let counter = try testMetrics.expectCounter("faultline_sdk_events_captured_total", [("kind", kind)])
+                #expect(counter.totalValue == Int64(count), "\(kind)")
+            }
+            #expect(statistics.captured.values.reduce(0, +) > 4)
+            #expect(statistics.refreshes > 0 && statistics.sessionExpiries > 0)
+            for (outcome, count) in [("refreshed", statistics.refreshes), ("expired", statistics.sessionExpiries)] {
+                let counter = try testMetrics.expectCounter(
+                    "faultline_sdk_token_refreshes_total", [("outcome", outcome)])
+                #expect(counter.totalValue == Int64(count))
+            }
+            for discarded in delivery.discarded where discarded.category == .error {
+                let counter = try testMetrics.expectCounter(
+                    "faultline_sdk_events_dropped_total", [("reason", discarded.reason.rawValue)])
+                #expect(counter.totalValue == Int64(discarded.quantity))
+            }
+            // past the ingest's limit, the rest wait in the log
+            #expect(try testMetrics.expectCounter("faultline_sdk_events_delivered_total").totalValue == 4)
+            let outbox = try testMetrics.expectGauge("faultline_sdk_outbox_envelopes")
+            #expect(outbox.lastValue == Double(await uploader.pendingCount))
+            #expect((outbox.lastValue ?? 0) > 0)
+            _ = await reporter.close(timeout: .zero)
         }
-        #expect(statistics.captured.values.reduce(0, +) > 4)
-        #expect(statistics.refreshes > 0 && statistics.sessionExpiries > 0)
-        for (outcome, count) in [("refreshed", statistics.refreshes), ("expired", statistics.sessionExpiries)] {
-            let counter = try testMetrics.expectCounter("faultline_sdk_token_refreshes_total", [("outcome", outcome)])
-            #expect(counter.totalValue == Int64(count))
+
+        @Test func kindsOutsideTheKnownSetAreCountedAsOtherAndDropsWithoutAnUploaderStillCount() async throws {
+            let temporary = try TemporaryDirectory("metrics")
+            defer { temporary.remove() }
+            let work = temporary.url
+            // Given a reporter without a DSN whose beforeSend renames one kind per event and drops "secret" messages
+            var options = Reporter.Options(logDirectory: work)
+            options.beforeSend = { event in
+                guard event.message != "secret" else { return nil }
+                var renamed = event
+                renamed.tags["error.kind"] = "custom-\(UUID())"
+                return renamed
+            }
+            let reporter = try Reporter(options: options)
+            let testMetrics = TestMetrics()
+            let metrics = ReporterMetrics(reporter: reporter, interval: .milliseconds(20), factory: testMetrics)
+            let publishing = Task { await metrics.run() }
+            try await Self.waitForTheFirstSample(in: testMetrics)
+
+            for index in 0..<5 { _ = await reporter.capture(message: "message \(index)") }
+            _ = await reporter.capture(message: "secret")
+            _ = await reporter.flush(timeout: .seconds(5))
+            publishing.cancel()
+            await publishing.value
+
+            #expect(
+                try testMetrics.expectCounter("faultline_sdk_events_captured_total", [("kind", "other")]).totalValue
+                    == 5)
+            #expect(testMetrics.counters.filter { $0.label == "faultline_sdk_events_captured_total" }.count == 1)
+            let dropped = try testMetrics.expectCounter(
+                "faultline_sdk_events_dropped_total", [("reason", "before_send")])
+            #expect(dropped.totalValue == 1)
+            #expect(try testMetrics.expectGauge("faultline_sdk_outbox_envelopes").lastValue == 0)
+            _ = await reporter.close()
         }
-        for discarded in delivery.discarded where discarded.category == .error {
-            let counter = try testMetrics.expectCounter(
-                "faultline_sdk_events_dropped_total", [("reason", discarded.reason.rawValue)])
-            #expect(counter.totalValue == Int64(discarded.quantity))
+
+        /// Waits until `run` has read its first sample, the baseline its counters count from.
+        private static func waitForTheFirstSample(in metrics: TestMetrics) async throws {
+            try await wait(for: "ReporterMetrics.run's first sample") {
+                (try? metrics.expectGauge("faultline_sdk_outbox_envelopes")) != nil
+            }
         }
-        // past the ingest's limit, the rest wait in the log
-        #expect(try testMetrics.expectCounter("faultline_sdk_events_delivered_total").totalValue == 4)
-        let outbox = try testMetrics.expectGauge("faultline_sdk_outbox_envelopes")
-        #expect(outbox.lastValue == Double(await uploader.pendingCount))
-        #expect((outbox.lastValue ?? 0) > 0)
-        _ = await reporter.close(timeout: .zero)
     }
-
-    @Test func kindsOutsideTheKnownSetAreCountedAsOtherAndDropsWithoutAnUploaderStillCount() async throws {
-        let temporary = try TemporaryDirectory("metrics")
-        defer { temporary.remove() }
-        let work = temporary.url
-        // Given a reporter without a DSN whose beforeSend renames one kind per event and drops "secret" messages
-        var options = Reporter.Options(logDirectory: work)
-        options.beforeSend = { event in
-            guard event.message != "secret" else { return nil }
-            var renamed = event
-            renamed.tags["error.kind"] = "custom-\(UUID())"
-            return renamed
-        }
-        let reporter = try Reporter(options: options)
-        let testMetrics = TestMetrics()
-        let metrics = ReporterMetrics(reporter: reporter, interval: .milliseconds(20), factory: testMetrics)
-        let publishing = Task { await metrics.run() }
-        try await Self.waitForTheFirstSample(in: testMetrics)
-
-        for index in 0..<5 { _ = await reporter.capture(message: "message \(index)") }
-        _ = await reporter.capture(message: "secret")
-        _ = await reporter.flush(timeout: .seconds(5))
-        publishing.cancel()
-        await publishing.value
-
-        #expect(
-            try testMetrics.expectCounter("faultline_sdk_events_captured_total", [("kind", "other")]).totalValue == 5)
-        #expect(testMetrics.counters.filter { $0.label == "faultline_sdk_events_captured_total" }.count == 1)
-        let dropped = try testMetrics.expectCounter("faultline_sdk_events_dropped_total", [("reason", "before_send")])
-        #expect(dropped.totalValue == 1)
-        #expect(try testMetrics.expectGauge("faultline_sdk_outbox_envelopes").lastValue == 0)
-        _ = await reporter.close()
-    }
-
-    /// Waits until `run` has read its first sample, the baseline its counters count from.
-    private static func waitForTheFirstSample(in metrics: TestMetrics) async throws {
-        try await wait(for: "ReporterMetrics.run's first sample") {
-            (try? metrics.expectGauge("faultline_sdk_outbox_envelopes")) != nil
-        }
-    }
-}
+#endif

@@ -4,7 +4,7 @@ extension Uploader {
     /// The envelopes that wait in the outbox `directory`, and their bytes, as an uploader opening it would find them:
     /// those stored from its cursor on and not done (the stored cursor lags the deliveries by at most 25 ms), and files of one
     /// envelope an earlier version left. It only reads, so `faultline stats` may call it while an uploader sends.
-    public static func waiting(inOutbox directory: URL) -> (envelopes: Int, bytes: Int) {
+    package static func waiting(inOutbox directory: URL) -> (envelopes: Int, bytes: Int) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         let cursorFile = directory.appendingPathComponent(Outbox.cursorFileName, isDirectory: false)
         let stored = (try? DeliveryCursor.stored(in: cursorFile)) ?? nil
@@ -36,7 +36,7 @@ extension Uploader {
     /// are done, as an uploader
     /// opening them would find them (the stored cursor lags the deliveries by at most 25 ms). It only reads, so
     /// `faultline stats` may call it while a reporter sends.
-    public static func waiting(inLog log: EventLog.Configuration, outbox directory: URL) -> (events: Int, bytes: Int) {
+    package static func waiting(inLog log: EventLog.Configuration, outbox directory: URL) -> (events: Int, bytes: Int) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         let cursors = names.filter { $0.hasPrefix("cursor-") && $0.hasSuffix(".json") }.compactMap {
             (try? DeliveryCursor.stored(in: directory.appendingPathComponent($0, isDirectory: false))) ?? nil

@@ -16,16 +16,16 @@ import Foundation
 ///
 /// Default fingerprints: kind + endpoint + status + business code for server failures; type + coding path for
 /// decoding failures; the failure family for transport failures; the cause for session expiry.
-public struct FailureEventBuilder: Sendable {
+package struct FailureEventBuilder: Sendable {
     /// What is removed before anything is written or sent.
-    public var scrubber: Scrubber
+    package var scrubber: Scrubber
     /// The release, such as `boleto@2.4.1 (310)`.
-    public var release: String?
+    package var release: String?
     /// The environment; `production` by default.
-    public var environment: String
+    package var environment: String
 
     /// Creates a builder.
-    public init(scrubber: Scrubber = Scrubber(), release: String? = nil, environment: String = "production") {
+    package init(scrubber: Scrubber = Scrubber(), release: String? = nil, environment: String = "production") {
         self.scrubber = scrubber
         self.release = release
         self.environment = environment
@@ -38,7 +38,7 @@ public struct FailureEventBuilder: Sendable {
     ///   - request: The request as it was sent, for its headers and body (scrubbed here).
     ///   - date: When the failure happened.
     ///   - eventID: The event's identifier; a new one by default.
-    public func event(
+    package func event(
         for failure: RequestFailure, request: URLRequest?, date: Date = Date(), eventID: String? = nil
     ) -> SentryEvent? {
         guard let kind = FailureKind(failure.reason) else { return nil }
@@ -102,7 +102,7 @@ public struct FailureEventBuilder: Sendable {
 
     /// The fingerprint ``event(for:request:date:eventID:)`` gives `failure`, without building the event: what the
     /// reporter's ``Reporter/Options/fingerprintLimit`` counts by. `nil` for a cancellation.
-    public static func fingerprint(for failure: RequestFailure) -> [String]? {
+    package static func fingerprint(for failure: RequestFailure) -> [String]? {
         guard let kind = FailureKind(failure.reason) else { return nil }
         switch failure.reason {
         case .server(let server):

@@ -2,27 +2,27 @@ import Foundation
 
 extension EventLog {
     /// Where an event log is written, and when its files rotate and are deleted. Only the directory has no default.
-    public struct Configuration: Hashable, Sendable {
+    package struct Configuration: Hashable, Sendable {
         /// The directory of the log's files; created when missing.
-        public var directory: URL
+        package var directory: URL
         /// The name of the log's files without extension; `events` by default: the active file is `events.jsonl`,
         /// the rotated ones `events-<UTC time>-<sequence>.jsonl.gz`.
-        public var fileName: String
+        package var fileName: String
         /// The largest the active file grows, in bytes, before it rotates; 8 MiB by default, and never more than
         /// half of ``maximumTotalSize``, so that the total holds (see ``rotationSize``). A line larger than this
         /// gets a file of its own.
-        public var maximumFileSize: Int
+        package var maximumFileSize: Int
         /// How long after its first line the active file rotates, checked when a line is appended; 24 hours by
         /// default.
-        public var maximumFileAge: Duration
+        package var maximumFileAge: Duration
         /// The most bytes the active file and the rotated files take together; 64 MiB by default. After each
         /// rotation, the oldest rotated files are deleted until the log fits.
-        public var maximumTotalSize: Int
+        package var maximumTotalSize: Int
         /// The gzip level of rotated files, 0 (stored) to 9 (smallest), or -1 for zlib's default; 6 by default.
-        public var compressionLevel: Int32
+        package var compressionLevel: Int32
 
         /// Creates a configuration; see the properties for the defaults.
-        public init(
+        package init(
             directory: URL, fileName: String = LogLayout.logName, maximumFileSize: Int = 8 * 1024 * 1024,
             maximumFileAge: Duration = .seconds(24 * 60 * 60), maximumTotalSize: Int = 64 * 1024 * 1024,
             compressionLevel: Int32 = 6
@@ -37,9 +37,9 @@ extension EventLog {
 
         /// The size at which the active file rotates: ``maximumFileSize``, or half of ``maximumTotalSize`` when that
         /// is smaller, so that the active file and the newest rotated one, which is always kept, fit in the total.
-        public var rotationSize: Int { max(1, min(maximumFileSize, maximumTotalSize / 2)) }
+        package var rotationSize: Int { max(1, min(maximumFileSize, maximumTotalSize / 2)) }
 
         /// The file lines are appended to, `<directory>/<fileName>.jsonl`.
-        public var activeFile: URL { directory.appendingPathComponent(fileName + LogLayout.logSuffix) }
+        package var activeFile: URL { directory.appendingPathComponent(fileName + LogLayout.logSuffix) }
     }
 }

@@ -15,7 +15,7 @@ extension EventLog {
     ///
     /// Read the `.jsonl.gz` files with ``Gzip/decompress(_:maximumSize:)``. A file listed here may be gone by the
     /// time it is read, when a log that is writing rotates or evicts it.
-    public static func files(in directory: URL, fileName: String = "events") -> [URL] {
+    package static func files(in directory: URL, fileName: String = "events") -> [URL] {
         let rotated = (try? rotatedFiles(in: directory, logName: fileName)) ?? []
         let active = directory.appendingPathComponent(fileName + LogLayout.logSuffix)
         let activeExists = FileManager.default.fileExists(atPath: active.path)

@@ -24,19 +24,19 @@ import Foundation
 /// - After each rotation, the oldest rotated files are deleted until the active and rotated files together fit in
 ///   ``Configuration/maximumTotalSize``; the newest rotated file is kept whatever its size, so that the numbering of
 ///   segments never starts again.
-public actor EventLog {
+package actor EventLog {
     /// What the log did since it was opened.
-    public struct Statistics: Hashable, Sendable {
+    package struct Statistics: Hashable, Sendable {
         /// Lines appended.
-        public internal(set) var linesWritten = 0
+        package internal(set) var linesWritten = 0
         /// Active files rotated.
-        public internal(set) var rotations = 0
+        package internal(set) var rotations = 0
         /// Rotated files deleted to keep the log within its total size.
-        public internal(set) var evictedFiles = 0
+        package internal(set) var evictedFiles = 0
         /// The bytes those files took.
-        public internal(set) var evictedBytes = 0
+        package internal(set) var evictedBytes = 0
         /// The bytes of a last line a crash cut short, cut off when the log opened.
-        public internal(set) var cutOffBytes = 0
+        package internal(set) var cutOffBytes = 0
     }
 
     /// Where a line was appended, and the segments that appending it rotated out of the log.
@@ -47,7 +47,7 @@ public actor EventLog {
 
     /// Where the log is written and when its files rotate; readers find the files with
     /// ``files(in:fileName:)``.
-    public nonisolated let configuration: Configuration
+    package nonisolated let configuration: Configuration
     let now: @Sendable () -> Date
     /// The active file, opened for appending; `nil` between a rotation and the next line, and once closed.
     var file: AppendOnlyFile?
@@ -73,7 +73,7 @@ public actor EventLog {
     /// - Parameters:
     ///   - configuration: Where the log is written and when its files rotate.
     ///   - now: The clock that dates lines and rotations; the system clock by default.
-    public init(configuration: Configuration, now: @escaping @Sendable () -> Date = { Date() }) throws(EventLogError) {
+    package init(configuration: Configuration, now: @escaping @Sendable () -> Date = { Date() }) throws(EventLogError) {
         precondition(
             (-1...9).contains(configuration.compressionLevel),
             "EventLog.Configuration.compressionLevel must be within 0...9 (or -1), not \(configuration.compressionLevel)."
@@ -101,10 +101,10 @@ public actor EventLog {
     }
 
     /// What the log did since it was opened.
-    public var statistics: Statistics { counts }
+    package var statistics: Statistics { counts }
 
     /// The segment of the active file: the sequence number its rotation will have.
-    public var activeSegment: Int { nextSequence }
+    package var activeSegment: Int { nextSequence }
 
     /// Appends `line` and a newline to the active file, rotating it first when the line would take it past
     /// ``Configuration/rotationSize`` or its first line is ``Configuration/maximumFileAge`` old.
@@ -116,7 +116,7 @@ public actor EventLog {
     ///   ``EventLogError/fileOperationFailed(operation:path:reason:)`` when the file system fails, in which case the
     ///   line was not written (a write cut short by a full disk is cut back off the file).
     @discardableResult
-    public func append(_ line: Data) throws(EventLogError) -> LogPosition {
+    package func append(_ line: Data) throws(EventLogError) -> LogPosition {
         try appendLine(line).position
     }
 
@@ -151,7 +151,7 @@ public actor EventLog {
     }
 
     /// Rotates the active file now, whatever its size and age; does nothing when it is empty.
-    public func rotate() throws(EventLogError) {
+    package func rotate() throws(EventLogError) {
         guard !isClosed else { throw .closed(configuration.activeFile) }
         guard activeSize > 0 else { return }
         try rotateActiveFile(at: now())
@@ -159,7 +159,7 @@ public actor EventLog {
 
     /// Flushes the active file to disk and closes it; later appends throw ``EventLogError/closed(_:)``. Closing a
     /// closed log does nothing.
-    public func close() throws(EventLogError) {
+    package func close() throws(EventLogError) {
         defer {
             file = nil
             isClosed = true

@@ -1,20 +1,27 @@
-import FaultlineAsyncHTTPClient
 import FaultlineReporting
 import FaultlineTestServer
 import Foundation
 import Testing
 
+#if AsyncHTTPClient
+    import FaultlineAsyncHTTPClient
+#endif
+
 /// Envelopes and uploaders for delivery tests, and what a recording ingest received, decoded.
 enum DeliveryFixtures {
-    /// The transports every delivery test runs over.
+    /// The transports every delivery test runs over (AsyncHTTPClient's with its package trait).
     enum Transport: String, CaseIterable, CustomTestStringConvertible {
         case urlSession
-        case asyncHTTPClient
+        #if AsyncHTTPClient
+            case asyncHTTPClient
+        #endif
 
         func make() -> any EnvelopeTransport {
             switch self {
             case .urlSession: URLSessionEnvelopeTransport()
-            case .asyncHTTPClient: AsyncHTTPClientEnvelopeTransport()
+            #if AsyncHTTPClient
+                case .asyncHTTPClient: AsyncHTTPClientEnvelopeTransport()
+            #endif
             }
         }
 
