@@ -46,6 +46,27 @@ import Testing
         #expect(lines.count == 1)
     }
 
+    @Test func anEventStoredBeforeARestartIsADuplicateAfterIt() async throws {
+        // Given an event a store kept in its log, with the time serve gives every stored event, and the store closed
+        let logs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-store-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: logs) }
+        let line = Data(
+            #"{"event_id":"\#(Self.id)","timestamp":"2026-11-23T11:15:13.000Z","message":"sent again"}"#.utf8)
+        let first = try IngestStore(IngestConfiguration(logDirectory: logs, publicKey: "key"))
+        #expect(try await first.store([(id: Self.id, line: line)]) == [Self.id])
+        try await first.close()
+
+        // When serve starts again on the same directory, and the app that did not read the first answer sends it again
+        let restarted = try IngestStore(IngestConfiguration(logDirectory: logs, publicKey: "key"))
+        let again = try await restarted.store([(id: Self.id, line: line)])
+        try await restarted.close()
+
+        // Then it is a duplicate, and the log holds it once
+        #expect(again.isEmpty)
+        let lines = try Data(contentsOf: logs.appendingPathComponent("events.jsonl")).split(separator: 0x0A)
+        #expect(lines.count == 1)
+    }
+
     @Test func withoutALogAnEventIsInFlightUntilTheForwardQueueKeepsOrRefusesIt() async throws {
         // Given a forward-only store (no local log)
         var configuration = IngestConfiguration(logDirectory: URL(fileURLWithPath: "/nonexistent"), publicKey: "key")

@@ -31,16 +31,24 @@ package enum RFC3339 {
                 includingFractionalSeconds: precision == .milliseconds, timeZone: .gmt)
             return date.formatted(style)
         }
+        let text = withMilliseconds(interval)
+        switch precision {
+        case .milliseconds: return text
+        case .seconds: return String(decoding: text.utf8.prefix(19), as: UTF8.self) + "Z"
+        }
+    }
+
+    /// `2026-11-22T10:41:34.123Z` for `interval` seconds since 1970, in years 1 to 9999.
+    private static func withMilliseconds(_ interval: Double) -> String {
         // The fraction is taken apart from the whole seconds, as Foundation does: milliseconds counted from 1970 in
         // one product would round up a fraction such as .9449999 to .945.
         let wholeSeconds = interval.rounded(.down)
-        let milliseconds = Int((interval - wholeSeconds) * 1000)
+        let fraction = Int((interval - wholeSeconds) * 1000)
         let seconds = Int(wholeSeconds)
         let days = seconds >= 0 ? seconds / 86_400 : (seconds + 1) / 86_400 - 1
-        let secondOfDay = seconds - days * 86_400
+        let timeOfDay = (seconds - days * 86_400) * 1000 + fraction
         let (year, month, day) = civilDate(daysSince1970: days)
-        let length = precision == .milliseconds ? 24 : 20
-        return String(unsafeUninitializedCapacity: length) { buffer in
+        return String(unsafeUninitializedCapacity: 24) { buffer in
             func put(_ value: Int, digits: Int, at start: Int) {
                 var value = value
                 for index in stride(from: start + digits - 1, through: start, by: -1) {
@@ -51,17 +59,14 @@ package enum RFC3339 {
             put(year, digits: 4, at: 0)
             put(month, digits: 2, at: 5)
             put(day, digits: 2, at: 8)
-            put(secondOfDay / 3600, digits: 2, at: 11)
-            put(secondOfDay / 60 % 60, digits: 2, at: 14)
-            put(secondOfDay % 60, digits: 2, at: 17)
+            put(timeOfDay / 3_600_000, digits: 2, at: 11)
+            put(timeOfDay / 60_000 % 60, digits: 2, at: 14)
+            put(timeOfDay / 1000 % 60, digits: 2, at: 17)
+            put(timeOfDay % 1000, digits: 3, at: 20)
             (buffer[4], buffer[7], buffer[10]) = (UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "T"))
-            (buffer[13], buffer[16]) = (UInt8(ascii: ":"), UInt8(ascii: ":"))
-            if precision == .milliseconds {
-                buffer[19] = UInt8(ascii: ".")
-                put(milliseconds, digits: 3, at: 20)
-            }
-            buffer[length - 1] = UInt8(ascii: "Z")
-            return length
+            (buffer[13], buffer[16], buffer[19]) = (UInt8(ascii: ":"), UInt8(ascii: ":"), UInt8(ascii: "."))
+            buffer[23] = UInt8(ascii: "Z")
+            return 24
         }
     }
 

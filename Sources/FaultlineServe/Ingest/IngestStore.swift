@@ -41,8 +41,7 @@ actor IngestStore {
         if let maximumLogBytes = configuration.maximumLogBytes { logConfiguration.maximumTotalSize = maximumLogBytes }
         log = try EventLog(configuration: logConfiguration)
         var reader = LogReader()
-        let active = LogFile(
-            url: configuration.logDirectory.appendingPathComponent(logConfiguration.fileName), kind: .log)
+        let active = LogFile(url: logConfiguration.activeFile, kind: .log)
         var ids: [String] = []
         reader.read(active) { ids.append($0.eventID) }
         seenOrder = Array(Set(ids.suffix(Self.rememberedIDs)))
