@@ -187,33 +187,29 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "FaultlineTests",
-            dependencies: [
-                "TestSupport", "Faultline", "FaultlineTestServer", "SeedScenarios",
-            ],
+            dependencies: ["Faultline", "FaultlineTestServer", "SeedScenarios", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "FaultlineTriageTests",
             dependencies: [
-                "TestSupport", "FaultlineTriage", "FaultlineReporting", "FaultlineTestServer", "SeedScenarios",
+                "FaultlineTriage", "FaultlineReporting", "FaultlineTestServer", "SeedScenarios", "TestSupport",
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "FaultlineServeTests",
             dependencies: [
-                "TestSupport",
                 "Faultline", "FaultlineServe", "FaultlineTriage", "FaultlineReporting", "FaultlineTestServer",
-                "SeedScenarios",
+                "SeedScenarios", "TestSupport",
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DashboardsTests",
             dependencies: [
-                "TestSupport",
                 "Faultline", "FaultlineTriage", "FaultlineReporting", "FaultlineTestServer", "FaultlineServe",
-                "FaultlineMetrics", "SeedScenarios",
+                "FaultlineMetrics", "SeedScenarios", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
@@ -222,7 +218,7 @@ let package = Package(
         .testTarget(
             name: "FaultlineLoggingTests",
             dependencies: [
-                "TestSupport", "FaultlineLogging", "FaultlineReporting",
+                "FaultlineLogging", "FaultlineReporting", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -230,8 +226,8 @@ let package = Package(
         .testTarget(
             name: "FaultlineOpenAPITests",
             dependencies: [
-                "TestSupport",
                 "FaultlineOpenAPI", "Faultline", "FaultlineReporting", "FaultlineTestServer", "SeedScenarios",
+                "TestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
@@ -242,8 +238,8 @@ let package = Package(
         .testTarget(
             name: "FaultlineMetricsTests",
             dependencies: [
-                "TestSupport",
                 "FaultlineMetrics", "FaultlineReporting", "FaultlineServe", "FaultlineTestServer", "SeedScenarios",
+                "TestSupport",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             swiftSettings: strictSettings
@@ -251,7 +247,7 @@ let package = Package(
         .testTarget(
             name: "FaultlineReportingTests",
             dependencies: [
-                "TestSupport", "FaultlineReporting", "FaultlineAsyncHTTPClient", "FaultlineTestServer", "SeedScenarios",
+                "FaultlineReporting", "FaultlineAsyncHTTPClient", "FaultlineTestServer", "SeedScenarios", "TestSupport",
             ],
             swiftSettings: strictSettings
         ),
