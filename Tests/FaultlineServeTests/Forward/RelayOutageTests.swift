@@ -1,6 +1,5 @@
 import FaultlineReporting
 import FaultlineServe
-import FaultlineTestServer
 import FaultlineTriage
 import Foundation
 import TestSupport

@@ -1,6 +1,5 @@
 import Faultline
 import FaultlineReporting
-import FaultlineTestServer
 import Foundation
 import Synchronization
 import TestSupport
