@@ -194,37 +194,35 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "FaultlineTests",
-            dependencies: [
-                "TestSupport", "Faultline", "FaultlineTestServer", "SeedScenarios",
-            ],
+            dependencies: ["Faultline", "FaultlineTestServer", "SeedScenarios", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "FaultlineLogReadingTests",
-            dependencies: ["TestSupport", "FaultlineLogReading", "FaultlineReporting"],
+            dependencies: ["FaultlineLogReading", "FaultlineReporting", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "FaultlineTriageTests",
             dependencies: [
-                "TestSupport", "FaultlineTriage", "FaultlineLogReading", "FaultlineReporting", "FaultlineTestServer",
-                "SeedScenarios",
+                "FaultlineTriage", "FaultlineLogReading", "FaultlineReporting", "FaultlineTestServer", "SeedScenarios",
+                "TestSupport",
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "FaultlineServeTests",
             dependencies: [
-                "TestSupport", "Faultline", "FaultlineServe", "FaultlineTriage", "FaultlineLogReading",
-                "FaultlineReporting", "FaultlineTestServer", "SeedScenarios",
+                "Faultline", "FaultlineServe", "FaultlineTriage", "FaultlineLogReading", "FaultlineReporting",
+                "FaultlineTestServer", "SeedScenarios", "TestSupport",
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DashboardsTests",
             dependencies: [
-                "TestSupport", "Faultline", "FaultlineTriage", "FaultlineLogReading", "FaultlineReporting",
-                "FaultlineTestServer", "FaultlineServe", "FaultlineMetrics", "SeedScenarios",
+                "Faultline", "FaultlineTriage", "FaultlineLogReading", "FaultlineReporting", "FaultlineTestServer",
+                "FaultlineServe", "FaultlineMetrics", "SeedScenarios", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
@@ -233,7 +231,7 @@ let package = Package(
         .testTarget(
             name: "FaultlineLoggingTests",
             dependencies: [
-                "TestSupport", "FaultlineLogging", "FaultlineReporting",
+                "FaultlineLogging", "FaultlineReporting", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -241,8 +239,8 @@ let package = Package(
         .testTarget(
             name: "FaultlineOpenAPITests",
             dependencies: [
-                "TestSupport",
                 "FaultlineOpenAPI", "Faultline", "FaultlineReporting", "FaultlineTestServer", "SeedScenarios",
+                "TestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
@@ -253,8 +251,8 @@ let package = Package(
         .testTarget(
             name: "FaultlineMetricsTests",
             dependencies: [
-                "TestSupport",
                 "FaultlineMetrics", "FaultlineReporting", "FaultlineServe", "FaultlineTestServer", "SeedScenarios",
+                "TestSupport",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             swiftSettings: strictSettings
@@ -262,7 +260,7 @@ let package = Package(
         .testTarget(
             name: "FaultlineReportingTests",
             dependencies: [
-                "TestSupport", "FaultlineReporting", "FaultlineAsyncHTTPClient", "FaultlineTestServer", "SeedScenarios",
+                "FaultlineReporting", "FaultlineAsyncHTTPClient", "FaultlineTestServer", "SeedScenarios", "TestSupport",
             ],
             swiftSettings: strictSettings
         ),

@@ -1,4 +1,3 @@
-import FaultlineTestServer
 import FaultlineTriage
 import Foundation
 import TestSupport

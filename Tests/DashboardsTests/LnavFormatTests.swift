@@ -1,5 +1,4 @@
 import FaultlineLogReading
-import FaultlineTestServer
 import FaultlineTriage
 import Foundation
 import TestSupport

@@ -1,5 +1,4 @@
 import FaultlineServe
-import FaultlineTestServer
 import Foundation
 import TestSupport
 import Testing

@@ -1,6 +1,5 @@
 import FaultlineLogReading
 import FaultlineReporting
-import FaultlineTestServer
 import FaultlineTriage
 import Foundation
 import TestSupport

@@ -1,6 +1,5 @@
 import FaultlineLogReading
 import FaultlineReporting
-import FaultlineTestServer
 import Foundation
 import TestSupport
 import Testing
@@ -20,17 +19,16 @@ import Testing
 
         // Given four clients sending events as fast as they can
         let acceptedSoFar = AcceptedCount()
-        let (accepted, outcome) = try await withThrowingTaskGroup(of: [String].self) { group in
-            for client in 0..<4 {
-                group.addTask { await EnvelopeSender.send(toPort: port, run: client) { await acceptedSoFar.add() } }
-            }
-            // When serve gets SIGTERM once it has accepted 20 events
-            try await wait(for: "20 events accepted") { await acceptedSoFar.value >= 20 }
-            process.terminate()
-            let outcome = try await process.exit()
-            group.cancelAll()
-            return (try await group.reduce(into: [String]()) { $0 += $1 }, outcome)
-        }
+        let stop = EnvelopeSender.Stop()
+        defer { stop.set() }
+        let senders = EnvelopeSender.start(4, toPort: port, firstRun: 0, until: stop) { await acceptedSoFar.add() }
+
+        // When serve gets SIGTERM once it has accepted 20 events
+        try await wait(for: "20 events accepted") { await acceptedSoFar.value >= 20 }
+        process.terminate()
+        let outcome = try await process.exit()
+        stop.set()
+        let accepted = await EnvelopeSender.accepted(by: senders)
 
         // Then it exited cleanly, and every event it answered 200 for is in the log
         #expect(outcome.reason == .exit && outcome.status == 0)

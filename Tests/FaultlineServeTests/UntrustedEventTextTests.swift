@@ -1,5 +1,4 @@
 import FaultlineReporting
-import FaultlineTestServer
 import FaultlineTriage
 import Foundation
 import TestSupport

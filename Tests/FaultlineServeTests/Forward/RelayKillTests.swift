@@ -27,18 +27,16 @@ import Testing
             defer { relay.kill() }
 
             // When four clients send events until the relay is killed, once 60 envelopes have gone upstream
-            let accepted = try await withThrowingTaskGroup(of: [String].self) { group in
-                for client in 0..<4 {
-                    group.addTask { await EnvelopeSender.send(toPort: port, run: 0x500 + client) }
-                }
-                try await wait(for: "60 envelopes upstream") {
-                    await recorder.requestCount >= 60
-                }
-                relay.kill()
-                try await relay.exit()
-                group.cancelAll()
-                return try await group.reduce(into: [String]()) { $0 += $1 }
+            let stop = EnvelopeSender.Stop()
+            defer { stop.set() }
+            let senders = EnvelopeSender.start(4, toPort: port, firstRun: 0x500, until: stop)
+            try await wait(for: "60 envelopes upstream") {
+                await recorder.requestCount >= 60
             }
+            relay.kill()
+            try await relay.exit()
+            stop.set()
+            let accepted = await EnvelopeSender.accepted(by: senders)
             let beforeRestart = await recorder.requestCount
 
             // and the relay starts again on the same directories
@@ -88,18 +86,16 @@ import Testing
 
         // When four clients send events until the relay is killed, once 400 wait in its queue
         let queue = logs.appendingPathComponent("forward/127.0.0.1_\(closed.port)_1", isDirectory: true)
-        let accepted = try await withThrowingTaskGroup(of: [String].self) { group in
-            for client in 4..<8 {
-                group.addTask { await EnvelopeSender.send(toPort: port, run: 0x500 + client) }
-            }
-            try await wait(for: "400 envelopes queued") {
-                Uploader.waiting(inOutbox: queue).envelopes >= 400
-            }
-            relay.kill()
-            try await relay.exit()
-            group.cancelAll()
-            return try await group.reduce(into: [String]()) { $0 += $1 }
+        let stop = EnvelopeSender.Stop()
+        defer { stop.set() }
+        let senders = EnvelopeSender.start(4, toPort: port, firstRun: 0x504, until: stop)
+        try await wait(for: "400 envelopes queued") {
+            Uploader.waiting(inOutbox: queue).envelopes >= 400
         }
+        relay.kill()
+        try await relay.exit()
+        stop.set()
+        let accepted = await EnvelopeSender.accepted(by: senders)
 
         // Then the queue's segments hold every envelope answered 200 (nothing was delivered, so its cursor is at the
         // start)

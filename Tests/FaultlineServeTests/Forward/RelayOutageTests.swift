@@ -1,7 +1,6 @@
 import FaultlineLogReading
 import FaultlineReporting
 import FaultlineServe
-import FaultlineTestServer
 import FaultlineTriage
 import Foundation
 import TestSupport

@@ -1,7 +1,6 @@
 import Faultline
 import FaultlineLogReading
 import FaultlineReporting
-import FaultlineTestServer
 import Foundation
 import Synchronization
 import TestSupport

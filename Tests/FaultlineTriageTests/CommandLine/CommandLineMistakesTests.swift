@@ -1,5 +1,4 @@
 import FaultlineReporting
-import FaultlineTestServer
 import Foundation
 import TestSupport
 import Testing

@@ -1,4 +1,3 @@
-import FaultlineTestServer
 import Foundation
 import TestSupport
 import Testing

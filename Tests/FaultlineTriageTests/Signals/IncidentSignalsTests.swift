@@ -1,5 +1,4 @@
 import FaultlineLogReading
-import FaultlineTestServer
 import Foundation
 import TestSupport
 import Testing
