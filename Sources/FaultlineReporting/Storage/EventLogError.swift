@@ -6,7 +6,7 @@ public enum EventLogError: Error, Hashable, Sendable, CustomStringConvertible {
     case lineContainsNewline(offset: Int)
     /// The line is empty; nothing was written.
     case emptyLine
-    /// The log was closed with ``EventLog/close()``.
+    /// The log was closed, as ``Reporter/close(timeout:)`` closes it; nothing more is written to it.
     case closed(URL)
     /// A file operation failed: what was done, to which path, and the system's reason.
     case fileOperationFailed(operation: String, path: String, reason: String)
@@ -19,7 +19,7 @@ public enum EventLogError: Error, Hashable, Sendable, CustomStringConvertible {
         case .emptyLine:
             "The line was not written: it is empty, and each line of the event log must be one whole event."
         case .closed(let file):
-            "The event log \(file.path) is closed; create a new EventLog to write to it again."
+            "The event log \(file.path) is closed; create a new reporter to write to it again."
         case .fileOperationFailed(let operation, let path, let reason):
             "Could not \(operation) \(path): \(reason). Check that the directory exists, is writable, and that the "
                 + "disk has free space."
