@@ -28,8 +28,8 @@ extension Reporter {
         /// and their events not yet sent are counted as `cache_overflow`: the log is what the uploader sends from.
         public var maxLogSize = 64 * 1024 * 1024
         /// The gzip level of the log's rotated files, 0 (stored) to 9 (smallest); 6 by default. It trades CPU for the
-        /// events an outage keeps within ``maxLogSize``: on 8 MiB of events with 100 breadcrumbs each, level 6 took
-        /// 28 µs of CPU per event and stored them in 1/134 of the space, level 1 14 µs and 1/50.
+        /// events an outage keeps within ``maxLogSize``: level 6 costs about twice level 1's CPU per event and stores
+        /// them in well under half its space (Benchmarks/README.md has the figures).
         public var logCompressionLevel: Int32 = 6
         /// The most captured events waiting to be written; 1000 by default. Past it, events are dropped and
         /// counted as `queue_overflow`.

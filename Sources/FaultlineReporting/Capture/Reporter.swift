@@ -30,9 +30,9 @@ import Foundation
 ///
 /// **Durability.** An event is safe from a crash or a kill of the app once its line is in the log: the writer appends
 /// it with one `write(2)`, after which the operating system holds it even if the process dies (not if the machine
-/// loses power before the page cache is flushed). On a quiet queue that is about 85 µs after `capture` returns (the
-/// median, 125 µs at p90: release build, Linux, 2 cores, `scripts/bench capture-latency`; 150 and 270 µs while other
-/// builds shared the cores); in a burst, events wait their turn in the queue. An app killed before that loses the
+/// loses power before the page cache is flushed). On a quiet queue that is well under a millisecond after `capture`
+/// returns (`scripts/bench capture-latency` measures it); in a burst, events wait their turn in the queue. An app
+/// killed before that loses the
 /// event; one killed after it sends the event at its next start, from the cursor the uploader keeps into the log. A
 /// line a kill cut short is cut off when the log opens, never sent.
 public actor Reporter {

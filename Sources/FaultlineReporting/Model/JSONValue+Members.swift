@@ -4,7 +4,7 @@ extension JSONValue {
     /// The members named `names` of the JSON object `data` holds, after checking the whole text as
     /// ``init(parsing:)`` does, without building the other values; `nil` when the text is JSON but not an object.
     ///
-    /// What an ingest reads of an event it stores as sent: building the whole tree took 17% of `faultline serve`'s
+    /// What an ingest reads of an event it stores as sent, where building the whole tree would cost a large part of its
     /// CPU per event.
     ///
     /// - Throws: ``ParseError`` where ``init(parsing:)`` throws one.

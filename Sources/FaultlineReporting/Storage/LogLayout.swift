@@ -11,9 +11,9 @@ import Foundation
 ///   forward/<upstream>/                           `faultline serve --forward`'s queues, one per upstream
 ///   serve.key                                     `faultline serve`'s key
 /// ```
-@usableFromInline package struct LogLayout: Hashable, Sendable {
+package struct LogLayout: Hashable, Sendable {
     /// The name of the log's files without extension: `events.jsonl`, `events-….jsonl.gz`.
-    @usableFromInline package static let logName = "events"
+    package static let logName = "events"
     /// The extension of a plain log, one event per line.
     package static let logSuffix = ".jsonl"
     /// The extension of a rotated log, gzip-compressed.
