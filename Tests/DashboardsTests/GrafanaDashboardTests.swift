@@ -76,7 +76,7 @@
                         }
                     }
                 }
-                #expect(await reporter.flush(timeout: .seconds(30)))
+                #expect(await reporter.flush(timeout: patience))
                 // and an old build still sends with a revoked key
                 var revoked = Reporter.Options(logDirectory: work.appendingPathComponent("old-build"))
                 revoked.dsn = try DSN(

@@ -35,7 +35,7 @@
                     level: .critical, message: "payment declined", error: PaymentDeclined(), metadata: nil,
                     source: "checkout", file: #fileID, function: #function, line: #line))
             try await Self.waitUntilCaptured(2, by: reporter)
-            #expect(await reporter.close(timeout: .seconds(5)))
+            #expect(await reporter.close(timeout: patience))
 
             // Then the error record is an event with the breadcrumbs logged before it, scrubbed
             let events = try String(contentsOf: logs.appendingPathComponent("events.jsonl"), encoding: .utf8)
@@ -78,7 +78,7 @@
             logger.warning("login rejected", metadata: ["reason": "invalid token \(jwt)"])
             logger.error("rejected Bearer \(jwt) for kim")
             try await Self.waitUntilCaptured(1, by: reporter)
-            #expect(await reporter.close(timeout: .seconds(5)))
+            #expect(await reporter.close(timeout: patience))
 
             // Then the secrets are filtered and the words around them kept
             let file = try String(contentsOf: logs.appendingPathComponent("events.jsonl"), encoding: .utf8)

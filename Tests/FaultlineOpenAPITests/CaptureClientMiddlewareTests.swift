@@ -82,7 +82,7 @@
                 }
                 return tokens.accessToken
             }
-            #expect(await reporter.close(timeout: .seconds(5)))
+            #expect(await reporter.close(timeout: patience))
 
             // Then the log holds one event per failure, classified and tagged as the client's would be
             let text = try String(contentsOf: logs.appendingPathComponent("events.jsonl"), encoding: .utf8)

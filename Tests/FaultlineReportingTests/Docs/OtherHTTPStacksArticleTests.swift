@@ -126,7 +126,7 @@ actor RefreshingSigner<A: Authenticator> {
             await bridge.requestFinished(
                 request, route: "/boleto/users/{id}", response: replayed, body: nil, error: nil)
         }
-        #expect(await reporter.close(timeout: .seconds(5)))
+        #expect(await reporter.close(timeout: patience))
 
         let events = try String(contentsOf: logs.appendingPathComponent("events.jsonl"), encoding: .utf8)
             .split(separator: "\n").map { try JSONDecoder().decode(SentryEvent.self, from: Data($0.utf8)) }

@@ -114,7 +114,7 @@ import Testing
                 await reporter.capture(message: "after rotation: api_key=\(secrets.rotatedAPIKey)", level: .warning)
                 try await Self.waitUntilCaptured(6, by: reporter)
                 let outbox = try Self.files(in: options.outboxDirectory)
-                #expect(await reporter.close(timeout: .seconds(10)))
+                #expect(await reporter.close(timeout: patience))
                 return (outbox, try Self.files(in: log.url))
             }
         }
