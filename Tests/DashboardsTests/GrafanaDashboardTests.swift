@@ -53,7 +53,7 @@
                     } beforeEach: { index in
                         if index == SeedDemo.outage.lowerBound {
                             // serve's counters start again at zero when it does: Prometheus scrapes each twice first
-                            _ = await reporter.flush(timeout: .seconds(10))
+                            _ = await reporter.flush(timeout: patience)
                             let delivered = Double(await reporter.uploader?.statistics.delivered ?? 0)
                             _ = try? await eventually {
                                 let received = try await prometheus.series(
@@ -83,7 +83,7 @@
                     ingest.dsn.replacingOccurrences(of: Self.publicKey, with: "revoked0000000000000000000000000"))
                 let oldBuild = try Reporter(options: revoked)
                 _ = await oldBuild.capture(message: "sent with a revoked key")
-                _ = await oldBuild.close(timeout: .seconds(10))
+                _ = await oldBuild.close(timeout: patience)
 
                 // Then every panel's expressions return data
                 var missing: [String] = []

@@ -33,7 +33,7 @@
 
             // When the seed scenarios run and the reporter sends what it can
             try await SeedServer.run { server in await SeedDemo(server: server, reporter: reporter).run { _ in } }
-            _ = await reporter.flush(timeout: .seconds(2))
+            _ = await reporter.flush(timeout: patience)
             publishing.cancel()
             await publishing.value
             try await ingest.stop()
@@ -86,7 +86,7 @@
 
             for index in 0..<5 { _ = await reporter.capture(message: "message \(index)") }
             _ = await reporter.capture(message: "secret")
-            _ = await reporter.flush(timeout: .seconds(5))
+            _ = await reporter.flush(timeout: patience)
             publishing.cancel()
             await publishing.value
 
