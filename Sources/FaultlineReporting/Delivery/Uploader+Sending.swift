@@ -147,15 +147,25 @@ extension Uploader {
         if !kept { discard(pending.category, because: .cacheOverflow) }
     }
 
-    /// Wakes the uploader when the backoff ends, or when the earliest rate limit on a stored envelope lifts.
+    /// Wakes the uploader when the backoff ends; else now, when an envelope of a category not limited waits (it was
+    /// stored, or the backoff ended, after this drain last looked, and its own wake-up found the drain still running);
+    /// else when the earliest rate limit on a stored envelope lifts.
     private func scheduleNextAttempt() {
         guard !isClosed else { return }
         let now = clock.now
-        let waitingCategories =
-            Array(outbox.waitingCategories) + (logQueue?.hasWaiting == true ? [DataCategory.error] : [])
         if let retryAt, retryAt > now {
             scheduleWakeUp(at: retryAt)
-        } else if let deadline = waitingCategories.compactMap({ rateLimits.deadline(for: $0, at: now) }).min() {
+            return
+        }
+        let isLimited = { (category: DataCategory) in self.rateLimits.deadline(for: category, at: now) != nil }
+        let indexed = Array(outbox.waitingCategories) + (logQueue.map { Array($0.waitingCategories) } ?? [])
+        if indexed.contains(where: { !isLimited($0) }) {
+            scheduleWakeUp(at: now)
+            return
+        }
+        let waitingCategories =
+            Array(outbox.waitingCategories) + (logQueue?.hasWaiting == true ? [DataCategory.error] : [])
+        if let deadline = waitingCategories.compactMap({ rateLimits.deadline(for: $0, at: now) }).min() {
             scheduleWakeUp(at: deadline)
         }
     }
