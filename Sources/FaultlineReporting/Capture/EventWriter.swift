@@ -1,7 +1,7 @@
 import Foundation
 
-/// Writes captured events off the capturing caller's path, in capture order: assembles each, appends it to the local
-/// log and, when there is an uploader, hands it the line and where the log wrote it, for sending from there. What it
+/// Writes captured events off the capturing caller's path, in capture order: assembles each and appends it to the
+/// local log, through the uploader when there is one, which sends it from there. What it
 /// wrote and dropped is counted in the reporter's ``StatisticsLedger``.
 actor EventWriter {
     private let log: EventLog
@@ -60,12 +60,13 @@ actor EventWriter {
         }
         do {
             let json = EventEncoder.encode(event, scope: capture.scope)
-            let appended = try await log.appendLine(json)
+            if let uploader {
+                try await uploader.append(event: json, eventID: event.eventID)
+            } else {
+                _ = try await log.appendLine(json)
+            }
             let kind = event.tags["error.kind"] ?? "other"
             ledger.record { $0.captured[kind, default: 0] += 1 }
-            await uploader?.enqueue(
-                loggedEvent: json, eventID: event.eventID, at: appended.position,
-                evictedSegments: appended.evictedSegments)
         } catch {
             let description = String(describing: error)
             ledger.discard(.internalSDKError) {

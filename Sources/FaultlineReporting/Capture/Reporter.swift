@@ -23,8 +23,8 @@ import Foundation
 /// ```
 ///
 /// Capturing costs the caller a snapshot of the scope and a place in a queue, a few microseconds: a writer task
-/// assembles the event (scrubbing, `beforeSend`), encodes it and appends it to the local log, in capture order, and
-/// hands the line to the uploader. ``flush(timeout:)`` waits for both. Before that, ``Options/sampleRate`` and
+/// assembles the event (scrubbing, `beforeSend`), encodes it and appends it to the local log, in capture order,
+/// through the uploader, which sends it from there. ``flush(timeout:)`` waits for both. Before that, ``Options/sampleRate`` and
 /// ``Options/fingerprintLimit`` decide whether the event is kept: in an error storm most captures are counted and
 /// dropped there, before anything is queued or assembled.
 ///
@@ -85,7 +85,7 @@ public actor Reporter {
             maximumTotalSize: options.maxLogSize, compressionLevel: options.logCompressionLevel)
         let log = try EventLog(configuration: logConfiguration, now: options.clock)
         let uploader = try options.deliveryConfiguration
-            .map { try Uploader(configuration: $0, transport: options.transport, log: logConfiguration) }
+            .map { try Uploader(configuration: $0, transport: options.transport, log: log) }
         let scrubber = Scrubber(rules: options.scrubRules)
         let assembler = EventAssembler(
             builder: FailureEventBuilder(

@@ -35,7 +35,8 @@ public actor Uploader {
     /// Where and how envelopes are sent.
     public nonisolated let configuration: Configuration
     var outbox: Outbox
-    /// The reporter's log lines still to be sent, when the uploader sends a reporter's events.
+    /// The reporter's log, when the uploader sends a reporter's events, and its lines still to be sent.
+    private let log: EventLog?
     var logQueue: LogQueue?
     var rateLimits = RateLimits()
     var pendingReport = ClientReport()
@@ -82,11 +83,12 @@ public actor Uploader {
     }
 
     /// Opens the outbox and, with `log`, the queue of that log's lines to send (its cursor kept in the outbox
-    /// directory), and starts sending what an earlier run left in either.
+    /// directory), and starts sending what an earlier run left in either. From then on, the uploader appends the
+    /// reporter's events to `log` (``append(event:eventID:)``), so the queue learns every line and every eviction
+    /// from the append itself.
     ///
-    /// Call it after the log was opened and before lines are appended to it. Log lines that are not an object are
-    /// skipped, counted as `internal_sdk_error`.
-    init(configuration: Configuration, transport: (any EnvelopeTransport)?, log: EventLog.Configuration?) throws {
+    /// Log lines that are not an object are skipped, counted as `internal_sdk_error`.
+    init(configuration: Configuration, transport: (any EnvelopeTransport)?, log: EventLog?) throws {
         var unreadable = 0
         let outbox = try Outbox(
             directory: configuration.outboxDirectory,
@@ -95,7 +97,7 @@ public actor Uploader {
             unreadable: { _, _ in unreadable += 1 })
         var logQueue = try log.map {
             try LogQueue(
-                log: $0, dsn: configuration.dsn,
+                log: $0.configuration, dsn: configuration.dsn,
                 cursorFile: DeliveryCursor.file(in: configuration.outboxDirectory, for: configuration.dsn))
         }
         unreadable += logQueue?.takeSkippedLines() ?? 0
@@ -103,6 +105,7 @@ public actor Uploader {
         self.configuration = configuration
         self.outbox = outbox
         self.logQueue = logQueue
+        self.log = log
         self.transport =
             transport ?? URLSessionEnvelopeTransport(maximumConnections: configuration.maxConcurrentRequests)
         self.envelopeURL = configuration.dsn.envelopeURL
@@ -161,14 +164,20 @@ public actor Uploader {
         return true
     }
 
-    /// Adds a reporter's event `eventID`, which its log wrote at `position`, to what is sent; the log's rotation that
-    /// writing it caused evicted `evictedSegments`, whose lines not sent yet are counted as `cache_overflow`.
+    /// Appends a reporter's event `eventID`, the JSON `line`, to the log and adds it to what is sent; the lines not
+    /// sent yet of the log files that the append's rotation evicted are counted as `cache_overflow`. Appends are made
+    /// one at a time, by the reporter's writer, to an uploader opened over the reporter's log.
     ///
-    /// An event of a rate-limited category is not sent, counted as `ratelimit_backoff`.
-    func enqueue(loggedEvent line: Data, eventID: String, at position: LogPosition, evictedSegments: [Int]) {
+    /// An event of a rate-limited category is logged, not sent, counted as `ratelimit_backoff`.
+    ///
+    /// - Throws: The log's error when the line could not be appended; nothing is sent then.
+    func append(event line: Data, eventID: String) async throws(EventLogError) {
+        guard let log else { preconditionFailure("an uploader appends events only to the log it was opened over") }
+        let appended = try await log.appendLine(line)
         guard !isClosed, logQueue != nil else { return }
-        let evicted = logQueue?.evict(evictedSegments) ?? 0
+        let evicted = logQueue?.evict(appended.evictedSegments) ?? 0
         if evicted > 0 { recordDiscarded(.cacheOverflow, quantity: evicted) }
+        let position = appended.position
         if rateLimits.deadline(for: .error, at: clock.now) != nil {
             logQueue?.skip(to: LogPosition(segment: position.segment, offset: position.offset + line.count + 1))
             discard(.error, because: .ratelimitBackoff)
