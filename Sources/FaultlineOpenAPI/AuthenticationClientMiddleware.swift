@@ -37,7 +37,7 @@
             let exchange = OpenAPIExchange(request, baseURL: baseURL, operationID: operationID, routes: routes)
             let signing: (credential: A.Credential, version: Int)
             do {
-                signing = try await refresher.credentialForRequest()
+                signing = try await refresher.credentialForRequest(exchange.context)
             } catch {
                 throw RequestFailure(.sessionExpired(error), context: exchange.context)
             }

@@ -6,6 +6,7 @@ public actor SeedServerState {
     private var refreshCounts: [Tenant: Int] = [:]
     private var requestCountsByAccessToken: [String: Int] = [:]
     private var requestCountsByFlakyKey: [String: Int] = [:]
+    private var expiredTokenRequests: [Tenant: Int] = [:]
 
     init() {}
 
@@ -17,6 +18,17 @@ public actor SeedServerState {
     /// Expires every access token `tenant` has issued so far; tokens issued later are valid.
     public func expireAccessTokens(of tenant: Tenant) {
         authorities[tenant, default: TokenAuthority(tenant: tenant)].expireAccessTokens()
+    }
+
+    /// Makes the access tokens `tenant` issues from now on expire `lifetime` after they are issued (an hour by
+    /// default), and its token endpoint say so in `expires_in`.
+    public func setAccessTokenLifetime(_ lifetime: Duration, for tenant: Tenant) {
+        authorities[tenant, default: TokenAuthority(tenant: tenant)].accessTokenLifetime = lifetime
+    }
+
+    /// The number of requests to `tenant`'s authenticated routes refused for an expired access token.
+    public func expiredTokenRequestCount(of tenant: Tenant) -> Int {
+        expiredTokenRequests[tenant, default: 0]
     }
 
     /// Expires every refresh token `tenant` has issued so far; tokens issued later are valid.
@@ -49,7 +61,9 @@ public actor SeedServerState {
     func admit(accessToken: String?, to tenant: Tenant) -> AccessTokenRejection? {
         guard let accessToken else { return .missing }
         requestCountsByAccessToken[accessToken, default: 0] += 1
-        return authorities[tenant, default: TokenAuthority(tenant: tenant)].rejection(of: accessToken)
+        let rejection = authorities[tenant, default: TokenAuthority(tenant: tenant)].rejection(of: accessToken)
+        if rejection == .expired { expiredTokenRequests[tenant, default: 0] += 1 }
+        return rejection
     }
 
     /// Serves one call to `tenant`'s refresh endpoint: counts it, waits the tenant's refresh delay, then redeems

@@ -16,26 +16,38 @@ public enum PlainAPI {
     struct Tokens: Decodable, Sendable {
         let accessToken: String
         let refreshToken: String
+        /// Seconds.
+        let expiresIn: Double?
 
         enum CodingKeys: String, CodingKey {
             case accessToken = "access_token"
             case refreshToken = "refresh_token"
+            case expiresIn = "expires_in"
         }
     }
 
     /// The token endpoint's error contract (RFC 6749 §5.2: `{"error": "invalid_grant", "error_description": …}`).
     public static let errorContract = ErrorContract.flatCode(codeKey: "error", messageKey: "error_description")
 
-    /// The classic interceptor: `Authorization: Bearer` in, refresh on `401`.
+    /// The classic interceptor: `Authorization: Bearer` in, refresh on `401`, and, with a margin, before the access
+    /// token's `expires_in` runs out.
     public struct Authenticator: Faultline.Authenticator {
         private let refreshClient: APIClient
+        private let refreshMargin: Duration?
 
-        /// Creates an authenticator that refreshes against `baseURL`.
-        public init(baseURL: URL) {
+        /// Creates an authenticator that refreshes against `baseURL`: when the server rejects the access token, and,
+        /// with a `refreshMargin`, once the token expires within it.
+        public init(baseURL: URL, refreshMargin: Duration? = nil) {
             refreshClient = APIClient(baseURL: baseURL) {
                 $0.errorContract = PlainAPI.errorContract
                 $0.middlewares = []
             }
+            self.refreshMargin = refreshMargin
+        }
+
+        public func requiresRefresh(_ credential: BearerTokens) -> Bool {
+            guard let refreshMargin, let expiresAt = credential.expiresAt else { return false }
+            return expiresAt.timeIntervalSinceNow < refreshMargin / .seconds(1)
         }
 
         public func apply(_ credential: BearerTokens, to request: inout URLRequest) {
@@ -46,8 +58,11 @@ public enum PlainAPI {
             let request = APIRequest<Tokens>(
                 .post, "/plain/oauth/token",
                 body: ["grant_type": "refresh_token", "refresh_token": credential.refreshToken])
+            let received = Date()
             let tokens = try await refreshClient.send(request).value
-            return BearerTokens(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken)
+            return BearerTokens(
+                accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
+                expiresAt: tokens.expiresIn.map { received + $0 })
         }
     }
 }

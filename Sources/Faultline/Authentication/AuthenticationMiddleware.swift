@@ -4,8 +4,9 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Signs each request with the current credential and, when the server rejects it, refreshes once for every
-/// waiting request and replays the request with the new credential.
+/// Signs each request with the current credential (refreshed first when the authenticator says it expires soon)
+/// and, when the server rejects it, refreshes once for every waiting request and replays the request with the new
+/// credential.
 ///
 /// A rejected replay is not refreshed again: it fails with the server's answer. A failed refresh fails the request
 /// with ``RequestFailure/Reason/sessionExpired(_:)``.
@@ -23,7 +24,7 @@ public struct AuthenticationMiddleware<A: Authenticator>: APIMiddleware {
     ) async throws(RequestFailure) -> APIResponse<Value> {
         let signing: (credential: A.Credential, version: Int)
         do {
-            signing = try await refresher.credentialForRequest()
+            signing = try await refresher.credentialForRequest(context)
         } catch {
             throw RequestFailure(.sessionExpired(error), context: context)
         }

@@ -22,6 +22,14 @@ public protocol Authenticator: Sendable {
     ///   expires and every waiting request fails with the same ``SessionExpiry``.
     func refresh(_ credential: Credential) async throws -> Credential
 
+    /// Whether `credential` must be refreshed before it signs another request, as Alamofire's
+    /// `AuthenticationCredential.requiresRefresh`: its access token expires within a margin the app chooses (a JWT's
+    /// `exp`, or the `expires_in` the token endpoint answered), so a refresh now saves a round trip to a certain
+    /// rejection. Requests then wait for one refresh, as they do after a rejection.
+    ///
+    /// The default is `false`: the credential is refreshed only when the server rejects it.
+    func requiresRefresh(_ credential: Credential) -> Bool
+
     /// Whether `failure` means the server rejected the credential, so a refresh and a replay can fix it.
     ///
     /// The default is a `401` status. A server that says it otherwise overrides it: one that answers an expired token
@@ -30,6 +38,11 @@ public protocol Authenticator: Sendable {
 }
 
 extension Authenticator {
+    /// A credential is refreshed only when the server rejects it.
+    public func requiresRefresh(_ credential: Credential) -> Bool {
+        false
+    }
+
     /// A `401 Unauthorized` rejects the credential.
     public func isCredentialRejected(_ failure: ServerFailure) -> Bool {
         failure.statusCode == 401

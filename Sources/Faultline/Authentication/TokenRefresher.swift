@@ -2,6 +2,11 @@
 ///
 /// - Every request rejected while a refresh is in flight waits for that refresh, and resumes with the new credential
 ///   or fails with the same ``SessionExpiry``.
+/// - A credential the ``Authenticator`` says needs refreshing (``Authenticator/requiresRefresh(_:)``: it expires
+///   soon) is refreshed before it signs a request, by the same single refresh; its failure is the same expiry. A
+///   credential that a refresh has just returned is used even if it says so (a server that issues tokens shorter
+///   than the app's margin would otherwise be asked again for every request): the server's rejection is then what
+///   refreshes it.
 /// - Each credential has a version. A rejection of a request signed with an older version (a late `401`) is answered
 ///   with the current credential, without a new refresh.
 /// - A failed refresh is remembered: later requests fail at once with the same expiry, without calling the server,
@@ -17,6 +22,8 @@ public actor TokenRefresher<A: Authenticator> {
     private var credential: A.Credential?
     private var version = 0
     private var refreshInFlight: Task<Void, Never>?
+    /// The version of the credential the last refresh returned: not refreshed again before it is used.
+    private var refreshedVersion: Int?
     private var expiry: SessionExpiry?
     private var refreshTimes: [ContinuousClock.Instant] = []
     private var events = Broadcast<SessionEvent>()
@@ -51,14 +58,24 @@ public actor TokenRefresher<A: Authenticator> {
         events.subscribe()
     }
 
-    /// The credential to sign a new request with, and its version; waits for a refresh in flight.
+    /// The credential to sign `request` with, and its version; waits for a refresh in flight, and refreshes first
+    /// when the authenticator says the credential needs it.
     ///
     /// ``AuthenticationMiddleware`` calls it for every request. Another HTTP stack (an Alamofire
     /// `RequestInterceptor`, say) calls it to sign, keeps the version with the request, and passes it to
     /// ``credential(replacing:trigger:)`` when the server rejects the request.
     ///
+    /// - Parameter request: The request to sign, named by the ``SessionEvent``s of a refresh it starts.
     /// - Throws: ``SessionExpiry`` when the session has expired or there is no credential.
-    public func credentialForRequest() async throws(SessionExpiry) -> (credential: A.Credential, version: Int) {
+    public func credentialForRequest(
+        _ request: RequestContext
+    ) async throws(SessionExpiry) -> (credential: A.Credential, version: Int) {
+        if let refreshInFlight { await refreshInFlight.value }
+        if refreshInFlight == nil, expiry == nil, refreshedVersion != version, let credential,
+            authenticator.requiresRefresh(credential)
+        {
+            try startRefresh(trigger: request)
+        }
         if let refreshInFlight { await refreshInFlight.value }
         return try current()
     }
@@ -68,7 +85,7 @@ public actor TokenRefresher<A: Authenticator> {
     /// rejected with the same version, one refresh runs.
     ///
     /// - Parameters:
-    ///   - rejectedVersion: The version ``credentialForRequest()`` gave the rejected request.
+    ///   - rejectedVersion: The version ``credentialForRequest(_:)`` gave the rejected request.
     ///   - trigger: The rejected request, for the ``SessionEvent``s.
     /// - Throws: ``SessionExpiry`` when the refresh failed, the refresh limit was reached, or the session had expired.
     public func credential(
@@ -97,18 +114,19 @@ public actor TokenRefresher<A: Authenticator> {
             throw expiry
         }
         refreshTimes.append(now)
-        let refreshedVersion = version
+        let expiringVersion = version
         refreshInFlight = Task {
             defer { refreshInFlight = nil }
             do {
                 let refreshed = try await authenticator.refresh(expiring)
                 // A sign-in or sign-out during the refresh wins over its outcome.
-                guard version == refreshedVersion else { return }
+                guard version == expiringVersion else { return }
                 credential = refreshed
                 version += 1
+                refreshedVersion = version
                 events.yield(.refreshed(version: version, trigger: trigger))
             } catch {
-                guard version == refreshedVersion else { return }
+                guard version == expiringVersion else { return }
                 expire(SessionExpiry(cause: .refreshFailed(error)), trigger: trigger)
             }
         }

@@ -18,7 +18,8 @@ struct PlainRoutes {
         let accessToken: String
         let refreshToken: String
         let tokenType = "Bearer"
-        let expiresIn = 3600
+        /// Whole seconds, as RFC 6749 §5.1 has it.
+        let expiresIn: Int
 
         private enum CodingKeys: String, CodingKey {
             case accessToken = "access_token"
@@ -65,7 +66,10 @@ struct PlainRoutes {
         guard let pair = try await state.refresh(presenting: refreshToken, to: .plain) else {
             return try .json(TokenError(), status: .badRequest)
         }
-        return try .json(TokenResponse(accessToken: pair.accessToken, refreshToken: pair.refreshToken))
+        return try .json(
+            TokenResponse(
+                accessToken: pair.accessToken, refreshToken: pair.refreshToken,
+                expiresIn: Int((pair.expiresIn / .seconds(1)).rounded(.up))))
     }
 
     /// `GET /plain/profile`: the signed-in user.

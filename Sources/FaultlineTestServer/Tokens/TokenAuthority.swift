@@ -1,9 +1,12 @@
-/// The tokens of one tenant: issues `<tenant>-access-<n>` / `<tenant>-refresh-<n>` pairs, expires them, and redeems
-/// refresh tokens exactly once.
+/// The tokens of one tenant: issues `<tenant>-access-<n>` / `<tenant>-refresh-<n>` pairs whose access tokens expire
+/// after the tenant's lifetime or when told to, and redeems refresh tokens exactly once.
 struct TokenAuthority: Sendable {
     private let tenant: Tenant
     private var issuedPairs = 0
-    private var validAccessTokens: Set<String> = []
+    /// How long the access tokens issued from now on are valid.
+    var accessTokenLifetime = Duration.seconds(3600)
+    /// The valid access tokens, with the instant each expires.
+    private var validAccessTokens: [String: ContinuousClock.Instant] = [:]
     private var expiredAccessTokens: Set<String> = []
     private var redeemableRefreshTokens: Set<String> = []
 
@@ -16,15 +19,15 @@ struct TokenAuthority: Sendable {
         issuedPairs += 1
         let pair = TokenPair(
             accessToken: "\(tenant.rawValue)-access-\(issuedPairs)",
-            refreshToken: "\(tenant.rawValue)-refresh-\(issuedPairs)")
-        validAccessTokens.insert(pair.accessToken)
+            refreshToken: "\(tenant.rawValue)-refresh-\(issuedPairs)", expiresIn: accessTokenLifetime)
+        validAccessTokens[pair.accessToken] = .now + accessTokenLifetime
         redeemableRefreshTokens.insert(pair.refreshToken)
         return pair
     }
 
     /// Expires every access token issued so far.
     mutating func expireAccessTokens() {
-        expiredAccessTokens.formUnion(validAccessTokens)
+        expiredAccessTokens.formUnion(validAccessTokens.keys)
         validAccessTokens.removeAll()
     }
 
@@ -35,7 +38,7 @@ struct TokenAuthority: Sendable {
 
     /// Why `accessToken` is refused, or `nil` when it is valid.
     func rejection(of accessToken: String) -> AccessTokenRejection? {
-        if validAccessTokens.contains(accessToken) { return nil }
+        if let expiresAt = validAccessTokens[accessToken] { return ContinuousClock.now < expiresAt ? nil : .expired }
         return expiredAccessTokens.contains(accessToken) ? .expired : .unknown
     }
 

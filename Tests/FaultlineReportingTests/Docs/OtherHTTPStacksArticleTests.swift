@@ -43,7 +43,8 @@ actor RefreshingSigner<A: Authenticator> {
 
     /// The request signed with the current credential, whose version is kept for ``shouldRetry``.
     func sign(_ request: URLRequest, id: UUID) async throws -> URLRequest {
-        let (credential, version) = try await refresher.credentialForRequest()
+        guard let context = Self.context(of: request, id: id) else { throw URLError(.badURL) }
+        let (credential, version) = try await refresher.credentialForRequest(context)
         versions[id] = version
         var signed = request
         refresher.authenticator.apply(credential, to: &signed)
@@ -53,15 +54,21 @@ actor RefreshingSigner<A: Authenticator> {
     /// Whether to send the request again: the server rejected its credential, and a new one is ready. However many
     /// requests were rejected at once, one refresh runs; when it fails, the refresher's session events say so.
     func shouldRetry(id: UUID, request: URLRequest, response: HTTPURLResponse?, body: Data?) async -> Bool {
-        guard let response, let url = request.url, let version = versions.removeValue(forKey: id),
+        guard let response, var trigger = Self.context(of: request, id: id),
+            let version = versions.removeValue(forKey: id),
             let failure = classifier.failure(in: response, body: body ?? Data()),
             refresher.authenticator.isCredentialRejected(failure)
         else { return false }
-        var trigger = RequestContext(
-            requestID: id.uuidString.lowercased().replacingOccurrences(of: "-", with: ""),
-            method: HTTPMethod(rawValue: request.httpMethod ?? "GET"), route: url.path, url: url, allowsRetry: true)
         trigger.statusCode = response.statusCode
         return (try? await refresher.credential(replacing: version, trigger: trigger)) != nil
+    }
+
+    /// The request `id` as the refresher's session events name it.
+    static func context(of request: URLRequest, id: UUID) -> RequestContext? {
+        guard let url = request.url else { return nil }
+        return RequestContext(
+            requestID: id.uuidString.lowercased().replacingOccurrences(of: "-", with: ""),
+            method: HTTPMethod(rawValue: request.httpMethod ?? "GET"), route: url.path, url: url, allowsRetry: true)
     }
 }
 // Article: end

@@ -1,0 +1,121 @@
+import Faultline
+import FaultlineTestServer
+import Foundation
+import SeedScenarios
+import TestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An authenticator that knows when its access token expires has it refreshed before it is sent, once for every
+/// request that finds it due (Alamofire's `requiresRefresh`), against the OAuth 2 server's `expires_in`.
+@Suite struct ProactiveRefreshTests {
+    static let profile = APIRequest<PlainAPI.Profile>(.get, "/plain/profile")
+
+    /// A client of the plain server whose authenticator refreshes `margin` before the access token expires.
+    static func client(
+        _ server: RunningSeedServer, tokens: TokenPair, margin: Duration
+    ) -> (client: APIClient, refresher: TokenRefresher<PlainAPI.Authenticator>) {
+        let refresher = TokenRefresher(
+            authenticator: PlainAPI.Authenticator(baseURL: server.baseURL, refreshMargin: margin),
+            credential: BearerTokens(tokens))
+        let client = APIClient(baseURL: server.baseURL) {
+            $0.middlewares = [AuthenticationMiddleware(refresher: refresher)]
+        }
+        return (client, refresher)
+    }
+
+    @Test func aTokenThatExpiresWhileRequestsRunIsRefreshedOnceBeforeItExpires() async throws {
+        try await SeedServer.run { server in
+            // Given an access token that lives 3 seconds (those issued later, an hour), an authenticator that
+            // refreshes 2 seconds before expiry, and a refresh slow enough for requests to pile up behind it
+            await server.state.setAccessTokenLifetime(.seconds(3), for: .plain)
+            let tokens = await server.state.issueTokens(for: .plain)
+            let issuedAt = ContinuousClock.now
+            await server.state.setAccessTokenLifetime(.seconds(3600), for: .plain)
+            await server.state.setRefreshDelay(.milliseconds(300), for: .plain)
+            let (client, refresher) = Self.client(server, tokens: tokens, margin: .seconds(2))
+
+            // When 20 clients send requests, 20 a second each, until the first token has expired
+            let attempts = try await withThrowingTaskGroup(of: [Int].self) { group in
+                for _ in 1...20 {
+                    group.addTask {
+                        var attempts: [Int] = []
+                        while ContinuousClock.now < issuedAt + .milliseconds(3500) {
+                            attempts.append(try await client.send(Self.profile).context.attempt)
+                            try await Task.sleep(for: .milliseconds(50))
+                        }
+                        return attempts
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0 += $1 }
+            }
+
+            // Then one refresh ran, no request reached the server with the expired token, and none was replayed
+            #expect(await server.state.refreshCount(of: .plain) == 1)
+            #expect(await server.state.expiredTokenRequestCount(of: .plain) == 0)
+            #expect(!attempts.isEmpty && attempts.allSatisfy { $0 == 1 })
+            let refreshed = try #require(await refresher.currentCredential)
+            #expect(refreshed.accessToken != tokens.accessToken)
+            #expect(await server.state.requestCount(withAccessToken: tokens.accessToken) > 0)
+            #expect(await server.state.requestCount(withAccessToken: refreshed.accessToken) >= 20)
+
+            // (and the first token did expire: the server refuses it now)
+            var stale = URLRequest(url: server.baseURL.appendingPathComponent("plain/profile"))
+            stale.setValue("Bearer \(tokens.accessToken)", forHTTPHeaderField: "Authorization")
+            let (_, response) = try await URLSession.shared.data(for: stale)
+            #expect((response as? HTTPURLResponse)?.statusCode == 401)
+            #expect(await server.state.expiredTokenRequestCount(of: .plain) == 1)
+        }
+    }
+
+    @Test func aFailedRefreshBeforeExpiryEndsEveryWaitingRequestInOneSessionExpiry() async throws {
+        try await SeedServer.run { server in
+            // Given an access token within the margin, and a refresh token the server no longer accepts
+            await server.state.setAccessTokenLifetime(.seconds(30), for: .plain)
+            let tokens = await server.state.issueTokens(for: .plain)
+            await server.state.expireRefreshTokens(of: .plain)
+            await server.state.setRefreshDelay(.milliseconds(200), for: .plain)
+            let (client, refresher) = Self.client(server, tokens: tokens, margin: .seconds(60))
+            let events = SessionEventRecorder(await refresher.sessionEvents())
+
+            // When 20 requests run at once
+            let failures = await withTaskGroup(of: RequestFailure?.self) { group in
+                for _ in 1...20 { group.addTask { await failure { try await client.send(Self.profile) } } }
+                return await group.reduce(into: [RequestFailure]()) { if let failure = $1 { $0.append(failure) } }
+            }
+
+            // Then they all fail with one expiry, after one refresh call and without reaching the server
+            let expiries = failures.compactMap(\.sessionExpiry)
+            #expect(expiries.count == 20)
+            #expect(Set(expiries.map(\.id)).count == 1)
+            #expect(await server.state.refreshCount(of: .plain) == 1)
+            #expect(await server.state.requestCount(withAccessToken: tokens.accessToken) == 0)
+            let received = try await events.stop { $0.contains(where: \.isExpired) }
+            #expect(received.count(where: \.isExpired) == 1)
+        }
+    }
+
+    @Test func aTokenARefreshJustReturnedIsUsedEvenWhenItIsWithinTheMargin() async throws {
+        try await SeedServer.run { server in
+            // Given a server whose tokens live 30 seconds, and an authenticator whose margin is a minute: every token
+            // is due as soon as it is issued
+            await server.state.setAccessTokenLifetime(.seconds(30), for: .plain)
+            let tokens = await server.state.issueTokens(for: .plain)
+            let (client, refresher) = Self.client(server, tokens: tokens, margin: .seconds(60))
+
+            // When five requests are sent one after another
+            var attempts: [Int] = []
+            for _ in 1...5 { attempts.append(try await client.send(Self.profile).context.attempt) }
+
+            // Then the first refreshed the token, and the token that refresh returned signed all five
+            #expect(attempts == [1, 1, 1, 1, 1])
+            #expect(await server.state.refreshCount(of: .plain) == 1)
+            let refreshed = try #require(await refresher.currentCredential)
+            #expect(await server.state.requestCount(withAccessToken: refreshed.accessToken) == 5)
+            #expect(await server.state.requestCount(withAccessToken: tokens.accessToken) == 0)
+        }
+    }
+}
