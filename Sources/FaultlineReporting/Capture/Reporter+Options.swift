@@ -6,9 +6,15 @@ extension Reporter {
     public struct Options: Sendable {
         /// Where the local log (`events.jsonl`) is written.
         public var logDirectory: URL
-        /// Where to send events; `nil` (the default) keeps them in the local log only. The one place that says where
-        /// events go: ``configureDelivery`` tunes how they are sent, never where.
-        public var dsn: DSN?
+        /// Where to send events: by default the `SENTRY_DSN` environment variable's, or `nil`, which keeps them in
+        /// the local log only. The one place that says where events go: ``configureDelivery`` tunes how they are
+        /// sent, never where.
+        public var dsn: DSN? {
+            didSet { unreadableEnvironmentDSN = nil }
+        }
+        /// Why the `SENTRY_DSN` found could not be read: ``Reporter/init(options:)`` throws it, unless ``dsn`` was
+        /// set since.
+        private(set) var unreadableEnvironmentDSN: DSN.ParseError?
         /// Tunes how events are sent to ``dsn`` (batching, backoff, timeouts, compression, the outbox's limits),
         /// starting from ``Uploader/Configuration``'s defaults for ``dsn`` and ``outboxDirectory``, which it cannot
         /// change; leaves the defaults by default. Not called when ``dsn`` is `nil`.
@@ -53,9 +59,9 @@ extension Reporter {
         /// every event. Sentry's Dedupe integration, on by default in its SDKs, drops only an event identical to the
         /// one before it; a limit per fingerprint also calms storms whose events alternate.
         public var fingerprintLimit: FingerprintLimit? = FingerprintLimit()
-        /// The release, such as `boleto@2.4.1+310`.
+        /// The release, such as `boleto@2.4.1+310`; by default the `SENTRY_RELEASE` environment variable's.
         public var release: String?
-        /// The environment; `production` by default.
+        /// The environment; by default the `SENTRY_ENVIRONMENT` environment variable's, else `production`.
         public var environment = "production"
         /// The most breadcrumbs an event carries; 100 by default.
         public var maxBreadcrumbs = 100
@@ -71,6 +77,10 @@ extension Reporter {
         public var scrubRules = ScrubRules()
         /// Rewrites an event, or drops it by returning `nil`, after the scope is applied and before it is stored.
         public var beforeSend: (@Sendable (SentryEvent) -> SentryEvent?)?
+        /// Rewrites a breadcrumb, or drops it by returning `nil`, before it enters the scope (Sentry's
+        /// `beforeBreadcrumb`): those the app adds, and the `http` and session breadcrumbs the reporter records. The
+        /// breadcrumb it returns is then scrubbed by ``scrubRules``.
+        public var beforeBreadcrumb: (@Sendable (Breadcrumb) -> Breadcrumb?)?
         /// The clock that dates events, breadcrumbs and log rotations; the system clock by default. Tests and demos
         /// set one they control, so that the logs they make are the same on every run.
         public var clock: @Sendable () -> Date = { Date() }
@@ -88,9 +98,25 @@ extension Reporter {
             return configuration
         }
 
-        /// Creates options that write the local log to `logDirectory`.
-        public init(logDirectory: URL) {
+        /// Creates options that write the local log to `logDirectory`, with ``dsn``, ``release`` and ``environment``
+        /// from `SENTRY_DSN`, `SENTRY_RELEASE` and `SENTRY_ENVIRONMENT` in `environmentVariables` (the process's
+        /// by default) where they are set and not empty, as Sentry's SDKs read them; a value the app sets afterwards
+        /// wins. A `SENTRY_DSN` that is not a DSN makes ``Reporter/init(options:)`` throw, unless ``dsn`` was set.
+        public init(
+            logDirectory: URL, environmentVariables: [String: String] = ProcessInfo.processInfo.environment
+        ) {
             self.logDirectory = logDirectory
+            let variable = { (name: String) in environmentVariables[name].flatMap { $0.isEmpty ? nil : $0 } }
+            if let value = variable("SENTRY_DSN") {
+                do {
+                    dsn = try DSN(value)
+                } catch {
+                    unreadableEnvironmentDSN = DSN.ParseError(
+                        dsn: value, reason: "\(error.reason) (it is the SENTRY_DSN environment variable)")
+                }
+            }
+            release = variable("SENTRY_RELEASE")
+            environment = variable("SENTRY_ENVIRONMENT") ?? environment
         }
 
         /// Whether the capture middleware of a client on `baseURL` captures `failure`.

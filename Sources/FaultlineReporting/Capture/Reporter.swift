@@ -75,11 +75,13 @@ public actor Reporter {
         public internal(set) var sessionExpiries = 0
     }
 
-    /// Creates a reporter; fails when the log directory or the outbox cannot be created or opened.
+    /// Creates a reporter; fails when the log directory or the outbox cannot be created or opened, or when the DSN
+    /// came from a `SENTRY_DSN` that is not one.
     ///
     /// Events are sent to ``Options/dsn``, with the uploader's files in ``Options/outboxDirectory``, tuned by
     /// ``Options/configureDelivery`` and over ``Options/transport``; or nowhere when the DSN is `nil`.
     public init(options: Options) throws {
+        if let unreadable = options.unreadableEnvironmentDSN { throw unreadable }
         let logConfiguration = EventLog.Configuration(
             directory: options.logDirectory, maximumFileSize: options.maxLogFileSize,
             maximumTotalSize: options.maxLogSize, compressionLevel: options.logCompressionLevel)
@@ -166,10 +168,17 @@ public actor Reporter {
         keep(filtered)
     }
 
-    /// Adds a breadcrumb to the scope with the secrets in its text replaced: each is scrubbed once, here, not for
-    /// every event that carries it.
+    /// Adds a breadcrumb to the scope, as ``Options/beforeBreadcrumb`` changes it (its data filtered again) unless it
+    /// drops it, with the secrets in its text replaced: each is scrubbed once, here, not for every event that carries
+    /// it.
     private func keep(_ breadcrumb: Breadcrumb) {
-        scope.addBreadcrumb(scrubber.scrubbedTexts(of: breadcrumb) ?? breadcrumb)
+        var kept = breadcrumb
+        if let beforeBreadcrumb = options.beforeBreadcrumb {
+            guard let changed = beforeBreadcrumb(breadcrumb) else { return }
+            kept = changed
+            kept.data = changed.data.map(scrubber.data)
+        }
+        scope.addBreadcrumb(scrubber.scrubbedTexts(of: kept) ?? kept)
     }
 
     /// Captures a classified failure; returns the event id, or `nil` when nothing was captured (a cancellation, a
@@ -181,11 +190,13 @@ public actor Reporter {
     ///   - failure: The failure.
     ///   - request: The request as sent, for its (scrubbed) headers and body.
     ///   - user: A user for this event only, instead of the scope's.
+    ///   - scope: Changes to the scope for this event only: tags, extras, contexts (Sentry's `withScope`).
     @discardableResult
     public func capture(
-        _ failure: RequestFailure, request: URLRequest? = nil, user: UserContext? = nil
+        _ failure: RequestFailure, request: URLRequest? = nil, user: UserContext? = nil,
+        scope: (@Sendable (inout Scope) -> Void)? = nil
     ) async -> String? {
-        submit(failure, request: request, user: user)
+        submit(failure, request: request, user: user, scope: scope)
     }
 
     /// Captures the outcome of a request made with another HTTP stack (Alamofire, Moya, your own), classified
@@ -203,11 +214,13 @@ public actor Reporter {
     ///   - decodedType: The type the body was decoded into, named in the event.
     ///   - classifier: The server's error contract and code catalogue.
     ///   - user: A user for this event only.
+    ///   - scope: Changes to the scope for this event only.
     @discardableResult
     public func capture(
         request: URLRequest, route: String? = nil, response: HTTPURLResponse?, body: Data?, error: (any Error)? = nil,
         decodingError: (any Error)? = nil, decodedType: Any.Type? = nil,
-        classifier: FailureClassifier = FailureClassifier(), user: UserContext? = nil
+        classifier: FailureClassifier = FailureClassifier(), user: UserContext? = nil,
+        scope: (@Sendable (inout Scope) -> Void)? = nil
     ) async -> String? {
         let url = request.url ?? URL(fileURLWithPath: "/")
         var context = RequestContext(
@@ -219,22 +232,25 @@ public actor Reporter {
                 response: response, body: body, transportError: error, decodingError: decodingError,
                 decodedType: decodedType ?? Any.self)
         else { return nil }
-        return await capture(RequestFailure(reason, context: context), request: request, user: user)
+        return await capture(RequestFailure(reason, context: context), request: request, user: user, scope: scope)
     }
 
-    /// Captures any error; a `RequestFailure` is captured as one.
-    @discardableResult
-    public func capture(error: any Error, user: UserContext? = nil) async -> String? {
-        if let failure = error as? RequestFailure { return await capture(failure, user: user) }
-        return submit(.error(error), user: user)
-    }
-
-    /// Captures a message.
+    /// Captures any error; a `RequestFailure` is captured as one. `scope` changes the scope for this event only.
     @discardableResult
     public func capture(
-        message: String, level: SentryEvent.Level = .info, user: UserContext? = nil
+        error: any Error, user: UserContext? = nil, scope: (@Sendable (inout Scope) -> Void)? = nil
     ) async -> String? {
-        submit(.message(message, level: level), user: user)
+        if let failure = error as? RequestFailure { return await capture(failure, user: user, scope: scope) }
+        return submit(.error(error), user: user, scope: scope)
+    }
+
+    /// Captures a message. `scope` changes the scope for this event only.
+    @discardableResult
+    public func capture(
+        message: String, level: SentryEvent.Level = .info, user: UserContext? = nil,
+        scope: (@Sendable (inout Scope) -> Void)? = nil
+    ) async -> String? {
+        submit(.message(message, level: level), user: user, scope: scope)
     }
 
     /// Records refreshes and expiries of `refresher` as breadcrumbs, until the reporter is closed. A refresh that
@@ -273,17 +289,23 @@ public actor Reporter {
 
     /// Queues the event of `failure`, unless it is a cancellation or a session expiry already captured.
     @discardableResult
-    private func submit(_ failure: RequestFailure, request: URLRequest?, user: UserContext?) -> String? {
+    private func submit(
+        _ failure: RequestFailure, request: URLRequest?, user: UserContext?,
+        scope change: (@Sendable (inout Scope) -> Void)? = nil
+    ) -> String? {
         if case .sessionExpired(let expiry) = failure.reason, !capturedExpiries.insert(expiry.id).inserted {
             return nil
         }
         guard FailureKind(failure.reason) != nil else { return nil }
-        return submit(.failure(failure, request: request), user: user)
+        return submit(.failure(failure, request: request), user: user, scope: change)
     }
 
-    /// Queues a capture with the scope of this moment; returns its event id, or `nil` when the reporter is closed, the
-    /// event is not sampled or over its fingerprint's limit, or the queue is full.
-    private func submit(_ source: PendingCapture.Source, user: UserContext?) -> String? {
+    /// Queues a capture with the scope of this moment, as `change` changes it for this event; returns its event id, or
+    /// `nil` when the reporter is closed, the event is not sampled or over its fingerprint's limit, or the queue is
+    /// full.
+    private func submit(
+        _ source: PendingCapture.Source, user: UserContext?, scope change: (@Sendable (inout Scope) -> Void)?
+    ) -> String? {
         guard !isClosed else { return nil }
         let date = options.clock()
         let fingerprint: [String]?
@@ -298,8 +320,13 @@ public actor Reporter {
         case .keep(let kept, let carried):
             (fingerprint, suppressedBefore) = (kept, carried)
         }
+        var captured = scope
+        if let change {
+            change(&captured)
+            captured.replaceBreadcrumbs(scrubber.scrubbedTexts)
+        }
         let capture = PendingCapture(
-            source: source, eventID: RandomID.make(using: &identifiers), date: date, scope: scope, user: user,
+            source: source, eventID: RandomID.make(using: &identifiers), date: date, scope: captured, user: user,
             suppressedBefore: suppressedBefore)
         guard case .enqueued = queue.yield(capture) else {
             if let fingerprint { admission.restore(suppressedBefore, of: fingerprint) }

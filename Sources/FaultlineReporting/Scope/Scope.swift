@@ -7,6 +7,9 @@ public struct Scope: Sendable {
     public var tags: [String: String] = [:]
     /// Contexts added to every event: `os`, `device` and `runtime` are filled at start; set `app` and your own.
     public var contexts: [String: JSONValue] = RuntimeContexts.current
+    /// Arbitrary data added to every event as its `extra` (Sentry's `setExtra`); an event's own extras win over
+    /// these. Prefer ``tags`` for what you search or group by, ``contexts`` for structured data.
+    public var extras: [String: JSONValue] = [:]
     /// The most breadcrumbs kept, oldest dropped first; 100 by default (Sentry's `maxBreadcrumbs`).
     public let maxBreadcrumbs: Int
     /// The recent breadcrumbs, oldest first.
@@ -53,6 +56,7 @@ public struct Scope: Sendable {
         event.user = override ?? user
         event.tags.merge(tags) { own, _ in own }
         event.contexts.merge(contexts) { own, _ in own }
+        if !extras.isEmpty { event.extra = (event.extra ?? [:]).merging(extras) { own, _ in own } }
         if !breadcrumbs.isEmpty { event.breadcrumbs = .init(breadcrumbs) }
     }
 }
