@@ -52,7 +52,7 @@ struct SampleFailure: Sendable {
         logDirectory: URL, dsn: String?, maxQueueSize: Int = 1000, transport: (any EnvelopeTransport)? = nil,
         fingerprintLimit: Reporter.FingerprintLimit? = nil, compression: CompressionLevels = .init()
     ) async throws -> Reporter {
-        var options = Reporter.Options(logDirectory: logDirectory)
+        var options = Reporter.Options(logDirectory: logDirectory, environmentVariables: [:])
         options.dsn = try dsn.map { try DSN($0) }
         options.maxQueueSize = maxQueueSize
         options.fingerprintLimit = fingerprintLimit

@@ -41,7 +41,8 @@ struct DemoCommand: AsyncParsableCommand {
         }
         try WriteFailure.createLogDirectory(logs)
         let ingest = dsn == nil ? try await RunningIngest(Self.ingestConfiguration(logs: logs)) : nil
-        var options = Reporter.Options(logDirectory: logs)
+        // The demo writes its own scenario locally: a SENTRY_DSN in the shell must not receive it.
+        var options = Reporter.Options(logDirectory: logs, environmentVariables: [:])
         options.release = "boleto-ios@4.2.0"
         options.dsn = try DSN(dsn ?? ingest?.dsn ?? "")
         let reporter = try Reporter(options: options)

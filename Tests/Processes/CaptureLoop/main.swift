@@ -16,7 +16,7 @@ guard arguments.count >= 3 else {
     FileHandle.standardError.write(Data("usage: CaptureLoop <log directory> <dsn> [--flush]\n".utf8))
     exit(64)
 }
-var options = Reporter.Options(logDirectory: URL(fileURLWithPath: arguments[1]))
+var options = Reporter.Options(logDirectory: URL(fileURLWithPath: arguments[1]), environmentVariables: [:])
 options.dsn = try DSN(arguments[2])
 options.maxLogFileSize = 64 * 1024
 options.configureDelivery = {
