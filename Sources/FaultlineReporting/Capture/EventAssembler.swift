@@ -33,6 +33,7 @@ struct EventAssembler: Sendable {
             event.tags["error.kind"] = "message"
         }
         event.release = builder.release
+        event.dist = builder.dist
         event.environment = builder.environment
         capture.scope.apply(to: &event, user: capture.user)
         builder.scrubber.scrubTexts(of: &event)

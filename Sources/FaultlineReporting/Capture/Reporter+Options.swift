@@ -59,8 +59,15 @@ extension Reporter {
         /// every event. Sentry's Dedupe integration, on by default in its SDKs, drops only an event identical to the
         /// one before it; a limit per fingerprint also calms storms whose events alternate.
         public var fingerprintLimit: FingerprintLimit? = FingerprintLimit()
-        /// The release, such as `boleto@2.4.1+310`; by default the `SENTRY_RELEASE` environment variable's.
+        /// The release, such as `com.example.shop@3.2.0+310`: by default the `SENTRY_RELEASE` environment variable's,
+        /// else, as sentry-cocoa does, the bundle's identifier, version and build (an app's main bundle has them; a
+        /// server-side executable sets its own).
         public var release: String?
+        /// The distribution, which tells builds of one release apart (Sentry's `dist`): by default the bundle's
+        /// build number (`CFBundleVersion`), when it has one.
+        public var dist: String?
+        /// What the bundle said about the app: filled into every event's `app` context.
+        let appIdentity: AppIdentity
         /// The environment; by default the `SENTRY_ENVIRONMENT` environment variable's, else `production`.
         public var environment = "production"
         /// The most breadcrumbs an event carries; 100 by default.
@@ -100,12 +107,17 @@ extension Reporter {
 
         /// Creates options that write the local log to `logDirectory`, with ``dsn``, ``release`` and ``environment``
         /// from `SENTRY_DSN`, `SENTRY_RELEASE` and `SENTRY_ENVIRONMENT` in `environmentVariables` (the process's
-        /// by default) where they are set and not empty, as Sentry's SDKs read them; a value the app sets afterwards
-        /// wins. A `SENTRY_DSN` that is not a DSN makes ``Reporter/init(options:)`` throw, unless ``dsn`` was set.
+        /// by default) where they are set and not empty, as Sentry's SDKs read them, and the app's identity
+        /// (``release``, ``dist``, the `app` context) from `bundle` (the main bundle by default); a value the app
+        /// sets afterwards wins. A `SENTRY_DSN` that is not a DSN makes ``Reporter/init(options:)`` throw, unless
+        /// ``dsn`` was set.
         public init(
-            logDirectory: URL, environmentVariables: [String: String] = ProcessInfo.processInfo.environment
+            logDirectory: URL, environmentVariables: [String: String] = ProcessInfo.processInfo.environment,
+            bundle: Bundle = .main
         ) {
             self.logDirectory = logDirectory
+            appIdentity = AppIdentity(bundle: bundle)
+            dist = appIdentity.build
             let variable = { (name: String) in environmentVariables[name].flatMap { $0.isEmpty ? nil : $0 } }
             if let value = variable("SENTRY_DSN") {
                 do {
@@ -115,7 +127,7 @@ extension Reporter {
                         dsn: value, reason: "\(error.reason) (it is the SENTRY_DSN environment variable)")
                 }
             }
-            release = variable("SENTRY_RELEASE")
+            release = variable("SENTRY_RELEASE") ?? appIdentity.release
             environment = variable("SENTRY_ENVIRONMENT") ?? environment
         }
 

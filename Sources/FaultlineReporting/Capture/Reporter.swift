@@ -91,7 +91,7 @@ public actor Reporter {
         let scrubber = Scrubber(rules: options.scrubRules)
         let assembler = EventAssembler(
             builder: FailureEventBuilder(
-                scrubber: scrubber, release: options.release, environment: options.environment),
+                scrubber: scrubber, release: options.release, dist: options.dist, environment: options.environment),
             beforeSend: options.beforeSend)
         let ledger = StatisticsLedger(uploader: uploader)
         let writer = EventWriter(log: log, assembler: assembler, uploader: uploader, ledger: ledger)
@@ -99,7 +99,11 @@ public actor Reporter {
             of: PendingCapture.self, bufferingPolicy: .bufferingOldest(options.maxQueueSize))
         self.options = options
         self.uploader = uploader
-        self.scope = Scope(maxBreadcrumbs: options.maxBreadcrumbs)
+        var scope = Scope(maxBreadcrumbs: options.maxBreadcrumbs)
+        if case .object(let app)? = scope.contexts["app"] {
+            scope.contexts["app"] = .object(app.merging(options.appIdentity.context) { $1 })
+        }
+        self.scope = scope
         self.scrubber = scrubber
         self.admission = CaptureAdmission(sampleRate: options.sampleRate, fingerprintLimit: options.fingerprintLimit)
         self.writer = writer

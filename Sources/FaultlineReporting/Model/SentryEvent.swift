@@ -4,8 +4,9 @@ import Foundation
 /// An event in the Sentry event schema: what Faultline writes to its local log and sends to an ingest endpoint.
 ///
 /// Only the attributes Faultline fills are modelled; each follows the Sentry developer documentation
-/// (`event-payloads`): a 32-hex `event_id`, an RFC 3339 UTC `timestamp`, `level`, `platform`, the `sdk` interface,
-/// `exception`, `request`, `user`, `tags`, `contexts`, `breadcrumbs`, `fingerprint` and `extra`.
+/// (`event-payloads`): a 32-hex `event_id`, an RFC 3339 UTC `timestamp`, `level`, `platform`, `release`, `dist`,
+/// `environment`, the `sdk` interface, `exception`, `request`, `user`, `tags`, `contexts`, `breadcrumbs`,
+/// `fingerprint` and `extra`.
 public struct SentryEvent: Hashable, Sendable, Codable {
     /// Sentry's event levels.
     public enum Level: String, Hashable, Sendable, Codable {
@@ -104,6 +105,7 @@ public struct SentryEvent: Hashable, Sendable, Codable {
     public var platform: String
     public var logger: String?
     public var release: String?
+    public var dist: String?
     public var environment: String?
     public var message: String?
     public var exception: Values<Exception>?
@@ -135,7 +137,7 @@ public struct SentryEvent: Hashable, Sendable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case eventID = "event_id"
-        case timestamp, level, platform, logger, release, environment, message, exception, request, user, tags
+        case timestamp, level, platform, logger, release, dist, environment, message, exception, request, user, tags
         case contexts, breadcrumbs, fingerprint, extra, sdk
     }
 }

@@ -40,6 +40,7 @@ extension JSONWriter {
                 }
             }
             writer.member("contexts", event.contexts)
+            writer.member("dist", event.dist)
             writer.member("environment", event.environment)
             writer.member("event_id", event.eventID)
             if let exception = event.exception {

@@ -21,13 +21,18 @@ package struct FailureEventBuilder: Sendable {
     package var scrubber: Scrubber
     /// The release, such as `boleto@2.4.1 (310)`.
     package var release: String?
+    /// The distribution, which tells builds of one release apart.
+    package var dist: String?
     /// The environment; `production` by default.
     package var environment: String
 
     /// Creates a builder.
-    package init(scrubber: Scrubber = Scrubber(), release: String? = nil, environment: String = "production") {
+    package init(
+        scrubber: Scrubber = Scrubber(), release: String? = nil, dist: String? = nil, environment: String = "production"
+    ) {
         self.scrubber = scrubber
         self.release = release
+        self.dist = dist
         self.environment = environment
     }
 
@@ -44,6 +49,7 @@ package struct FailureEventBuilder: Sendable {
         guard let kind = FailureKind(failure.reason) else { return nil }
         var event = SentryEvent(eventID: eventID ?? RandomID.make(), level: .error, date: date)
         event.release = release
+        event.dist = dist
         event.environment = environment
         let context = failure.context
         event.tags = [

@@ -74,10 +74,20 @@ import Testing
     /// 2026-11-23T09:00:00Z and moves 150 s before each scenario.
     private static func writeSeedScenarioLog(to logs: URL) async throws {
         let clock = Mutex(Date(timeIntervalSince1970: 1_795_424_400))
-        var options = Reporter.Options(logDirectory: logs)
+        var options = Reporter.Options(logDirectory: logs, environmentVariables: [:])
         options.release = "boleto@2.4.1"
         options.clock = { clock.withLock { $0 } }
         let reporter = try Reporter(options: options)
+        // The same bytes on every machine: the contexts say which machine (its memory, processors, system), so they
+        // are set here as one machine's.
+        await reporter.configureScope {
+            $0.contexts = [
+                "os": ["type": "os", "name": "Linux", "version": "6.1.0"],
+                "device": ["type": "device", "family": "Linux", "arch": "x86_64", "processor_count": 2],
+                "runtime": ["type": "runtime", "name": "swift"],
+                "app": ["type": "app", "app_name": "seed-scenarios"],
+            ]
+        }
         try await SeedServer.run { server in
             await CapturedSeedScenarios(server: server, reporter: reporter).run {
                 clock.withLock { $0 += 150 }
