@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why the event log could not write a line or manage its files.
-public enum EventLogError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum EventLogError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The line contains a newline at byte `offset`, so it would read back as two lines; nothing was written.
     case lineContainsNewline(offset: Int)
     /// The line is empty; nothing was written.
@@ -11,7 +11,7 @@ public enum EventLogError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A file operation failed: what was done, to which path, and the system's reason.
     case fileOperationFailed(operation: String, path: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .lineContainsNewline(let offset):
             "The line was not written: it contains a newline at byte \(offset), and each line of the event log must "
