@@ -27,47 +27,61 @@ import Testing
         return (client, refresher)
     }
 
-    @Test func aTokenThatExpiresWhileRequestsRunIsRefreshedOnceBeforeItExpires() async throws {
+    @Test func aTokenThatBecomesDueWhileRequestsRunIsRefreshedOnceBeforeTheServerRejectsIt() async throws {
         try await SeedServer.run { server in
-            // Given an access token that lives 3 seconds (those issued later, an hour), an authenticator that
-            // refreshes 2 seconds before expiry, and a refresh slow enough for requests to pile up behind it
-            await server.state.setAccessTokenLifetime(.seconds(3), for: .plain)
+            // Given an access token that lives 30 seconds, an authenticator that refreshes 28 seconds before expiry (so
+            // the token is due 2 seconds after it was issued, however slow the machine, long before the server would
+            // refuse it), and a refresh slow enough for requests to pile up behind it
+            await server.state.setAccessTokenLifetime(.seconds(30), for: .plain)
             let tokens = await server.state.issueTokens(for: .plain)
-            let issuedAt = ContinuousClock.now
-            await server.state.setAccessTokenLifetime(.seconds(3600), for: .plain)
             await server.state.setRefreshDelay(.milliseconds(300), for: .plain)
-            let (client, refresher) = Self.client(server, tokens: tokens, margin: .seconds(2))
+            let (client, refresher) = Self.client(server, tokens: tokens, margin: .seconds(28))
+            let deadline = ContinuousClock.now + patience
 
-            // When 20 clients send requests, 20 a second each, until the first token has expired
+            // When 20 clients send requests, 20 a second each, until the token was refreshed, then two more each
             let attempts = try await withThrowingTaskGroup(of: [Int].self) { group in
                 for _ in 1...20 {
                     group.addTask {
                         var attempts: [Int] = []
-                        while ContinuousClock.now < issuedAt + .milliseconds(3500) {
+                        while await refresher.currentCredential?.accessToken == tokens.accessToken,
+                            ContinuousClock.now < deadline
+                        {
                             attempts.append(try await client.send(Self.profile).context.attempt)
                             try await Task.sleep(for: .milliseconds(50))
                         }
+                        for _ in 1...2 { attempts.append(try await client.send(Self.profile).context.attempt) }
                         return attempts
                     }
                 }
                 return try await group.reduce(into: [Int]()) { $0 += $1 }
             }
 
-            // Then one refresh ran, no request reached the server with the expired token, and none was replayed
+            // Then one refresh ran, before any rejection: no request reached the server with an expired token, none
+            // was replayed, and the new token signed the requests after it
             #expect(await server.state.refreshCount(of: .plain) == 1)
             #expect(await server.state.expiredTokenRequestCount(of: .plain) == 0)
-            #expect(!attempts.isEmpty && attempts.allSatisfy { $0 == 1 })
+            #expect(attempts.count >= 40 && attempts.allSatisfy { $0 == 1 })
             let refreshed = try #require(await refresher.currentCredential)
             #expect(refreshed.accessToken != tokens.accessToken)
             #expect(await server.state.requestCount(withAccessToken: tokens.accessToken) > 0)
-            #expect(await server.state.requestCount(withAccessToken: refreshed.accessToken) >= 20)
+            #expect(await server.state.requestCount(withAccessToken: refreshed.accessToken) >= 40)
+        }
+    }
 
-            // (and the first token did expire: the server refuses it now)
+    @Test func theSeedServerRefusesATokenOnceItsLifetimeEnds() async throws {
+        try await SeedServer.run { server in
+            // Given a token that lives half a second
+            await server.state.setAccessTokenLifetime(.milliseconds(500), for: .plain)
+            let tokens = await server.state.issueTokens(for: .plain)
             var stale = URLRequest(url: server.baseURL.appendingPathComponent("plain/profile"))
             stale.setValue("Bearer \(tokens.accessToken)", forHTTPHeaderField: "Authorization")
-            let (_, response) = try await URLSession.shared.data(for: stale)
-            #expect((response as? HTTPURLResponse)?.statusCode == 401)
-            #expect(await server.state.expiredTokenRequestCount(of: .plain) == 1)
+            let request = stale
+
+            // Then the server refuses it once the half second has passed, as expired (not as a token it never issued)
+            try await wait(for: "the token to expire") {
+                (try await URLSession.shared.data(for: request).1 as? HTTPURLResponse)?.statusCode == 401
+            }
+            #expect(await server.state.expiredTokenRequestCount(of: .plain) >= 1)
         }
     }
 
