@@ -48,7 +48,8 @@
             return EnvelopeResponse(
                 statusCode: Int(response.status.code),
                 rateLimits: response.headers.first(name: "X-Sentry-Rate-Limits"),
-                retryAfter: response.headers.first(name: "Retry-After"))
+                retryAfter: response.headers.first(name: "Retry-After"),
+                sentryError: response.headers.first(name: "X-Sentry-Error"))
         }
 
         /// Shuts the client down, which fails the requests in flight; later sends fail at once.

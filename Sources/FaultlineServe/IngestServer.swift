@@ -41,6 +41,10 @@ public enum IngestServer {
             throw error
         }
         let handler = IngestHandler(configuration: configuration, store: store, forwarder: forwarder)
+        let refusals = Task { [warnings = configuration.warnings] in
+            if let forwarder, let warnings { await forwarder.reportRefusedDSNs(to: warnings) }
+        }
+        defer { refusals.cancel() }
         var logger = Logger(label: "faultline-serve")
         logger.logLevel = .warning
         let application = Application(

@@ -17,6 +17,21 @@ public struct DeliveryStatistics: Hashable, Sendable, Codable {
     /// Events and envelopes waiting to be sent when the statistics were written: a reporter's events in its log after
     /// the delivery cursor, and the outbox's envelopes. `nil` in files written before it was kept.
     public var waiting: Int?
+    /// The last send that failed, and why; `nil` when none has, or in files written before it was kept.
+    public var lastFailure: DeliveryFailure?
+
+    /// A send that failed: the endpoint's status and `X-Sentry-Error` (no status when no response came), and when.
+    public struct DeliveryFailure: Hashable, Sendable, Codable {
+        /// The HTTP status; `nil` when no response came (the connection failed or timed out).
+        public var status: Int?
+        /// The endpoint's `X-Sentry-Error`, when it said why.
+        public var reason: String?
+        /// When the response came, or the request failed.
+        public var date: Date
+
+        /// Whether the endpoint refused the DSN itself: 401, 403 or 404, a wrong key or project.
+        public var refusedTheDSN: Bool { [401, 403, 404].contains(status ?? 0) }
+    }
 
     public init() {}
 

@@ -32,6 +32,11 @@ extension Uploader {
         /// bodies as they are, without `Content-Encoding`: for an endpoint on the same machine, where compressing costs
         /// both sides CPU and saves no bandwidth.
         public var compressionLevel: Int32 = 1
+        /// Whether an endpoint's 401, 403 or 404 keeps the envelope instead of dropping it as `send_error`; `false` by
+        /// default, as Sentry's SDKs drop it. A relay sets it: those statuses say its own DSN is wrong (the key or the
+        /// project), not the envelope, so everything waits, tried again with the ``backoff``, until the DSN is
+        /// corrected; ``DeliveryStatistics/lastFailure`` says why.
+        public var keepsEnvelopesWhenRefused = false
 
         /// Creates a configuration; see the properties for the defaults.
         public init(dsn: DSN, outboxDirectory: URL) {

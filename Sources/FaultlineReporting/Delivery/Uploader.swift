@@ -465,7 +465,14 @@ extension Uploader {
                 status: response.statusCode,
                 rateLimits: response.rateLimits, retryAfter: response.retryAfter, now: now)
         }
-        let policy = DeliveryPolicy(status: response?.statusCode)
+        var policy = DeliveryPolicy(status: response?.statusCode)
+        // A request that close(timeout:) cancelled did not fail.
+        if policy != .delivered, response != nil || !isClosed {
+            counts.lastFailure = .init(status: response?.statusCode, reason: response?.sentryError, date: Date())
+        }
+        if policy == .drop, configuration.keepsEnvelopesWhenRefused, counts.lastFailure?.refusedTheDSN == true {
+            policy = .retry
+        }
         if let carrier = reportCarrier, carrier.envelope == pending {
             reportCarrier = nil
             if policy != .delivered { pendingReport.merge(carrier.report) }

@@ -60,6 +60,40 @@ struct Forwarder: Sendable {
         return metrics.exposition()
     }
 
+    /// How often an upstream that keeps refusing the relay's DSN is reported again.
+    static let refusalReminder = Duration.seconds(60)
+
+    /// Reports to `warn`, until cancelled, each upstream that refuses the relay's DSN (401, 403 or 404: a wrong key or
+    /// project): within a second of its first refusal, again every ``refusalReminder`` while it refuses, and when
+    /// the status or the reason changes. Its envelopes are kept meanwhile. A refusal an earlier run met is not
+    /// reported: its DSN may have been corrected since.
+    func reportRefusedDSNs(to warn: @Sendable (String) -> Void) async {
+        let start = Date()
+        var reported: [String: (failure: DeliveryStatistics.DeliveryFailure, at: ContinuousClock.Instant)] = [:]
+        while !Task.isCancelled {
+            for upstream in upstreams {
+                let statistics = await upstream.uploader.statistics
+                guard let failure = statistics.lastFailure, failure.refusedTheDSN, failure.date >= start else {
+                    reported[upstream.name] = nil
+                    continue
+                }
+                if let last = reported[upstream.name], last.failure.status == failure.status,
+                    last.failure.reason == failure.reason, ContinuousClock.now - last.at < Self.refusalReminder
+                {
+                    continue
+                }
+                reported[upstream.name] = (failure, .now)
+                let status = failure.status.map(String.init) ?? "no status"
+                let reason = failure.reason.map { " \($0)" } ?? ""
+                warn(
+                    "the upstream \(upstream.name) refuses the relay's DSN \(upstream.dsn) (\(status)\(reason)): "
+                        + "\(statistics.waiting ?? 0) envelopes wait in its queue, none is dropped; correct the DSN "
+                        + "of --forward and start again")
+            }
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
     /// Sends what waits for at most `timeout`, then stops: what was not delivered stays queued for the next start.
     func close(timeout: Duration) async {
         await withTaskGroup(of: Void.self) { group in

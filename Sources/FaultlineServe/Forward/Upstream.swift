@@ -21,6 +21,8 @@ struct Upstream: Sendable {
         settings.maxOutboxBytes = configuration.maximumQueueBytes
         settings.maxConcurrentRequests = configuration.maximumConcurrentRequests
         settings.backoff = configuration.backoff
+        // An upstream that refuses the relay's key or project is misconfigured: nothing is dropped for it.
+        settings.keepsEnvelopesWhenRefused = true
         // A relay sends each envelope as soon as it is queued, without waiting for a batch.
         settings.batchSize = 1
         settings.flushInterval = .milliseconds(100)

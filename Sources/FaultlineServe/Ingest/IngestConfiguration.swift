@@ -29,6 +29,9 @@ public struct IngestConfiguration: Sendable {
     /// Where a line about each request goes (time, client, method, path, status, events or the refusal's reason,
     /// duration); `nil` (the default) for none.
     public var accessLog: (@Sendable (String) -> Void)?
+    /// Where a line goes about what needs the operator, such as an upstream that refuses the relay's DSN; `nil` (the
+    /// default) for none. `faultline serve` writes these on standard error.
+    public var warnings: (@Sendable (String) -> Void)?
     /// Whether the secrets inside the events' texts (messages, exception values, breadcrumbs, contexts, `extra`,
     /// request data: every string value) are replaced with `[Filtered]` before an event is stored, by the default
     /// `ScrubRules.valuePatterns`, as Sentry's Relay scrubs what SDKs send; `true` by default.

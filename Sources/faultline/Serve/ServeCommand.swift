@@ -121,6 +121,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.eventsPerMinute = rateLimit
         if let idleTimeout { configuration.idleTimeout = .seconds(idleTimeout) }
         if !quiet { configuration.accessLog = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) } }
+        configuration.warnings = { StandardError.say($0, as: "faultline serve") }
         configuration.scrubsValues = scrubValues
         configuration.maximumLogBytes = maxLogBytes
         do {

@@ -46,11 +46,14 @@ public struct EnvelopeResponse: Sendable, Equatable {
     public let rateLimits: String?
     /// The `Retry-After` header, when present.
     public let retryAfter: String?
+    /// The `X-Sentry-Error` header, when present: why a Sentry-compatible server refused the envelope.
+    public let sentryError: String?
 
     /// Creates a response; see the properties.
-    public init(statusCode: Int, rateLimits: String?, retryAfter: String?) {
+    public init(statusCode: Int, rateLimits: String?, retryAfter: String?, sentryError: String? = nil) {
         self.statusCode = statusCode
         self.rateLimits = rateLimits
         self.retryAfter = retryAfter
+        self.sentryError = sentryError
     }
 }

@@ -57,7 +57,8 @@ public actor URLSessionEnvelopeTransport: EnvelopeTransport {
         return EnvelopeResponse(
             statusCode: response.statusCode,
             rateLimits: response.value(forHTTPHeaderField: "X-Sentry-Rate-Limits"),
-            retryAfter: response.value(forHTTPHeaderField: "Retry-After"))
+            retryAfter: response.value(forHTTPHeaderField: "Retry-After"),
+            sentryError: response.value(forHTTPHeaderField: "X-Sentry-Error"))
     }
 
     /// Cancels the requests in flight and fails every later one at once.

@@ -1,0 +1,71 @@
+import FaultlineReporting
+import FaultlineServe
+import FaultlineTestServer
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+/// A relay whose upstream refuses its DSN (a wrong key or project) drops nothing: it keeps the queue, says so on its
+/// output within seconds, and forwards everything once it is started with the right DSN.
+@Suite struct RelayMisconfigurationTests {
+    @Test func anUpstreamThatRefusesTheRelaysKeyHoldsTheQueueUntilTheDSNIsCorrected() async throws {
+        let logs = try ServeFixture.logDirectory()
+        defer { try? FileManager.default.removeItem(at: logs) }
+        let ids = (1...3).map { RelayFixture.eventID(run: 0x31, $0) }
+        let recorder = IngestRecorder()
+        try await RecordingIngest.run(recorder: recorder) { upstream in
+            // Given an upstream that refuses the key the relay was started with, as Sentry does
+            await recorder.answerAll(.init(status: 403, headers: ["X-Sentry-Error": "unknown sentry_key"]))
+            let wrong = try RelayFixture.forwarding(to: upstream.dsn(publicKey: String(repeating: "0", count: 32)))
+            let warnings = Mutex<[String]>([])
+
+            // When SDKs send three events through it
+            try await ServeFixture.run(
+                logs: logs, forwarding: wrong, warnings: { line in warnings.withLock { $0.append(line) } }
+            ) { relay in
+                for id in ids {
+                    #expect(
+                        try await relay.post(
+                            "/api/1/envelope/", body: RelayFixture.eventEnvelope(id), headers: ServeFixture.auth
+                        ).0
+                            == 200)
+                }
+
+                // Then it says on its output that the upstream refuses its DSN, with the upstream's reason
+                try await wait(for: "a warning about the refused DSN") {
+                    warnings.withLock { $0.contains { $0.contains("refuses the relay's DSN") } }
+                }
+                let warning = try #require(warnings.withLock { $0.first })
+                #expect(warning.contains("403 unknown sentry_key"), "\(warning)")
+                #expect(warning.contains("127.0.0.1_\(upstream.port)_1"), "\(warning)")
+                // and keeps every event queued, dropping none, however often the upstream refuses them
+                try await wait(for: "the upstream to refuse each event") {
+                    Set(try await RelayFixture.received(by: recorder).flatMap(\.eventIDs)) == Set(ids)
+                }
+                let metrics = try await relay.metrics()
+                #expect(
+                    metrics.filter { $0.key.hasPrefix("faultline_forward_dropped_total") }.values.allSatisfy { $0 == 0 }
+                )
+                #expect(metrics["faultline_forward_queue_envelopes{upstream=\"127.0.0.1_\(upstream.port)_1\"}"] == 3)
+            }
+
+            // And once the relay is started again with the right key, every event goes upstream with it
+            await recorder.answerAll(.init(status: 200))
+            let refusedSoFar = await recorder.requestCount
+            let right = try RelayFixture.forwarding(to: upstream.dsn(publicKey: RelayFixture.upstreamKey))
+            let warningsAfter = Mutex<[String]>([])
+            try await ServeFixture.run(
+                logs: logs, forwarding: right, warnings: { line in warningsAfter.withLock { $0.append(line) } }
+            ) { relay in
+                try await RelayFixture.waitUntilNothingIsQueued(in: relay)
+            }
+            let accepted = try await RelayFixture.received(by: recorder).dropFirst(refusedSoFar)
+            #expect(Set(accepted.flatMap(\.eventIDs)) == Set(ids))
+            #expect(accepted.allSatisfy { $0.status == 200 })
+            #expect(accepted.allSatisfy { $0.headers["x-sentry-auth"]?.contains(RelayFixture.upstreamKey) == true })
+            // (the refusal the earlier run met is not reported again)
+            #expect(warningsAfter.withLock { $0 }.isEmpty)
+        }
+    }
+}
