@@ -35,6 +35,11 @@ public struct DeliveryStatistics: Hashable, Sendable, Codable {
 
     public init() {}
 
+    private enum CodingKeys: String, CodingKey {
+        case updated, delivered, retried, discarded, waiting
+        case lastFailure = "last_failure"
+    }
+
     /// Reads the statistics stored in `directory`; empty ones when there are none or they cannot be read.
     public static func stored(in directory: URL) -> DeliveryStatistics {
         let decoder = JSONDecoder()

@@ -87,6 +87,12 @@ public struct StatsReport: Hashable, Sendable, Encodable {
         let updated = delivery.updated.map { RFC3339.string(from: $0, precision: .seconds) } ?? "never"
         var lines = ["\(delivered) \(delivery.delivered), retried \(delivery.retried) (updated \(updated))"]
         if let waiting = delivery.waiting { lines.append("waiting to be sent: \(waiting) (at the update)") }
+        if let failure = delivery.lastFailure {
+            let answer = failure.status.map { "\($0)" + (failure.reason.map { " \($0)" } ?? "") } ?? "no response"
+            let date = RFC3339.string(from: failure.date, precision: .seconds)
+            let note = failure.refusedTheDSN ? " (the endpoint refused the DSN: its key or project)" : ""
+            lines.append("last failure: \(TerminalText.safe(answer)) at \(date)\(note)")
+        }
         if delivery.discarded.isEmpty {
             lines.append("dropped: none")
         } else {

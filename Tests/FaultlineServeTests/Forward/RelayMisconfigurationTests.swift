@@ -50,6 +50,13 @@ import Testing
                 #expect(metrics["faultline_forward_queue_envelopes{upstream=\"127.0.0.1_\(upstream.port)_1\"}"] == 3)
             }
 
+            // and `faultline stats` shows the queue and why it waits
+            let stats = try BuiltFaultline.run(["stats", "--log-dir", logs.path])
+            let text = String(decoding: stats, as: UTF8.self)
+            #expect(text.contains("forward queue 127.0.0.1_\(upstream.port)_1: 3 envelopes waiting"), "\(text)")
+            #expect(text.contains("last failure: 403 unknown sentry_key at "), "\(text)")
+            #expect(text.contains("the endpoint refused the DSN"), "\(text)")
+
             // And once the relay is started again with the right key, every event goes upstream with it
             await recorder.answerAll(.init(status: 200))
             let refusedSoFar = await recorder.requestCount
