@@ -50,7 +50,7 @@ struct IngestHandler: Sendable {
             }
             let stored: [String]
             do {
-                stored = try await store.store(ingest.events)
+                stored = try await store.store(ingest.events, records: ingest.records)
             } catch let inFlight as IngestStore.EventInFlight {
                 throw IngestRequest.Refusal(
                     status: 503, reason: "event \(inFlight.eventID) is being stored by another request; send it again",

@@ -21,13 +21,47 @@ extension EventRecord {
     public init(line: UnsafeBufferPointer<UInt8>) throws(LineFailure) {
         guard UTF8Validation.isValid(line) else { throw .notUTF8 }
         var scanner = JSONScanner(line)
+        var reading = Reading()
+        let isObject = scanner.object { key, scanner in
+            guard let key = Key(key) else { return scanner.skipValue() }
+            return reading.read(key, &scanner)
+        }
+        guard isObject, scanner.isAtEnd() else { throw .notJSON }
+        self = try reading.record()
+    }
+
+    /// Reads an event from an object already checked and located in one pass (`faultline serve` reads each event
+    /// so): the members named ``memberNames`` that `object` located, read as ``init(line:)`` reads them, so that the
+    /// record is the one ``init(line:)`` reads from `object`'s bytes.
+    package init(readingMembersOf object: JSONValue.ObjectText) throws(LineFailure) {
+        var reading = Reading()
+        let isRead = object.bytes.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            for (name, range) in object.members {
+                guard let key = Key(name) else { continue }
+                var scanner = JSONScanner(UnsafeBufferPointer(rebasing: bytes[range]))
+                guard reading.read(key, &scanner), scanner.isAtEnd() else { return false }
+            }
+            return true
+        }
+        guard isRead else { throw .notJSON }
+        self = try reading.record()
+    }
+
+    /// The top-level members ``init(line:)`` reads; the others it skips.
+    package static let memberNames = Set(Key.names.map { $0.0.description })
+
+    /// The fields read so far from an event's members, in the order they come.
+    private struct Reading {
+        var fields = EventRecord(eventID: "", timestamp: 0)
         var eventID: String?
         var timestamp: Double?
-        var fields = EventRecord(eventID: "", timestamp: 0)
         var message: String?
         var logEntry: String?
-        let isObject = scanner.object { key, scanner in
-            switch Key(key) {
+
+        /// Reads the value of the member `key` at the cursor; `false` when it is malformed.
+        mutating func read(_ key: Key, _ scanner: inout JSONScanner) -> Bool {
+            switch key {
             case .eventID:
                 guard scanner.nextValueKind() == .string else { return scanner.skipValue() }
                 eventID = scanner.string()
@@ -53,18 +87,21 @@ extension EventRecord {
             case .tags: return fields.readTags(&scanner)
             case .user: return fields.readUser(&scanner)
             case .exception: return fields.readException(&scanner)
-            case nil: return scanner.skipValue()
             }
         }
-        guard isObject, scanner.isAtEnd() else { throw .notJSON }
-        guard let eventID, let timestamp else { throw .notAnEvent }
-        fields.eventID = eventID
-        fields.timestamp = timestamp
-        fields.message = logEntry ?? message  // Sentry reads `logentry` before `message`
-        if let carried = fields.tags[Reporter.FingerprintLimit.suppressedCountTag] {
-            fields.suppressedEvents = Int(carried).map { max(0, $0) } ?? 0
+
+        /// The record, once every member was read.
+        func record() throws(LineFailure) -> EventRecord {
+            guard let eventID, let timestamp else { throw .notAnEvent }
+            var record = fields
+            record.eventID = eventID
+            record.timestamp = timestamp
+            record.message = logEntry ?? message  // Sentry reads `logentry` before `message`
+            if let carried = record.tags[Reporter.FingerprintLimit.suppressedCountTag] {
+                record.suppressedEvents = Int(carried).map { max(0, $0) } ?? 0
+            }
+            return record
         }
-        self = fields
     }
 
     /// Skips a value of an unexpected type, counting it.
@@ -233,6 +270,12 @@ extension EventRecord {
     private enum Key {
         case eventID, timestamp, level, release, environment, message, logEntry, fingerprint, tags, user, exception
 
+        init?(_ name: String) {
+            var name = name
+            guard let key = name.withUTF8({ Key($0) }) else { return nil }
+            self = key
+        }
+
         init?(_ raw: UnsafeBufferPointer<UInt8>) {
             guard let base = raw.baseAddress else { return nil }
             for (name, key) in Self.names where name.utf8CodeUnitCount == raw.count {
@@ -244,7 +287,7 @@ extension EventRecord {
             return nil
         }
 
-        private static let names: [(StaticString, Key)] = [
+        static let names: [(StaticString, Key)] = [
             ("event_id", .eventID), ("timestamp", .timestamp), ("level", .level), ("release", .release),
             ("environment", .environment), ("message", .message), ("logentry", .logEntry),
             ("fingerprint", .fingerprint),

@@ -21,3 +21,61 @@ extension JSONValue {
         return try result.get()
     }
 }
+
+extension JSONValue {
+    /// The text of a JSON object read in one pass: checked whole as ``init(parsing:)`` checks it, its string values
+    /// rewritten where the reader asked, and the values of some of its top-level members located, without building
+    /// any value.
+    ///
+    /// What an ingest reads of an event it stores as sent (scrubbed), where building the whole tree, or reading the
+    /// text once per question, would cost a large part of its CPU per event.
+    package struct ObjectText: Sendable {
+        /// The text: the bytes read, with the rewritten strings in their place.
+        package let bytes: Data
+        /// The named members in the order they come, each with the range of its value in ``bytes``; a name that
+        /// repeats is there each time.
+        package let members: [(name: String, value: Range<Int>)]
+        /// Whether the text holds a line feed or a carriage return. Only whitespace can: a string holds them escaped.
+        package let hasLineBreak: Bool
+        /// Whether a top-level key is written with escapes: such a key is never matched to a name in ``members``.
+        package let hasEscapedKey: Bool
+
+        /// What the parser found, the text rewritten when a string was.
+        struct Parts {
+            let rewritten: [UInt8]?
+            let members: [(name: String, value: Range<Int>)]
+            let hasLineBreak: Bool
+            let hasEscapedKey: Bool
+        }
+
+        /// The value of the member `name`, parsed; the last one when the name repeats, as ``init(parsing:)`` keeps
+        /// it.
+        package func value(of name: String) -> JSONValue? {
+            guard let range = members.last(where: { $0.name == name })?.value else { return nil }
+            return try? JSONValue(
+                parsing: bytes[bytes.startIndex + range.lowerBound..<bytes.startIndex + range.upperBound])
+        }
+    }
+
+    /// The object `data` holds, read in one pass (``ObjectText``), with the values of its top-level members `names`
+    /// located; `nil` when the text is JSON but not an object.
+    ///
+    /// - Parameter rewrite: What rewrites each string value (not the keys), given with its quotes and whether it
+    ///   holds escapes: the JSON string to write in its place, or `nil` to keep it. A rewrite that is not one JSON
+    ///   string is refused with a ``ParseError`` at the string it replaced.
+    /// - Throws: ``ParseError`` where ``init(parsing:)`` throws one.
+    package static func object(
+        parsing data: Data, members names: Set<String>,
+        rewritingStrings rewrite: ((UnsafeBufferPointer<UInt8>, Bool) -> [UInt8]?)? = nil
+    ) throws(ParseError) -> ObjectText? {
+        let result = data.withUnsafeBytes { raw in
+            Result { () throws(ParseError) in
+                try JSONParser.object(raw.bindMemory(to: UInt8.self), members: names, rewritingStrings: rewrite)
+            }
+        }
+        guard let parts = try result.get() else { return nil }
+        return ObjectText(
+            bytes: parts.rewritten.map { Data($0) } ?? data, members: parts.members, hasLineBreak: parts.hasLineBreak,
+            hasEscapedKey: parts.hasEscapedKey)
+    }
+}

@@ -36,9 +36,20 @@ extension JSONValue {
 
 /// A recursive-descent JSON parser over a buffer of UTF-8 bytes.
 struct JSONParser {
+    /// Rewrites a string value, given with its quotes and whether it holds escapes: the JSON string to write in its
+    /// place, or `nil` to keep it.
+    typealias StringRewrite = (UnsafeBufferPointer<UInt8>, Bool) -> [UInt8]?
+
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var depth = 0
+    /// What rewrites the string values that ``skipValue()`` steps over, when the text is rewritten as it is read.
+    private var rewrite: StringRewrite?
+    /// Once a string was rewritten: the text so far, up to the byte at `copied`.
+    private var output: [UInt8]?
+    private var copied = 0
+    /// Whether a line feed or carriage return was stepped over as whitespace.
+    private var sawLineBreak = false
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -75,6 +86,77 @@ struct JSONParser {
             throw parser.error("unexpected \(parser.describe(bytes[parser.index])) after the value")
         }
         return members
+    }
+
+    /// The object `bytes` hold, checked whole as ``parse(_:)`` checks it in one pass that builds no value: its string
+    /// values (not its keys) rewritten by `rewrite`, and where the values of its top-level members `names` lie in the
+    /// text that results; `nil` when they hold another JSON value.
+    static func object(
+        _ bytes: UnsafeBufferPointer<UInt8>, members names: Set<String>, rewritingStrings rewrite: StringRewrite?
+    ) throws(JSONValue.ParseError) -> JSONValue.ObjectText.Parts? {
+        var parser = JSONParser(bytes)
+        parser.rewrite = rewrite
+        parser.skipWhitespace()
+        guard parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "{") else {
+            _ = try parser.parseDocument()
+            return nil
+        }
+        var members: [(name: String, value: Range<Int>)] = []
+        var hasEscapedKey = false
+        if try parser.enter(closing: UInt8(ascii: "}")) {
+            repeat {
+                try parser.expectKey()
+                let keyStart = parser.index + 1
+                let keyHasEscapes = try parser.skipString()
+                hasEscapedKey = hasEscapedKey || keyHasEscapes
+                let key = UnsafeBufferPointer(rebasing: bytes[keyStart..<(parser.index - 1)])
+                try parser.expectColon()
+                parser.skipWhitespace()
+                let start = parser.outputOffset(of: parser.index)
+                try parser.skipValue()
+                let name = String(decoding: key, as: UTF8.self)
+                if !keyHasEscapes, names.contains(name) {
+                    members.append((name, start..<parser.outputOffset(of: parser.index)))
+                }
+                parser.skipWhitespace()
+            } while parser.consume(UInt8(ascii: ","))
+            try parser.leave(closing: UInt8(ascii: "}"))
+        }
+        parser.skipWhitespace()
+        guard parser.index == bytes.count else {
+            throw parser.error("unexpected \(parser.describe(bytes[parser.index])) after the value")
+        }
+        parser.output?.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[parser.copied...]))
+        return JSONValue.ObjectText.Parts(
+            rewritten: parser.output, members: members, hasLineBreak: parser.sawLineBreak,
+            hasEscapedKey: hasEscapedKey)
+    }
+
+    /// Where the byte at `offset` of the text read is in the text written: rewritten strings before it move it.
+    private func outputOffset(of offset: Int) -> Int {
+        (output?.count ?? 0) + offset - copied
+    }
+
+    /// Writes the rewrite of the string value that starts at `start` and ends before `index`, when it has one. A
+    /// rewrite is checked as one JSON string, as the text around it was: a text read as valid stays valid.
+    private mutating func rewriteString(from start: Int, hasEscapes: Bool) throws(JSONValue.ParseError) {
+        guard let rewrite, let replacement = rewrite(UnsafeBufferPointer(rebasing: bytes[start..<index]), hasEscapes)
+        else { return }
+        let isString = replacement.withUnsafeBufferPointer { written in
+            var check = JSONParser(written)
+            guard written.first == UInt8(ascii: "\""), (try? check.skipString()) != nil else { return false }
+            return check.index == written.count
+        }
+        guard isString else {
+            throw JSONValue.ParseError(reason: "a rewritten string is not a JSON string", offset: start)
+        }
+        if output == nil {
+            output = []
+            output?.reserveCapacity(bytes.count + 64)
+        }
+        output?.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<start]))
+        output?.append(contentsOf: replacement)
+        copied = index
     }
 
     private mutating func parseDocument() throws(JSONValue.ParseError) -> JSONValue {
@@ -174,16 +256,22 @@ struct JSONParser {
                 skipWhitespace()
             } while consume(UInt8(ascii: ","))
             try leave(closing: UInt8(ascii: "]"))
-        case UInt8(ascii: "\""): try skipString()
+        case UInt8(ascii: "\""):
+            let start = index
+            let hasEscapes = try skipString()
+            if rewrite != nil { try rewriteString(from: start, hasEscapes: hasEscapes) }
         default: _ = try parseValue()
         }
     }
 
-    /// Checks the string whose opening quote is at `index` as ``parseString()`` does and steps over it.
-    private mutating func skipString() throws(JSONValue.ParseError) {
+    /// Checks the string whose opening quote is at `index` as ``parseString()`` does and steps over it; whether it
+    /// holds escapes.
+    @discardableResult
+    private mutating func skipString() throws(JSONValue.ParseError) -> Bool {
         index += 1
         let start = index
         var isASCII = true
+        var hasEscapes = false
         var escaped: [UInt8] = []
         while index < bytes.count {
             let byte = bytes[index]
@@ -192,8 +280,9 @@ struct JSONParser {
                 // Escapes are ASCII: the raw bytes are valid UTF-8 exactly when the string is.
                 if !isASCII { _ = try validated(UnsafeBufferPointer(rebasing: bytes[start..<index]), at: start) }
                 index += 1
-                return
+                return hasEscapes
             case UInt8(ascii: "\\"):
+                hasEscapes = true
                 try parseEscape(into: &escaped)
                 escaped.removeAll(keepingCapacity: true)
             case 0..<0x20:
@@ -345,7 +434,10 @@ struct JSONParser {
     private mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): index += 1
+            case UInt8(ascii: " "), UInt8(ascii: "\t"): index += 1
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                sawLineBreak = true
+                index += 1
             default: return
             }
         }

@@ -37,6 +37,23 @@ extension Scrubber {
         }
     }
 
+    /// `json` read in one pass as a JSON object (``JSONValue/ObjectText``), its string values scrubbed as
+    /// ``scrubbedTexts(inJSON:)`` scrubs them and the values of its top-level members `names` located; `nil` when it
+    /// is JSON but not an object. For an object, the text is the one ``scrubbedTexts(inJSON:)`` returns (or `json`
+    /// when that is `nil`).
+    ///
+    /// - Throws: ``JSONValue/ParseError`` where ``JSONValue/init(parsing:)`` throws one for `json`.
+    package func scrubbedObject(
+        parsing json: Data, members names: Set<String>
+    ) throws(JSONValue.ParseError) -> JSONValue.ObjectText? {
+        guard scanner.isEnabled || rules.scrubText != nil else {
+            return try JSONValue.object(parsing: json, members: names)
+        }
+        return try JSONValue.object(parsing: json, members: names) { quoted, hasEscapes in
+            scrubbedString(quoted, hasEscapes)
+        }
+    }
+
     /// The JSON string `quoted` (with its quotes) scrubbed and written back as JSON, or `nil` when unchanged.
     private func scrubbedString(_ quoted: UnsafeBufferPointer<UInt8>, _ hasEscapes: Bool) -> [UInt8]? {
         let text: String

@@ -1,4 +1,5 @@
 import Faultline
+import FaultlineLogReading
 import FaultlineReporting
 import Foundation
 
@@ -22,6 +23,9 @@ struct IngestRequest {
 
     /// Events as log lines (one compact JSON object each), with their ids.
     private(set) var events: [(id: String, line: Data)] = []
+    /// What the metrics count of each of ``events``, in the same order: read with the event, so that the store
+    /// need not read its line again; `nil` for a line triage would not read.
+    private(set) var records: [EventRecord?] = []
     /// A reason and data category a client report counts drops under.
     struct Discard: Hashable, Sendable {
         let reason: String
@@ -70,8 +74,7 @@ struct IngestRequest {
             }
             switch item.type {
             case "event":
-                let scrubbed = Self.scrubbed(item.payload, configuration)
-                try add(event: scrubbed, fallbackID: responseID)
+                let scrubbed = try add(event: item.payload, configuration, fallbackID: responseID)
                 forwarded.append(Envelope.Item(type: item.type, payload: scrubbed, headers: item.headers))
             case "transaction":
                 // Accepted, not stored, forwarded scrubbed: span descriptions hold URLs and queries.
@@ -98,13 +101,13 @@ struct IngestRequest {
             throw Refusal(status: 413, reason: "an event of \(body.count) bytes is over the limit")
         }
         envelope = Envelope(header: [:], items: [])
-        let scrubbed = Self.scrubbed(body, configuration)
-        try add(event: scrubbed, fallbackID: nil)
+        let scrubbed = try add(event: body, configuration, fallbackID: nil)
         if let id = responseID { envelope = Envelope(eventID: id, eventJSON: scrubbed, dsn: nil) }
     }
 
-    /// The members of an event the ingest reads.
-    private static let readMembers: Set<String> = ["event_id", "timestamp"]
+    /// The members of an event the ingest reads: its id and time, and what the metrics count (the members triage
+    /// reads, which hold both).
+    private static let readMembers = EventRecord.memberNames
 
     /// What scrubs the events' texts: the default rules, as Relay applies its defaults to every project.
     private static let scrubber = Scrubber()
@@ -129,25 +132,63 @@ struct IngestRequest {
     /// ingest also moves those more than 30 days old, for its retention, but a local log keeps them.
     static let maximumTimeAhead = 60.0
 
-    /// Adds an event as a log line that every `faultline` command reads: as received, except that, as Sentry's
-    /// ingest does, an event without a UUID `event_id` gets one (the envelope's, else a new one), an id is written as
-    /// 32 lowercase hex digits, and an event without a readable `timestamp` gets the time it was received, as does
-    /// one more than ``maximumTimeAhead`` ahead or before the year 1 (the time given kept in `errors`, as
-    /// `future_timestamp` or `past_timestamp`).
-    private mutating func add(event payload: Data, fallbackID: String?) throws(Refusal) {
-        // The whole text is checked, and only the two members read: building the tree took 17% of serve's CPU.
+    /// What the ingest reads of an event: its text (scrubbed, when the configuration scrubs values), the `event_id`
+    /// and `timestamp` it gives, whether it is on one line, and what the metrics count of it.
+    private struct ReadEvent {
+        var text: Data
+        var givenID: JSONValue?
+        var givenTime: JSONValue?
+        var isOneLine: Bool
+        var record: EventRecord?
+    }
+
+    /// Reads an event item in one pass (``Scrubber/scrubbedObject(parsing:members:)``): checked whole, scrubbed, and
+    /// its members located. One that pass refuses, or whose top-level keys have escapes, is read again as it was
+    /// before that pass, scrubbed and then parsed, so that it gets the same refusal, with the offset in the scrubbed
+    /// text, or the same reading.
+    private static func read(event payload: Data, _ configuration: IngestConfiguration) throws(Refusal) -> ReadEvent {
+        let object =
+            try?
+            (configuration.scrubsValues
+            ? scrubber.scrubbedObject(parsing: payload, members: readMembers)
+            : JSONValue.object(parsing: payload, members: readMembers))
+        if let object, !object.hasEscapedKey {
+            return ReadEvent(
+                text: object.bytes, givenID: object.value(of: "event_id"), givenTime: object.value(of: "timestamp"),
+                isOneLine: !object.hasLineBreak, record: try? EventRecord(readingMembersOf: object))
+        }
+        let text = scrubbed(payload, configuration)
         let read: [String: JSONValue]?
         do {
-            read = try JSONValue.members(Self.readMembers, ofObjectParsing: payload)
+            read = try JSONValue.members(["event_id", "timestamp"], ofObjectParsing: text)
         } catch {
             throw Refusal(status: 400, reason: "an event item is \(error)")
         }
         guard let members = read else { throw Refusal(status: 400, reason: "an event item is not a JSON object") }
-        let givenText = members["event_id"]?.stringValue
+        // Over the raw bytes: `Data.contains` iterates byte by byte through Data's iterator.
+        let isOneLine = text.withUnsafeBytes { !$0.contains(UInt8(ascii: "\n")) && !$0.contains(UInt8(ascii: "\r")) }
+        return ReadEvent(
+            text: text, givenID: members["event_id"], givenTime: members["timestamp"], isOneLine: isOneLine,
+            record: [UInt8](text).withUnsafeBufferPointer { try? EventRecord(line: $0) })
+    }
+
+    /// Adds an event as a log line that every `faultline` command reads: as received (scrubbed, when the
+    /// configuration scrubs values), except that, as Sentry's ingest does, an event without a UUID `event_id` gets
+    /// one (the envelope's, else a new one), an id is written as 32 lowercase hex digits, and an event without a
+    /// readable `timestamp` gets the time it was received, as does one more than ``maximumTimeAhead`` ahead or
+    /// before the year 1 (the time given kept in `errors`, as `future_timestamp` or `past_timestamp`). Returns the
+    /// event's text as scrubbed, before any of these changes, for forwarding.
+    private mutating func add(
+        event payload: Data, _ configuration: IngestConfiguration, fallbackID: String?
+    ) throws(Refusal) -> Data {
+        // Read once: every reading of the text costs serve CPU on each event (Benchmarks/README.md, ingest-throughput).
+        let event = try Self.read(event: payload, configuration)
+        let givenText = event.givenID?.stringValue
         let givenID = givenText.flatMap(EventID.normalized)
         let id = givenID ?? fallbackID ?? RandomID.make()
-        var line = payload
-        let time = Self.seconds(members["timestamp"])
+        var line = event.text
+        var record = event.record
+        let time = Self.seconds(event.givenTime)
         let timeError: String? =
             switch time {
             case let seconds? where seconds > receivedAt.timeIntervalSince1970 + Self.maximumTimeAhead:
@@ -155,11 +196,9 @@ struct IngestRequest {
             case let seconds? where seconds < RFC3339.range.lowerBound: "past_timestamp"
             default: nil
             }
-        // Over the raw bytes: `Data.contains` iterates byte by byte through Data's iterator, 4% of a relay's CPU.
-        let isOneLine = payload.withUnsafeBytes { !$0.contains(UInt8(ascii: "\n")) && !$0.contains(UInt8(ascii: "\r")) }
-        if givenID == nil || givenID != givenText || time == nil || timeError != nil || !isOneLine {
+        if givenID == nil || givenID != givenText || time == nil || timeError != nil || !event.isOneLine {
             // Rewritten as one line: the whole tree is built, for the few events that need it.
-            guard case .object(var object)? = try? JSONValue(parsing: payload) else {
+            guard case .object(var object)? = try? JSONValue(parsing: event.text) else {
                 throw Refusal(status: 400, reason: "an event item is not a JSON object")
             }
             object["event_id"] = .string(id)
@@ -178,9 +217,12 @@ struct IngestRequest {
                 throw Refusal(status: 400, reason: "an event item could not be stored as one JSON line")
             }
             line = compact
+            record = [UInt8](compact).withUnsafeBufferPointer { try? EventRecord(line: $0) }
         }
         events.append((id, line))
+        records.append(record)
         if responseID == nil { responseID = id }
+        return event.text
     }
 
     /// The event time `value` says, in seconds since 1970, when triage reads it as one: an RFC 3339 text, or a

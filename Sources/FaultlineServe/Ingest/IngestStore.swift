@@ -58,12 +58,15 @@ actor IngestStore {
     /// Appends each event whose id is new to the log and counts it; returns the ids of those stored. Without a log the
     /// events stay in flight until ``keep(_:)`` or ``release(_:)``.
     ///
+    /// - Parameter records: What the metrics count of each event, in the order of `events`, as the request read it
+    ///   (`IngestRequest/records`); without them, each line stored is read for it.
+    ///
     /// - Throws: ``EventInFlight`` when another request is storing one of the events; the log's error when an append
     ///   failed. The events before it in the request are stored (with a log) or given up (without one), so the client
     ///   can send the request again.
-    func store(_ events: [(id: String, line: Data)]) async throws -> [String] {
+    func store(_ events: [(id: String, line: Data)], records: [EventRecord?]? = nil) async throws -> [String] {
         var stored: [String] = []
-        for event in events {
+        for (index, event) in events.enumerated() {
             guard !seen.contains(event.id), !stored.contains(event.id) else {
                 metrics.countDropped("duplicate")
                 continue
@@ -83,7 +86,8 @@ actor IngestStore {
                 settle(event.id, kept: true)
             }
             stored.append(event.id)
-            let record = [UInt8](event.line).withUnsafeBufferPointer { try? EventRecord(line: $0) }
+            let record =
+                records.map { $0[index] } ?? [UInt8](event.line).withUnsafeBufferPointer { try? EventRecord(line: $0) }
             if let record { metrics.countReceived(record) }
         }
         return stored

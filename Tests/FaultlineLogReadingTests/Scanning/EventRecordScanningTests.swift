@@ -113,6 +113,41 @@ import Testing
         #expect(record.eventCount == suppressed + 1)
     }
 
+    @Test(arguments: [
+        #"{"event_id":"e1","timestamp":"2026-11-23T11:15:13Z","tags":{"error.kind":"server","http.route":"/a"}}"#,
+        #"""
+          { "timestamp" : "2026-11-23T20:15:13.5+09:00", "event_id":"e1", "message":"tab\there \u00e9\ud83d\ude80 \/",
+          "tags": {"http.status_code": 503, "retry": true}, "user": {"id": 42}, "fingerprint": ["a", 7], "extra": null }
+        """#,
+        #"""
+        {"event_id":"e1","timestamp":1795000000,"level":3,"release":["r"],"environment":null,
+         "message":{"formatted":"checkout failed for 42","message":"checkout failed for %s"},
+         "fingerprint":["a",{"b":1}],"tags":[["error.kind","server"],["http.status_code",502],["alone"]],
+         "user":"kim","exception":[{"type":"ServerFailure","value":7}]}
+        """#,
+        // keys that repeat: tags add up, the last id and time win, as the scan of the line reads them
+        #"{"event_id":"e1","tags":{"a":"1"},"timestamp":1,"logentry":{"message":"%s of %d","params":["x",2]},"#
+            + #""tags":[["b",2]],"event_id":7,"timestamp":"2026-11-23T11:15:13Z","exception":{"values":[{"type":"E"}]}}"#,
+        #"{"event_id":"e1","timestamp":1795000000,"tags":{"faultline.suppressed":"41"},"release":"r@1"}"#,
+        #"{"event_id":"e1"}"#,
+    ])
+    func anEventReadInOnePassIsTheRecordItsLineReadsAs(line: String) throws {
+        // Given an event line, checked and its members located in one pass
+        let object = try #require(
+            try JSONValue.object(parsing: Data(line.utf8), members: EventRecord.memberNames))
+
+        // When the record is read from the members located
+        let read = Result { () throws(EventRecord.LineFailure) in try EventRecord(readingMembersOf: object) }
+
+        // Then it is the record (or the failure) the scan of the whole line gives
+        let scanned = Result { () throws(EventRecord.LineFailure) in
+            try [UInt8](line.utf8).withUnsafeBufferPointer { bytes throws(EventRecord.LineFailure) in
+                try EventRecord(line: bytes)
+            }
+        }
+        #expect(read == scanned)
+    }
+
     private static func record(_ line: Data) throws -> EventRecord {
         try [UInt8](line).withUnsafeBufferPointer { try EventRecord(line: $0) }
     }

@@ -121,4 +121,79 @@ import Testing
             #expect(try JSONValue.members(["a"], ofObjectParsing: Data(document.utf8)) == nil)
         }
     }
+
+    @Test(arguments: documents)
+    func anObjectTextLocatesTheNamedMembersAsTheFullParseReadsThem(_ document: String) throws {
+        // Given an object whose named members hold each document, one of them twice
+        let object = Data(
+            #"{"event_id": "42", "skipped": \#(document), "timestamp": \#(document), "n": [1], "event_id": "43"}"#
+                .utf8)
+        guard case .object(let parsed) = try JSONValue(parsing: object) else {
+            Issue.record("not an object")
+            return
+        }
+
+        // When it is read in one pass, without a rewrite
+        let text = try #require(try JSONValue.object(parsing: object, members: ["event_id", "timestamp"]))
+
+        // Then the text is the one read, each named member is located each time, and its value is the full parse's
+        #expect(text.bytes == object)
+        #expect(text.members.map(\.name) == ["event_id", "timestamp", "event_id"])
+        #expect(text.value(of: "event_id") == parsed["event_id"])
+        #expect(text.value(of: "timestamp") == parsed["timestamp"])
+        #expect(text.value(of: "skipped") == nil)
+        #expect(text.hasLineBreak == document.contains { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+        #expect(!text.hasEscapedKey)
+    }
+
+    @Test func anObjectTextRefusesWhatTheFullParseRefusesWhereItRefusesIt() {
+        let skippedValues = [
+            #"{"a": 1"#, "{'a': 1}", "[1,]", "01", "1.", "1e", "1e999", "\"a\u{1}b\"", #""\x""#, #""\ud83d""#,
+            #""\ude00""#, #""\u12""#, "nul", "<html>", String(repeating: "[", count: 100_000),
+        ]
+        var texts = skippedValues.map { #"{"event_id": "42", "skipped": \#($0)}"# }.map { Data($0.utf8) }
+        texts.append(Data([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0x61, 0xFF, 0xFE, 0x22, 0x7D]))  // {"a":"a<FF FE>"}
+        texts.append(Data(#"{"event_id": "42"} x"#.utf8))
+        texts.append(Data(#"[1, "#.utf8))
+        for text in texts {
+            let full = #expect(throws: JSONValue.ParseError.self) { try JSONValue(parsing: text) }
+            let read = #expect(throws: JSONValue.ParseError.self) {
+                try JSONValue.object(parsing: text, members: ["event_id"])
+            }
+            #expect(read == full, "\(String(decoding: text.prefix(60), as: UTF8.self))")
+        }
+    }
+
+    @Test func anObjectTextOfAnythingButAnObjectIsNil() throws {
+        for document in ["[1, 2]", #""text""#, "12", "null"] {
+            #expect(try JSONValue.object(parsing: Data(document.utf8), members: ["a"]) == nil)
+        }
+    }
+
+    @Test func anObjectTextWritesItsRewritesAndLocatesTheMembersInTheTextWritten() throws {
+        // Given an object whose string values (never its keys) a rewrite upper-cases when they start with "x"
+        let object = Data(#"{"xa": "xb", "tags": {"x": ["xc", 1, "d"]}, "xe": "f", "m\u0061": "xg"}"#.utf8)
+        let rewrite = { (quoted: UnsafeBufferPointer<UInt8>, _: Bool) -> [UInt8]? in
+            quoted.dropFirst().first == UInt8(ascii: "x")
+                ? Array(String(decoding: quoted, as: UTF8.self).uppercased().utf8) : nil
+        }
+
+        // When it is read with the rewrite
+        let text = try #require(
+            try JSONValue.object(parsing: object, members: ["tags", "xe"], rewritingStrings: rewrite))
+
+        // Then the text has the rewrites in place, and the members' values are found where they now are
+        #expect(
+            String(decoding: text.bytes, as: UTF8.self)
+                == #"{"xa": "XB", "tags": {"x": ["XC", 1, "d"]}, "xe": "f", "m\u0061": "XG"}"#)
+        #expect(text.value(of: "tags") == ["x": ["XC", 1, "d"]])
+        #expect(text.value(of: "xe") == "f")
+        #expect(text.hasEscapedKey)
+
+        // And a rewrite that is no JSON string is refused where the string was
+        let broken = #expect(throws: JSONValue.ParseError.self) {
+            try JSONValue.object(parsing: object, members: []) { _, _ in Array(#""a"b""#.utf8) }
+        }
+        #expect(broken?.offset == 7)
+    }
 }

@@ -48,4 +48,32 @@ import Testing
         #expect(
             Scrubber(rules: ScrubRules(valuePatterns: [])).scrubbedTexts(inJSON: Data(#"["token=a1"]"#.utf8)) == nil)
     }
+
+    @Test func anObjectReadInOnePassIsScrubbedAsItsTextsAre() throws {
+        // Given objects with secrets in plain and escaped strings, nested, in pairs, and none at all
+        let events = [
+            """
+            {"event_id": "0123456789abcdef0123456789abcdef", "level":"error",
+             "exception":{"values":[{"type":"PermissionError","value":"invalid token \(Self.jwt)"}]},
+             "extra":{"sys.argv":["app.py","--password=hunter2"],"count":4111111111111111},
+             "tags":[["http.route","/users/{id}?api_key=sk_4f9a8c7e2b"]]}
+            """,
+            #"{"message":"page:\n<pre>\"api_key\": \"sk_4f9a8c7e2b\"\u000a\u00e9t\u00e9</pre>"}"#,
+            #"{"api_key=sk_4f9a8c7e2b": true, "note": "GET /users/{id} 404"}"#,
+            #"{"message":"파일 업로드에 실패하였습니다.","release":"shop@4.2.0 (310)"}"#,
+        ].map { Data($0.utf8) }
+
+        for event in events {
+            // When each is read in one pass
+            let object = try #require(try scrubber.scrubbedObject(parsing: event, members: ["tags"]))
+
+            // Then its text is the one its texts scrubbed give, byte for byte
+            #expect(object.bytes == scrubber.scrubbedTexts(inJSON: event) ?? event)
+        }
+
+        // And without value patterns it is read as sent
+        let unscrubbed = try #require(
+            try Scrubber(rules: ScrubRules(valuePatterns: [])).scrubbedObject(parsing: events[0], members: []))
+        #expect(unscrubbed.bytes == events[0])
+    }
 }

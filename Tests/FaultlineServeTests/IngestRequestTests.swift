@@ -1,0 +1,61 @@
+import FaultlineLogReading
+import FaultlineReporting
+import Foundation
+import Testing
+
+@testable import FaultlineServe
+
+/// An event item is read once for what serve stores, scrubs, dedupes and counts; one that pass refuses is refused as
+/// its scrubbed text was before that pass.
+@Suite struct IngestRequestTests {
+    static let key = "0123456789abcdef0123456789abcdef"
+
+    @Test(arguments: [true, false])
+    func aMalformedEventIsRefusedAtTheOffsetOfTheTextServeWouldStore(scrubsValues: Bool) throws {
+        // Given an event whose text breaks after a secret that scrubbing shortens
+        let payload = Data(#"{"message":"api_key=sk_4f9a8c7e2b4f9a8c7e2b4f9a8c7e2b","n":tru}"#.utf8)
+        let stored = scrubsValues ? try #require(Scrubber().scrubbedTexts(inJSON: payload)) : payload
+        let parseError = #expect(throws: JSONValue.ParseError.self) { try JSONValue(parsing: stored) }
+        var configuration = IngestConfiguration(logDirectory: URL(fileURLWithPath: "/nonexistent"), publicKey: Self.key)
+        configuration.scrubsValues = scrubsValues
+        let body = Envelope(header: [:], items: [.init(type: "event", payload: payload)]).serialized()
+
+        // When serve reads it
+        let refusal = #expect(throws: IngestRequest.Refusal.self) {
+            try IngestRequest(envelope: body, key: Self.key, acceptedKeys: [Self.key], configuration: configuration)
+        }
+
+        // Then it is refused with where the text it would have stored breaks
+        let error = try #require(parseError)
+        #expect(refusal == IngestRequest.Refusal(status: 400, reason: "an event item is \(error)"))
+    }
+
+    @Test func anEventIsStoredAndForwardedScrubbedAndCountedAsItsLineReads() throws {
+        // Given an event with a secret, whose keys repeat, and one that spans lines
+        let now = Date().timeIntervalSince1970
+        let events = [
+            #"{"event_id":"0123456789abcdef0123456789abcdef","timestamp":\#(now),"tags":{"a":"api_key=sk_4f9a8c7e2b"},"#
+                + #""tags":[["error.kind","server"]],"release":"r@1"}"#,
+            "{\n\"event_id\":\"fedcba9876543210fedcba9876543210\",\"timestamp\":\(now),\"message\":\"password=hunter2\"}",
+        ]
+        let items = events.map { Envelope.Item(type: "event", payload: Data($0.utf8)) }
+        let body = Envelope(header: [:], items: items).serialized()
+        let configuration = IngestConfiguration(logDirectory: URL(fileURLWithPath: "/nonexistent"), publicKey: Self.key)
+
+        // When serve reads them
+        let request = try IngestRequest(
+            envelope: body, key: Self.key, acceptedKeys: [Self.key], configuration: configuration)
+
+        // Then each line is scrubbed, the forwarded items are scrubbed as received, and each record is its line's
+        #expect(request.events.map(\.id) == ["0123456789abcdef0123456789abcdef", "fedcba9876543210fedcba9876543210"])
+        for ((_, line), record) in zip(request.events, request.records) {
+            #expect(line.range(of: Data("sk_4f9a8c7e2b".utf8)) == nil && line.range(of: Data("hunter2".utf8)) == nil)
+            let scanned = [UInt8](line).withUnsafeBufferPointer { try? EventRecord(line: $0) }
+            #expect(record != nil && record == scanned)
+        }
+        #expect(request.records.first??.kind == "server")
+        let scrubbed = events.map { Scrubber().scrubbedTexts(inJSON: Data($0.utf8)) }
+        #expect(scrubbed.allSatisfy { $0 != nil })
+        #expect(request.envelope.items.map(\.payload) == scrubbed.compactMap { $0 })
+    }
+}
