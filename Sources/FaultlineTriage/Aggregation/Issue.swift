@@ -127,15 +127,17 @@ public struct Issue: Hashable, Sendable {
     private static func isDefault(_ part: String) -> Bool {
         let target: StaticString = "{{default}}"
         var matched = 0
+        var isMatching = true
         for byte in part.utf8 {
             guard byte < 0x80 else { return part.filter { $0 != " " } == "{{default}}" }
-            if byte == UInt8(ascii: " ") { continue }
-            guard matched < target.utf8CodeUnitCount, byte == target.utf8Start[matched] else {
-                return !part.utf8.allSatisfy { $0 < 0x80 } && part.filter { $0 != " " } == "{{default}}"
+            guard isMatching, byte != UInt8(ascii: " ") else { continue }
+            if matched < target.utf8CodeUnitCount, byte == target.utf8Start[matched] {
+                matched += 1
+            } else {
+                isMatching = false  // read on only to find a byte that is not ASCII
             }
-            matched += 1
         }
-        return matched == target.utf8CodeUnitCount
+        return isMatching && matched == target.utf8CodeUnitCount
     }
 
     private static func defaultFingerprint(of record: EventRecord) -> [String] {
