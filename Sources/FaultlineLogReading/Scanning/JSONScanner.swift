@@ -153,9 +153,13 @@ struct JSONScanner {
         guard position < bytes.count, bytes[position] == .quote else { return nil }
         var index = position + 1
         while index < bytes.count {
-            if index + 8 <= bytes.count, !Self.mayHoldQuoteEscapeOrControl(at: index, in: bytes) {
-                index += 8
-                continue
+            if index + 8 <= bytes.count {
+                let found = Self.quotesEscapesAndControls(at: index, in: bytes)
+                guard found != 0 else {
+                    index += 8
+                    continue
+                }
+                index += found.trailingZeroBitCount / 8  // the first of them: no byte before it is one
             }
             let byte = bytes[index]
             if byte == .quote {
@@ -207,11 +211,11 @@ struct JSONScanner {
         return false
     }
 
-    /// Whether the eight bytes at `index` may hold a `"`, a `\\` or a control character: `false` only when they hold
-    /// none, so that a string's plain stretches are stepped over eight bytes at a time (a `true` is checked byte by
-    /// byte).
-    private static func mayHoldQuoteEscapeOrControl(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
+    /// The eight bytes at `index` with the high bit of each byte that is a `"`, a `\\` or a control character set,
+    /// and possibly of bytes after the first of them (a borrow runs on past it); zero when they hold none, so that
+    /// a string's plain stretches are stepped over eight bytes at a time, and the lowest bit set is exactly the first.
+    private static func quotesEscapesAndControls(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard let base = bytes.baseAddress else { return 0 }
         let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
@@ -220,7 +224,7 @@ struct JSONScanner {
         let zeroQuote = (quotes &- ones) & ~quotes
         let zeroBackslash = (backslashes &- ones) & ~backslashes
         let control = (word &- ones &* 0x20) & ~word  // a byte below 0x20
-        return (zeroQuote | zeroBackslash | control) & highs != 0
+        return (zeroQuote | zeroBackslash | control) & highs
     }
 
     /// The index of the first `"` at or after `index`, eight bytes at a time: most strings in an event are short,
