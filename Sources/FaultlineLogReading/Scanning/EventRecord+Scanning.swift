@@ -69,8 +69,8 @@ extension EventRecord {
             case .timestamp:
                 switch scanner.nextValueKind() {
                 case .string:
-                    guard let text = scanner.string() else { return false }
-                    timestamp = RFC3339.seconds(text)
+                    guard let seconds = scanner.withStringBytes(RFC3339.seconds) else { return false }
+                    timestamp = seconds
                     return true
                 case .number:
                     guard let seconds = scanner.number() else { return false }
@@ -78,9 +78,10 @@ extension EventRecord {
                     return true
                 default: return scanner.skipValue()
                 }
-            case .level: return fields.readString(&scanner, into: \.level)
-            case .release: return fields.readString(&scanner, into: \.release)
-            case .environment: return fields.readString(&scanner, into: \.environment)
+            case .level: return Self.readString(&scanner, into: &fields.level, ignored: &fields.ignoredFields)
+            case .release: return Self.readString(&scanner, into: &fields.release, ignored: &fields.ignoredFields)
+            case .environment:
+                return Self.readString(&scanner, into: &fields.environment, ignored: &fields.ignoredFields)
             case .message: return fields.readMessage(&scanner, into: &message)
             case .logEntry: return fields.readMessage(&scanner, into: &logEntry)
             case .fingerprint: return fields.readFingerprint(&scanner)
@@ -110,14 +111,25 @@ extension EventRecord {
         return scanner.skipValue()
     }
 
-    /// A string or `null`.
-    private mutating func readString(_ scanner: inout JSONScanner, into field: WritableKeyPath<EventRecord, String?>)
-        -> Bool
+    /// A string or `null`, into `field`; a value of another type is skipped and counted in `ignored`. Static, with
+    /// the field `inout`, rather than a key path: this runs for several fields of every event.
+    private static func readString(_ scanner: inout JSONScanner, into field: inout String?, ignored: inout Int) -> Bool
     {
         var value: String?
-        guard scanner.optionalString(into: &value) else { return ignore(&scanner) }
-        self[keyPath: field] = value
+        guard scanner.optionalString(into: &value) else {
+            ignored += 1
+            return scanner.skipValue()
+        }
+        field = value
         return true
+    }
+
+    /// Whether the raw bytes of a key are `name`: keys are matched on their bytes, as the top-level ``Key`` is,
+    /// without building a string for each.
+    private static func isKey(_ raw: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+        guard raw.count == name.utf8CodeUnitCount else { return false }
+        guard let base = raw.baseAddress else { return true }
+        return memcmp(base, name.utf8Start, raw.count) == 0
     }
 
     /// A string, or Sentry's `{"formatted": …, "message": …, "params": […]}`: the formatted text, else the template
@@ -131,17 +143,14 @@ extension EventRecord {
         var template: String?
         var parameters: [String] = []
         let read = scanner.object { key, scanner in
-            switch String(decoding: key, as: UTF8.self) {
-            case "formatted": return scanner.optionalString(into: &formatted) || ignore(&scanner)
-            case "message": return scanner.optionalString(into: &template) || ignore(&scanner)
-            case "params":
-                guard scanner.nextValueKind() == .array else { return scanner.skipValue() }
-                return scanner.array { scanner in
-                    guard let text = scanner.scalarText() else { return scanner.skipValue() }
-                    parameters.append(text)
-                    return true
-                }
-            default: return scanner.skipValue()
+            if Self.isKey(key, "formatted") { return scanner.optionalString(into: &formatted) || ignore(&scanner) }
+            if Self.isKey(key, "message") { return scanner.optionalString(into: &template) || ignore(&scanner) }
+            guard Self.isKey(key, "params") else { return scanner.skipValue() }
+            guard scanner.nextValueKind() == .array else { return scanner.skipValue() }
+            return scanner.array { scanner in
+                guard let text = scanner.scalarText() else { return scanner.skipValue() }
+                parameters.append(text)
+                return true
             }
         }
         message = formatted ?? template.map { Self.formatted($0, parameters) }
@@ -194,6 +203,7 @@ extension EventRecord {
     private mutating func readTags(_ scanner: inout JSONScanner) -> Bool {
         switch scanner.nextValueKind() {
         case .object:
+            tags.reserveCapacity(8)  // the pipeline sets six; growing from empty would allocate three times
             return scanner.object { key, scanner in
                 guard let value = scanner.scalarText() else { return ignore(&scanner) }
                 tags[String(decoding: key, as: UTF8.self)] = value
@@ -223,16 +233,15 @@ extension EventRecord {
         var username: String?
         var segment: String?
         let read = scanner.object { key, scanner in
-            switch String(decoding: key, as: UTF8.self) {
-            case "id":
+            if Self.isKey(key, "id") {
                 guard let value = scanner.scalarText() else { return ignore(&scanner) }
                 id = value
                 return true
-            case "email": return scanner.optionalString(into: &email) || ignore(&scanner)
-            case "username": return scanner.optionalString(into: &username) || ignore(&scanner)
-            case "segment": return scanner.optionalString(into: &segment) || ignore(&scanner)
-            default: return scanner.skipValue()
             }
+            if Self.isKey(key, "email") { return scanner.optionalString(into: &email) || ignore(&scanner) }
+            if Self.isKey(key, "username") { return scanner.optionalString(into: &username) || ignore(&scanner) }
+            if Self.isKey(key, "segment") { return scanner.optionalString(into: &segment) || ignore(&scanner) }
+            return scanner.skipValue()
         }
         user = id ?? email ?? username
         userSegment = segment
@@ -244,7 +253,7 @@ extension EventRecord {
         switch scanner.nextValueKind() {
         case .object:
             return scanner.object { key, scanner in
-                guard String(decoding: key, as: UTF8.self) == "values" else { return scanner.skipValue() }
+                guard Self.isKey(key, "values") else { return scanner.skipValue() }
                 return readExceptionValues(&scanner)
             }
         case .array: return readExceptionValues(&scanner)
@@ -257,11 +266,13 @@ extension EventRecord {
         return scanner.array { scanner in
             guard scanner.nextValueKind() == .object else { return ignore(&scanner) }
             return scanner.object { key, scanner in
-                switch String(decoding: key, as: UTF8.self) {
-                case "type": return readString(&scanner, into: \.exceptionType)
-                case "value": return readString(&scanner, into: \.exceptionValue)
-                default: return scanner.skipValue()
+                if Self.isKey(key, "type") {
+                    return Self.readString(&scanner, into: &exceptionType, ignored: &ignoredFields)
                 }
+                if Self.isKey(key, "value") {
+                    return Self.readString(&scanner, into: &exceptionValue, ignored: &ignoredFields)
+                }
+                return scanner.skipValue()
             }
         }
     }

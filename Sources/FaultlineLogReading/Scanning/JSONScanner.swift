@@ -72,6 +72,15 @@ struct JSONScanner {
         return Self.unescape(raw)
     }
 
+    /// Hands the UTF-8 bytes of the string at the cursor, unescaped, to `body`, without building a `String` when the
+    /// string has no escapes; `nil` when the value is not a string or an escape is invalid.
+    mutating func withStringBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+        guard let raw = rawString() else { return nil }
+        guard raw.contains(.backslash) else { return body(raw) }
+        guard var text = Self.unescape(raw) else { return nil }
+        return text.withUTF8(body)
+    }
+
     /// Reads a string, or `null` as `nil`; `false` when the value is neither.
     mutating func optionalString(into value: inout String?) -> Bool {
         if takeLiteral("null") {
@@ -144,6 +153,14 @@ struct JSONScanner {
         guard position < bytes.count, bytes[position] == .quote else { return nil }
         var index = position + 1
         while index < bytes.count {
+            if index + 8 <= bytes.count {
+                let found = Self.quotesEscapesAndControls(at: index, in: bytes)
+                guard found != 0 else {
+                    index += 8
+                    continue
+                }
+                index += found.trailingZeroBitCount / 8  // the first of them: no byte before it is one
+            }
             let byte = bytes[index]
             if byte == .quote {
                 defer { position = index + 1 }
@@ -192,6 +209,22 @@ struct JSONScanner {
             from = quote + 1
         }
         return false
+    }
+
+    /// The eight bytes at `index` with the high bit of each byte that is a `"`, a `\\` or a control character set,
+    /// and possibly of bytes after the first of them (a borrow runs on past it); zero when they hold none, so that
+    /// a string's plain stretches are stepped over eight bytes at a time, and the lowest bit set is exactly the first.
+    private static func quotesEscapesAndControls(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard let base = bytes.baseAddress else { return 0 }
+        let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quotes = word ^ (ones &* UInt64(UInt8.quote))
+        let backslashes = word ^ (ones &* UInt64(UInt8.backslash))
+        let zeroQuote = (quotes &- ones) & ~quotes
+        let zeroBackslash = (backslashes &- ones) & ~backslashes
+        let control = (word &- ones &* 0x20) & ~word  // a byte below 0x20
+        return (zeroQuote | zeroBackslash | control) & highs
     }
 
     /// The index of the first `"` at or after `index`, eight bytes at a time: most strings in an event are short,

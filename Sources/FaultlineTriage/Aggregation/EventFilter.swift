@@ -41,13 +41,14 @@ public struct EventFilter: Hashable, Sendable {
         return characters[1...].allSatisfy { $0.isASCII && $0.isNumber } || characters[1...] == ["x", "x"]
     }
 
-    private func acceptsStatus(_ status: String?) -> Bool {
+    private func acceptsStatus(_ status: @autoclosure () -> String?) -> Bool {
         guard !statuses.isEmpty else { return true }
-        guard let status else { return false }
+        guard let status = status() else { return false }
         return statuses.contains(status) || statuses.contains { $0.lowercased() == "\(status.prefix(1))xx" }
     }
 
-    private static func accepts(_ values: Set<String>, _ value: String?) -> Bool {
-        values.isEmpty || value.map(values.contains) == true
+    /// `value` is read only when there is a filter: reading a tag is a lookup, and this runs for every event.
+    private static func accepts(_ values: Set<String>, _ value: @autoclosure () -> String?) -> Bool {
+        values.isEmpty || value().map(values.contains) == true
     }
 }

@@ -6,10 +6,10 @@ public struct Issue: Hashable, Sendable {
     /// The short id ``IssueID`` gives its fingerprint.
     public let id: String
     public let fingerprint: [String]
-    /// `error.kind` of its latest event.
-    public internal(set) var kind: String
-    /// The latest event's exception value or message.
-    public internal(set) var title: String
+    /// The kind of its latest event (``EventRecord/kind``), read when asked for rather than for every event added.
+    public var kind: String { latest.kind }
+    /// The title of its latest event (``EventRecord/title``): its exception value or message.
+    public var title: String { latest.title }
     public internal(set) var events = 0
     public internal(set) var firstSeen: Double
     public internal(set) var lastSeen: Double
@@ -36,8 +36,6 @@ public struct Issue: Hashable, Sendable {
     init(first record: EventRecord, fingerprint: [String], countsMinutes: Bool) {
         id = IssueID.of(fingerprint)
         self.fingerprint = fingerprint
-        kind = record.kind
-        title = record.title
         firstSeen = record.timestamp
         lastSeen = record.timestamp
         latest = record
@@ -51,8 +49,6 @@ public struct Issue: Hashable, Sendable {
         if record.timestamp >= lastSeen {
             lastSeen = record.timestamp
             latest = record
-            kind = record.kind
-            title = record.title
         }
         // Direct calls, not a table of key paths: this runs for every event read. The events a record carries count
         // with its own values: they were suppressed in the same app, and its fingerprint fixes the route, status and
@@ -100,8 +96,6 @@ public struct Issue: Hashable, Sendable {
         if later.lastSeen >= lastSeen {
             issue.lastSeen = later.lastSeen
             issue.latest = later.latest
-            issue.kind = later.kind
-            issue.title = later.title
         }
         issue.users.merge(later.users, uniquingKeysWith: +)
         issue.segments.merge(later.segments, uniquingKeysWith: +)
@@ -124,9 +118,26 @@ public struct Issue: Hashable, Sendable {
     /// different issues.
     static func fingerprint(of record: EventRecord) -> [String] {
         guard !record.fingerprint.isEmpty else { return defaultFingerprint(of: record) }
-        return record.fingerprint.flatMap { part in
-            part.filter { $0 != " " } == "{{default}}" ? defaultFingerprint(of: record) : [part]
+        guard record.fingerprint.contains(where: isDefault) else { return record.fingerprint }
+        return record.fingerprint.flatMap { part in isDefault(part) ? defaultFingerprint(of: record) : [part] }
+    }
+
+    /// Whether a fingerprint part is `{{ default }}`, spaces aside. This runs for every part of every event, so an
+    /// ASCII part, as almost all are, is compared byte by byte, without building the filtered string.
+    private static func isDefault(_ part: String) -> Bool {
+        let target: StaticString = "{{default}}"
+        var matched = 0
+        var isMatching = true
+        for byte in part.utf8 {
+            guard byte < 0x80 else { return part.filter { $0 != " " } == "{{default}}" }
+            guard isMatching, byte != UInt8(ascii: " ") else { continue }
+            if matched < target.utf8CodeUnitCount, byte == target.utf8Start[matched] {
+                matched += 1
+            } else {
+                isMatching = false  // read on only to find a byte that is not ASCII
+            }
         }
+        return isMatching && matched == target.utf8CodeUnitCount
     }
 
     private static func defaultFingerprint(of record: EventRecord) -> [String] {

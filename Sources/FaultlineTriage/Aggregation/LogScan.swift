@@ -125,7 +125,7 @@ public struct LogScan: Sendable {
                 duplicates += 1
                 return
             }
-            if outboxIDs.contains(record.eventID) { eventsAlsoInOutbox.insert(record.eventID) }
+            if !outboxIDs.isEmpty, outboxIDs.contains(record.eventID) { eventsAlsoInOutbox.insert(record.eventID) }
             add(record, filter: filter)
         }
         counts = reader.counts
@@ -196,7 +196,10 @@ public struct LogScan: Sendable {
     /// Adds what the scan of a later piece found, without the events this scan had already read.
     private mutating func merge(_ later: LogScan) {
         var later = later
-        let repeated = later.seen.intersection(seen)
+        // One pass over the later piece's ids both finds those read before and adds the others.
+        var repeated: Set<EventKey> = []
+        seen.reserveCapacity(seen.count + later.seen.count)
+        for key in later.seen where !seen.insert(key).inserted { repeated.insert(key) }
         if !repeated.isEmpty, let (piece, filter) = later.source {
             var takenBack: Set<EventKey> = []
             var reader = LogReader()
@@ -206,7 +209,6 @@ public struct LogScan: Sendable {
             }
             later.counts.duplicates += repeated.count
         }
-        seen.formUnion(later.seen)
         counts.add(later.counts)
         unreadableFiles += later.unreadableFiles
         events += later.events

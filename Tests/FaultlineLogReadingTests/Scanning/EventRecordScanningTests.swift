@@ -87,6 +87,8 @@ import Testing
         (#"{"event_id":"e1","timestamp":1e300}"#, .notAnEvent),  // after the year 9999
         (#"{"event_id":"e1","timestamp":-1e15}"#, .notAnEvent),  // before the year 1
         (#"{"event_id":"e1","timestamp":"2026-11-23T11:15:13Z","tags":{"a":}}"#, .notJSON),
+        // a control character that is not escaped, deep inside a string the scanner reads eight bytes at a time
+        (#"{"event_id":"e1","timestamp":"2026-11-23T11:15:13Z","release":"boleto-ios@4.2.0\#t+310"}"#, .notJSON),
     ])
     func aLineThatIsNotAnEventSaysWhy(line: String, failure: EventRecord.LineFailure) {
         #expect(throws: failure) { try Self.record(Data(line.utf8)) }
