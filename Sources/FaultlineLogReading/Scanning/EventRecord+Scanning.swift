@@ -78,10 +78,11 @@ extension EventRecord {
                     return true
                 default: return scanner.skipValue()
                 }
-            case .level: return Self.readString(&scanner, into: &fields.level, ignored: &fields.ignoredFields)
-            case .release: return Self.readString(&scanner, into: &fields.release, ignored: &fields.ignoredFields)
+            case .level: return EventRecord.readString(&scanner, into: &fields.level, ignored: &fields.ignoredFields)
+            case .release:
+                return EventRecord.readString(&scanner, into: &fields.release, ignored: &fields.ignoredFields)
             case .environment:
-                return Self.readString(&scanner, into: &fields.environment, ignored: &fields.ignoredFields)
+                return EventRecord.readString(&scanner, into: &fields.environment, ignored: &fields.ignoredFields)
             case .message: return fields.readMessage(&scanner, into: &message)
             case .logEntry: return fields.readMessage(&scanner, into: &logEntry)
             case .fingerprint: return fields.readFingerprint(&scanner)
@@ -267,10 +268,10 @@ extension EventRecord {
             guard scanner.nextValueKind() == .object else { return ignore(&scanner) }
             return scanner.object { key, scanner in
                 if Self.isKey(key, "type") {
-                    return Self.readString(&scanner, into: &exceptionType, ignored: &ignoredFields)
+                    return EventRecord.readString(&scanner, into: &exceptionType, ignored: &ignoredFields)
                 }
                 if Self.isKey(key, "value") {
-                    return Self.readString(&scanner, into: &exceptionValue, ignored: &ignoredFields)
+                    return EventRecord.readString(&scanner, into: &exceptionValue, ignored: &ignoredFields)
                 }
                 return scanner.skipValue()
             }
