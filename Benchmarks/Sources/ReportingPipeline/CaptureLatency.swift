@@ -37,6 +37,8 @@ struct CaptureLatency: AsyncParsableCommand {
     /// What is timed.
     enum Side: String, CaseIterable {
         case faultline = "Faultline Reporter.capture"
+        /// The same capture by a reporter whose events carry no stack trace: what the call site costs.
+        case withoutStacktrace = "Faultline Reporter.capture, attachStacktrace off"
         case python = "sentry-python 2.75 capture_event"
         case floor = "floor: AsyncStream.yield to a waiting task"
         case actorFloor = "floor: an actor's method that yields to a waiting task"
@@ -56,6 +58,9 @@ struct CaptureLatency: AsyncParsableCommand {
             let logs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-bench-\(UUID())")
             defer { try? FileManager.default.removeItem(at: logs) }
             let reporter = try await SampleFailure.reporter(logDirectory: logs, dsn: ingest.dsn())
+            let plainLogs = logs.appendingPathComponent("without-stacktrace")
+            let plainReporter = try await SampleFailure.reporter(
+                logDirectory: plainLogs, dsn: ingest.dsn(), attachStacktrace: false)
             let peer = try await SentryPythonPeer(dsn: ingest.dsn(), event: event, queueSize: batch * 2)
             let failure = SampleFailure()
             let floor = QueueFloor()
@@ -81,6 +86,11 @@ struct CaptureLatency: AsyncParsableCommand {
                             if round > 0, !timed.written.isEmpty {
                                 times[regime, default: [:]][.written, default: []] += timed.written
                             }
+                        case .withoutStacktrace:
+                            batchTimes = await Self.timeCaptures(
+                                batch, regime, failure: failure, reporter: plainReporter,
+                                log: plainLogs.appendingPathComponent("events.jsonl"), watcher: watcher
+                            ).captures
                         case .written:
                             continue
                         case .python:
@@ -117,6 +127,7 @@ struct CaptureLatency: AsyncParsableCommand {
             }
             await peer.stop()
             await reporter.close()
+            await plainReporter.close()
             return times.mapValues { $0.mapValues(Samples.init) }
         }
         print(
@@ -150,6 +161,9 @@ struct CaptureLatency: AsyncParsableCommand {
         }
         let label = regime == .burst ? "a burst" : "isolated, threads parked"
         let floorRatio = faultline.median / floor.median
+        let withoutStacktrace = bySide[.withoutStacktrace].map {
+            String(format: "; %.1f µs median without the stack trace", $0.median)
+        }
         let (target, met) =
             regime == .burst
             ? ("≤ 2 µs median", faultline.median <= 2)
@@ -158,7 +172,7 @@ struct CaptureLatency: AsyncParsableCommand {
             name: "capture-latency/\(regime.rawValue)", what: "capture to enqueue, error path, \(label)",
             faultline: String(
                 format: "%.1f µs median (%.1f× the floor), %.1f µs p99", faultline.median, floorRatio,
-                faultline.quantile(0.99)),
+                faultline.quantile(0.99)) + (withoutStacktrace ?? ""),
             peer: String(format: "sentry-python %.0f µs median", python.median), value: faultline.median,
             peerValue: python.median, ratio: String(format: "%.0f× faster", python.median / faultline.median),
             target: target, met: met,

@@ -8,7 +8,8 @@ import Foundation
 
 /// The failure every reporting benchmark captures: a Boleto-style `POST /v1/boletos` rejected with `409` and
 /// business code `40901` in the error envelope, with a bearer token and a CPF in the request, classified as the
-/// client classifies it, so that scrubbing and scope do their real work when the event is assembled. The storm
+/// client classifies it, with the call site `APIClient.send` records, so that scrubbing, scope and the stack trace do
+/// their real work when the event is assembled. The storm
 /// benchmark captures it on several routes, one fingerprint each.
 struct SampleFailure: Sendable {
     let failure: RequestFailure
@@ -29,7 +30,8 @@ struct SampleFailure: Sendable {
         let classifier = FailureClassifier(
             contract: .envelope(), catalog: ServerCodeCatalog(ranges: [40900...40999: .conflict]))
         var context = RequestContext(
-            requestID: "4f1c2a9e", method: .post, route: route, url: url, allowsRetry: false)
+            requestID: "4f1c2a9e", method: .post, route: route, url: url, allowsRetry: false,
+            callSite: CallSite(fileID: "Boleto/CheckoutScreen.swift", function: "issueBoleto(for:)", line: 88))
         context.statusCode = 409
         failure = RequestFailure(.server(classifier.failure(in: response, body: body)!), context: context)
         self.request = request
@@ -48,11 +50,14 @@ struct SampleFailure: Sendable {
     ///   - fingerprintLimit: The reporter's limit per fingerprint; none by default, since the benchmarks of capture,
     ///     delivery and outages capture one failure over and over and measure every event through the pipeline.
     ///   - compression: The gzip levels of request bodies and of the log's rotated files, when not the defaults.
+    ///   - attachStacktrace: Whether events carry the failure's call site as their stack trace, as by default.
     static func reporter(
         logDirectory: URL, dsn: String?, maxQueueSize: Int = 1000, transport: (any EnvelopeTransport)? = nil,
-        fingerprintLimit: Reporter.FingerprintLimit? = nil, compression: CompressionLevels = .init()
+        fingerprintLimit: Reporter.FingerprintLimit? = nil, compression: CompressionLevels = .init(),
+        attachStacktrace: Bool = true
     ) async throws -> Reporter {
         var options = Reporter.Options(logDirectory: logDirectory, environmentVariables: [:])
+        options.attachStacktrace = attachStacktrace
         options.dsn = try dsn.map { try DSN($0) }
         options.maxQueueSize = maxQueueSize
         options.fingerprintLimit = fingerprintLimit

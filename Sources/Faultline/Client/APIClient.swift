@@ -47,15 +47,22 @@ public actor APIClient {
 
     /// Sends a request through the middleware chain and decodes its response.
     ///
-    /// - Throws: A ``RequestFailure`` that says what failed, on which route, at which attempt.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - file: The file that sends it, for the failure's ``RequestContext/callSite``; leave the default, or pass
+    ///     on your own caller's from a wrapper that takes the same three parameters.
+    ///   - function: The function that sends it.
+    ///   - line: The line that sends it.
+    /// - Throws: A ``RequestFailure`` that says what failed, on which route, at which attempt, called from where.
     public nonisolated func send<Response>(
-        _ request: APIRequest<Response>
+        _ request: APIRequest<Response>, file: String = #fileID, function: String = #function, line: Int = #line
     ) async throws(RequestFailure) -> APIResponse<Response> {
         let requestID = RandomID.make()
+        let callSite = CallSite(fileID: file, function: function, line: line)
         guard let url = request.url(relativeTo: configuration.baseURL) else {
             let context = RequestContext(
                 requestID: requestID, method: request.method, route: request.route, url: configuration.baseURL,
-                allowsRetry: false)
+                allowsRetry: false, callSite: callSite)
             let failure = TransportFailure(
                 family: .invalidRequest, code: URLError.badURL.rawValue,
                 message: "The route \(request.route) has a placeholder without a value in pathParameters.")
@@ -63,7 +70,7 @@ public actor APIClient {
         }
         let context = RequestContext(
             requestID: requestID, method: request.method, route: request.route, url: url,
-            allowsRetry: request.allowsRetry)
+            allowsRetry: request.allowsRetry, callSite: callSite)
         do throws(RequestFailure) {
             let urlRequest = try makeURLRequest(request, url: url, context: context)
             return try await proceed(from: 0, urlRequest, context)

@@ -17,9 +17,13 @@ public struct RequestContext: Hashable, Sendable, CustomStringConvertible {
     public var attempt: Int
     /// The HTTP status of the response, once one arrived.
     public var statusCode: Int?
+    /// The code that sent the request, when the HTTP stack knows it (``APIClient`` does).
+    public let callSite: CallSite?
 
     /// Creates a context for the first attempt of a request.
-    public init(requestID: String, method: HTTPMethod, route: String, url: URL, allowsRetry: Bool) {
+    public init(
+        requestID: String, method: HTTPMethod, route: String, url: URL, allowsRetry: Bool, callSite: CallSite? = nil
+    ) {
         self.requestID = requestID
         self.method = method
         self.route = route
@@ -27,6 +31,7 @@ public struct RequestContext: Hashable, Sendable, CustomStringConvertible {
         self.allowsRetry = allowsRetry
         self.attempt = 1
         self.statusCode = nil
+        self.callSite = callSite
     }
 
     /// The method and route template, such as `GET /users/{id}`.

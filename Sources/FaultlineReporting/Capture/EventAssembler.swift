@@ -3,10 +3,12 @@ import Foundation
 
 /// Turns a ``PendingCapture`` into the event that is written and sent: the failure's event (scrubbed), the error's or
 /// the message's, with the id and time of the capture, the scope of that moment (whose breadcrumbs were scrubbed as
-/// they entered it), the secrets in the rest of its text filtered, the number of events of its fingerprint suppressed
-/// before it, then `beforeSend`.
+/// they entered it), the call site as its stack trace, the secrets in the rest of its text filtered, the number of
+/// events of its fingerprint suppressed before it, then `beforeSend`.
 struct EventAssembler: Sendable {
     let builder: FailureEventBuilder
+    /// Whether the call site becomes the stack trace: of the exception, or of the current thread for a message.
+    let attachesStacktrace: Bool
     let beforeSend: (@Sendable (SentryEvent) -> SentryEvent?)?
 
     /// The event for `capture`, or `nil` when `beforeSend` dropped it.
@@ -35,6 +37,14 @@ struct EventAssembler: Sendable {
         event.release = builder.release
         event.dist = builder.dist
         event.environment = builder.environment
+        if attachesStacktrace, let callSite = capture.callSite {
+            let stacktrace = SentryEvent.Stacktrace(frames: [.init(callSite)])
+            if let last = event.exception?.values.indices.last {
+                event.exception?.values[last].stacktrace = stacktrace
+            } else {
+                event.threads = .init([.init(stacktrace: stacktrace, current: true)])
+            }
+        }
         capture.scope.apply(to: &event, user: capture.user)
         builder.scrubber.scrubTexts(of: &event)
         if capture.suppressedBefore > 0 {

@@ -34,16 +34,22 @@ final class PendingCapture: Sendable {
     let scope: Scope
     /// A user for this event only, instead of the scope's.
     let user: UserContext?
+    /// The code that sent the failed request or made the capture.
+    let callSite: CallSite?
     /// Events of its fingerprint that ``Reporter/Options/fingerprintLimit`` suppressed since the previous one was
     /// kept, carried by its event's ``Reporter/FingerprintLimit/suppressedCountTag``.
     let suppressedBefore: Int
 
-    init(source: Source, eventID: String, date: Date, scope: Scope, user: UserContext?, suppressedBefore: Int = 0) {
+    init(
+        source: Source, eventID: String, date: Date, scope: Scope, user: UserContext?, callSite: CallSite? = nil,
+        suppressedBefore: Int = 0
+    ) {
         self.source = source
         self.eventID = eventID
         self.date = date
         self.scope = scope
         self.user = user
+        self.callSite = callSite
         self.suppressedBefore = suppressedBefore
     }
 }

@@ -88,6 +88,11 @@ extension Reporter {
         /// `beforeBreadcrumb`): those the app adds, and the `http` and session breadcrumbs the reporter records. The
         /// breadcrumb it returns is then scrubbed by ``scrubRules``.
         public var beforeBreadcrumb: (@Sendable (Breadcrumb) -> Breadcrumb?)?
+        /// Whether an event carries the code that sent the failed request or captured it (`CallSite`) as its stack
+        /// trace (Sentry's `attachStacktrace`): one in-app frame with module, file, line and function, which Sentry
+        /// and `faultline show` display. Grouping is unchanged: a failure's event is grouped by its fingerprint.
+        /// On by default; recording it costs a few words per request.
+        public var attachStacktrace = true
         /// The clock that dates events, breadcrumbs and log rotations; the system clock by default. Tests and demos
         /// set one they control, so that the logs they make are the same on every run.
         public var clock: @Sendable () -> Date = { Date() }

@@ -92,7 +92,7 @@ public actor Reporter {
         let assembler = EventAssembler(
             builder: FailureEventBuilder(
                 scrubber: scrubber, release: options.release, dist: options.dist, environment: options.environment),
-            beforeSend: options.beforeSend)
+            attachesStacktrace: options.attachStacktrace, beforeSend: options.beforeSend)
         let ledger = StatisticsLedger(uploader: uploader)
         let writer = EventWriter(log: log, assembler: assembler, uploader: uploader, ledger: ledger)
         let (events, queue) = AsyncStream.makeStream(
@@ -195,12 +195,20 @@ public actor Reporter {
     ///   - request: The request as sent, for its (scrubbed) headers and body.
     ///   - user: A user for this event only, instead of the scope's.
     ///   - scope: Changes to the scope for this event only: tags, extras, contexts (Sentry's `withScope`).
+    ///   - file: The file that captures it, named in the event's stack trace (``Options/attachStacktrace``) when the
+    ///     failure's context has no call site (`APIClient` records one); leave the default, or pass on your caller's
+    ///     from a wrapper that takes the same three parameters.
+    ///   - function: The function that captures it.
+    ///   - line: The line that captures it.
     @discardableResult
     public func capture(
         _ failure: RequestFailure, request: URLRequest? = nil, user: UserContext? = nil,
-        scope: (@Sendable (inout Scope) -> Void)? = nil
+        scope: (@Sendable (inout Scope) -> Void)? = nil, file: String = #fileID, function: String = #function,
+        line: Int = #line
     ) async -> String? {
-        submit(failure, request: request, user: user, scope: scope)
+        submit(
+            failure, request: request, user: user, scope: scope,
+            callSite: failure.context.callSite ?? CallSite(fileID: file, function: function, line: line))
     }
 
     /// Captures the outcome of a request made with another HTTP stack (Alamofire, Moya, your own), classified
@@ -219,17 +227,23 @@ public actor Reporter {
     ///   - classifier: The server's error contract and code catalogue.
     ///   - user: A user for this event only.
     ///   - scope: Changes to the scope for this event only.
+    ///   - file: The file that captures it, named in the event's stack trace (``Options/attachStacktrace``); leave
+    ///     the default, or pass on your caller's from a wrapper that takes the same three parameters.
+    ///   - function: The function that captures it.
+    ///   - line: The line that captures it.
     @discardableResult
     public func capture(
         request: URLRequest, route: String? = nil, response: HTTPURLResponse?, body: Data?, error: (any Error)? = nil,
         decodingError: (any Error)? = nil, decodedType: Any.Type? = nil,
         classifier: FailureClassifier = FailureClassifier(), user: UserContext? = nil,
-        scope: (@Sendable (inout Scope) -> Void)? = nil
+        scope: (@Sendable (inout Scope) -> Void)? = nil, file: String = #fileID, function: String = #function,
+        line: Int = #line
     ) async -> String? {
         let url = request.url ?? URL(fileURLWithPath: "/")
         var context = RequestContext(
             requestID: RandomID.make(using: &identifiers), method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
-            route: route ?? url.path, url: url, allowsRetry: false)
+            route: route ?? url.path, url: url, allowsRetry: false,
+            callSite: CallSite(fileID: file, function: function, line: line))
         context.statusCode = response?.statusCode
         guard
             let reason = classifier.reason(
@@ -239,22 +253,31 @@ public actor Reporter {
         return await capture(RequestFailure(reason, context: context), request: request, user: user, scope: scope)
     }
 
-    /// Captures any error; a `RequestFailure` is captured as one. `scope` changes the scope for this event only.
+    /// Captures any error; a `RequestFailure` is captured as one. `scope` changes the scope for this event only;
+    /// `file`, `function` and `line` name the code that captures it, as for a failure.
     @discardableResult
     public func capture(
-        error: any Error, user: UserContext? = nil, scope: (@Sendable (inout Scope) -> Void)? = nil
+        error: any Error, user: UserContext? = nil, scope: (@Sendable (inout Scope) -> Void)? = nil,
+        file: String = #fileID, function: String = #function, line: Int = #line
     ) async -> String? {
-        if let failure = error as? RequestFailure { return await capture(failure, user: user, scope: scope) }
-        return submit(.error(error), user: user, scope: scope)
+        if let failure = error as? RequestFailure {
+            return await capture(failure, user: user, scope: scope, file: file, function: function, line: line)
+        }
+        return submit(
+            .error(error), user: user, scope: scope, callSite: CallSite(fileID: file, function: function, line: line))
     }
 
-    /// Captures a message. `scope` changes the scope for this event only.
+    /// Captures a message. `scope` changes the scope for this event only; `file`, `function` and `line` name the code
+    /// that captures it, as for a failure.
     @discardableResult
     public func capture(
         message: String, level: SentryEvent.Level = .info, user: UserContext? = nil,
-        scope: (@Sendable (inout Scope) -> Void)? = nil
+        scope: (@Sendable (inout Scope) -> Void)? = nil, file: String = #fileID, function: String = #function,
+        line: Int = #line
     ) async -> String? {
-        submit(.message(message, level: level), user: user, scope: scope)
+        submit(
+            .message(message, level: level), user: user, scope: scope,
+            callSite: CallSite(fileID: file, function: function, line: line))
     }
 
     /// Records refreshes and expiries of `refresher` as breadcrumbs, until the reporter is closed. A refresh that
@@ -277,7 +300,7 @@ public actor Reporter {
         if case .failure(let failure, let request) = outcome {
             guard !failure.isCancelled else { return }
             if options.capturesAutomatically(failure, baseURL: baseURL) {
-                submit(failure, request: request, user: RequestUser.current)
+                submit(failure, request: request, user: RequestUser.current, callSite: failure.context.callSite)
             }
         }
         keep(outcome.breadcrumb(url: scrubber.url(outcome.context.url).url, at: options.clock()))
@@ -295,20 +318,21 @@ public actor Reporter {
     @discardableResult
     private func submit(
         _ failure: RequestFailure, request: URLRequest?, user: UserContext?,
-        scope change: (@Sendable (inout Scope) -> Void)? = nil
+        scope change: (@Sendable (inout Scope) -> Void)? = nil, callSite: CallSite?
     ) -> String? {
         if case .sessionExpired(let expiry) = failure.reason, !capturedExpiries.insert(expiry.id).inserted {
             return nil
         }
         guard FailureKind(failure.reason) != nil else { return nil }
-        return submit(.failure(failure, request: request), user: user, scope: change)
+        return submit(.failure(failure, request: request), user: user, scope: change, callSite: callSite)
     }
 
     /// Queues a capture with the scope of this moment, as `change` changes it for this event; returns its event id, or
     /// `nil` when the reporter is closed, the event is not sampled or over its fingerprint's limit, or the queue is
     /// full.
     private func submit(
-        _ source: PendingCapture.Source, user: UserContext?, scope change: (@Sendable (inout Scope) -> Void)?
+        _ source: PendingCapture.Source, user: UserContext?, scope change: (@Sendable (inout Scope) -> Void)?,
+        callSite: CallSite?
     ) -> String? {
         guard !isClosed else { return nil }
         let date = options.clock()
@@ -331,7 +355,7 @@ public actor Reporter {
         }
         let capture = PendingCapture(
             source: source, eventID: RandomID.make(using: &identifiers), date: date, scope: captured, user: user,
-            suppressedBefore: suppressedBefore)
+            callSite: callSite, suppressedBefore: suppressedBefore)
         guard case .enqueued = queue.yield(capture) else {
             if let fingerprint { admission.restore(suppressedBefore, of: fingerprint) }
             ledger.discard(.queueOverflow) { $0.droppedByQueueOverflow += 1 }

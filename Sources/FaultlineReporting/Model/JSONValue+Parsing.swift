@@ -81,10 +81,7 @@ struct JSONParser {
             } while parser.consume(UInt8(ascii: ","))
             try parser.leave(closing: UInt8(ascii: "}"))
         }
-        parser.skipWhitespace()
-        guard parser.index == bytes.count else {
-            throw parser.error("unexpected \(parser.describe(bytes[parser.index])) after the value")
-        }
+        try parser.expectEnd()
         return members
     }
 
@@ -122,10 +119,7 @@ struct JSONParser {
             } while parser.consume(UInt8(ascii: ","))
             try parser.leave(closing: UInt8(ascii: "}"))
         }
-        parser.skipWhitespace()
-        guard parser.index == bytes.count else {
-            throw parser.error("unexpected \(parser.describe(bytes[parser.index])) after the value")
-        }
+        try parser.expectEnd()
         parser.output?.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[parser.copied...]))
         return JSONValue.ObjectText.Parts(
             rewritten: parser.output, members: members, hasLineBreak: parser.sawLineBreak,
@@ -161,9 +155,14 @@ struct JSONParser {
 
     private mutating func parseDocument() throws(JSONValue.ParseError) -> JSONValue {
         let value = try parseValue()
+        try expectEnd()
+        return value
+    }
+
+    /// Checks that nothing but whitespace follows the document's value.
+    private mutating func expectEnd() throws(JSONValue.ParseError) {
         skipWhitespace()
         guard index == bytes.count else { throw error("unexpected \(describe(bytes[index])) after the value") }
-        return value
     }
 
     private mutating func parseValue() throws(JSONValue.ParseError) -> JSONValue {

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Only the attributes Faultline fills are modelled; each follows the Sentry developer documentation
 /// (`event-payloads`): a 32-hex `event_id`, an RFC 3339 UTC `timestamp`, `level`, `platform`, `release`, `dist`,
-/// `environment`, the `sdk` interface, `exception`, `request`, `user`, `tags`, `contexts`, `breadcrumbs`,
+/// `environment`, the `sdk` interface, `exception` (with a `stacktrace`), `threads`, `request`, `user`, `tags`, `contexts`, `breadcrumbs`,
 /// `fingerprint` and `extra`.
 public struct SentryEvent: Hashable, Sendable, Codable {
     /// Sentry's event levels.
@@ -37,11 +37,72 @@ public struct SentryEvent: Hashable, Sendable, Codable {
         public var value: String
         /// How it was captured.
         public var mechanism: Mechanism
+        /// Where it was raised or, for Faultline's captures, the code that sent the request or captured it.
+        public var stacktrace: Stacktrace?
 
-        public init(type: String, value: String, mechanism: Mechanism) {
+        public init(type: String, value: String, mechanism: Mechanism, stacktrace: Stacktrace? = nil) {
             self.type = type
             self.value = value
             self.mechanism = mechanism
+            self.stacktrace = stacktrace
+        }
+    }
+
+    /// The `stacktrace` interface: frames oldest first, so the last frame is where the event happened.
+    public struct Stacktrace: Hashable, Sendable, Codable {
+        /// One frame; Faultline fills the first four and `in_app`, other SDKs also name the binary (`package`).
+        public struct Frame: Hashable, Sendable, Codable {
+            /// The function, as the platform names it.
+            public var function: String?
+            /// The module (Swift) or package path (Python) of the function.
+            public var module: String?
+            /// The source file, relative to the project (Faultline: `#fileID`, `Module/File.swift`).
+            public var filename: String?
+            public var lineno: Int?
+            /// The binary the frame is in, for native frames without a file.
+            public var package: String?
+            /// Whether the frame is the app's own code rather than a library's.
+            public var inApp: Bool?
+
+            public init(
+                function: String? = nil, module: String? = nil, filename: String? = nil, lineno: Int? = nil,
+                package: String? = nil, inApp: Bool? = nil
+            ) {
+                self.function = function
+                self.module = module
+                self.filename = filename
+                self.lineno = lineno
+                self.package = package
+                self.inApp = inApp
+            }
+
+            /// The frame of the code at `callSite`, which is the app's.
+            public init(_ callSite: CallSite) {
+                self.init(
+                    function: callSite.function, module: callSite.module, filename: callSite.fileID,
+                    lineno: callSite.line, inApp: true)
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case function, module, filename, lineno, package
+                case inApp = "in_app"
+            }
+        }
+
+        public var frames: [Frame]
+
+        public init(frames: [Frame]) { self.frames = frames }
+    }
+
+    /// One thread in `threads`: what carries the stack trace of an event without an exception, such as a message.
+    public struct Thread: Hashable, Sendable, Codable {
+        public var stacktrace: Stacktrace?
+        /// Whether this is the thread that captured the event.
+        public var current: Bool?
+
+        public init(stacktrace: Stacktrace?, current: Bool? = nil) {
+            self.stacktrace = stacktrace
+            self.current = current
         }
     }
 
@@ -109,6 +170,7 @@ public struct SentryEvent: Hashable, Sendable, Codable {
     public var environment: String?
     public var message: String?
     public var exception: Values<Exception>?
+    public var threads: Values<Thread>?
     public var request: Request?
     public var user: UserContext?
     public var tags: [String: String]
@@ -138,6 +200,6 @@ public struct SentryEvent: Hashable, Sendable, Codable {
     enum CodingKeys: String, CodingKey {
         case eventID = "event_id"
         case timestamp, level, platform, logger, release, dist, environment, message, exception, request, user, tags
-        case contexts, breadcrumbs, fingerprint, extra, sdk
+        case contexts, breadcrumbs, fingerprint, extra, sdk, threads
     }
 }

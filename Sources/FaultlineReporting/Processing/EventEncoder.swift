@@ -67,6 +67,10 @@ extension JSONWriter {
                 $0.member("version", event.sdk.version)
             }
             writer.member("tags", event.tags)
+            if let threads = event.threads {
+                writer.key("threads")
+                writer.values(threads.values) { $0.write($1) }
+            }
             writer.member("timestamp", event.timestamp)
             if let user = event.user {
                 writer.key("user")
@@ -103,8 +107,47 @@ extension JSONWriter {
                 $0.bool(exception.mechanism.handled)
                 $0.member("type", exception.mechanism.type)
             }
+            if let stacktrace = exception.stacktrace {
+                $0.key("stacktrace")
+                $0.write(stacktrace)
+            }
             $0.member("type", exception.type)
             $0.member("value", exception.value)
+        }
+    }
+
+    private mutating func write(_ thread: SentryEvent.Thread) {
+        object {
+            if let current = thread.current {
+                $0.key("current")
+                $0.bool(current)
+            }
+            if let stacktrace = thread.stacktrace {
+                $0.key("stacktrace")
+                $0.write(stacktrace)
+            }
+        }
+    }
+
+    private mutating func write(_ stacktrace: SentryEvent.Stacktrace) {
+        object {
+            $0.key("frames")
+            $0.array(stacktrace.frames) { writer, frame in
+                writer.object {
+                    $0.member("filename", frame.filename)
+                    $0.member("function", frame.function)
+                    if let inApp = frame.inApp {
+                        $0.key("in_app")
+                        $0.bool(inApp)
+                    }
+                    if let lineno = frame.lineno {
+                        $0.key("lineno")
+                        $0.value(.int(lineno))
+                    }
+                    $0.member("module", frame.module)
+                    $0.member("package", frame.package)
+                }
+            }
         }
     }
 

@@ -68,11 +68,14 @@ public struct IssueReport: Hashable, Sendable, Encodable {
         /// Where decoding failed, and the decoder's words.
         public let decodingPath: String?
         public let decodingDetail: String?
+        /// The frames of its exception's stack trace (else its current thread's), oldest first: for a Faultline
+        /// event, the code that sent the request.
+        public let stacktrace: [SentryEvent.Stacktrace.Frame]
         /// Oldest first.
         public let breadcrumbs: [Crumb]
 
         enum CodingKeys: String, CodingKey {
-            case timestamp, title, breadcrumbs
+            case timestamp, title, stacktrace, breadcrumbs
             case eventID = "event_id"
             case serverMessage = "server_message"
             case decodingPath = "decoding_path"
@@ -87,6 +90,7 @@ public struct IssueReport: Hashable, Sendable, Encodable {
             try container.encode(serverMessage, forKey: .serverMessage)
             try container.encode(decodingPath, forKey: .decodingPath)
             try container.encode(decodingDetail, forKey: .decodingDetail)
+            try container.encode(stacktrace, forKey: .stacktrace)
             try container.encode(breadcrumbs, forKey: .breadcrumbs)
         }
     }
@@ -133,7 +137,7 @@ public struct IssueReport: Hashable, Sendable, Encodable {
                 title: issue.latest.title,
                 serverMessage: details?["server_message"]?.stringValue,
                 decodingPath: event.tags["decoding.path"], decodingDetail: decoding?["debug_description"]?.stringValue,
-                breadcrumbs: (event.breadcrumbs?.values ?? []).map(Crumb.init))
+                stacktrace: Self.stacktrace(of: event), breadcrumbs: (event.breadcrumbs?.values ?? []).map(Crumb.init))
         }
         read = scan.counts
     }
@@ -178,6 +182,12 @@ public struct IssueReport: Hashable, Sendable, Encodable {
             if let message = latest.serverMessage { lines.append("server message: \(safe(message))") }
             if let path = latest.decodingPath { lines.append("decoding path: \(safe(path))") }
             if let detail = latest.decodingDetail { lines.append("decoder: \(safe(detail))") }
+            if !latest.stacktrace.isEmpty {
+                let shown = latest.stacktrace.suffix(Self.framesShown)
+                let last = shown.count < latest.stacktrace.count ? "last \(shown.count) frames, " : ""
+                lines.append(style.bold("stack trace (\(last)most recent call last):"))
+                for frame in shown { lines.append("  " + Self.line(of: frame)) }
+            }
             if !latest.breadcrumbs.isEmpty {
                 lines.append(style.bold("breadcrumbs (last \(min(20, latest.breadcrumbs.count)), oldest first):"))
                 for crumb in latest.breadcrumbs.suffix(20) {
@@ -188,6 +198,25 @@ public struct IssueReport: Hashable, Sendable, Encodable {
             }
         }
         return lines.joined(separator: "\n") + "\n" + ReadCounts.text(read, style: style)
+    }
+
+    /// The most frames the terminal shows, the most recent ones.
+    static let framesShown = 20
+
+    private static func stacktrace(of event: SentryEvent) -> [SentryEvent.Stacktrace.Frame] {
+        let exception = event.exception?.values.last?.stacktrace
+        let thread = event.threads?.values.first { $0.current == true }?.stacktrace
+        return (exception ?? thread)?.frames ?? []
+    }
+
+    /// `Module/File.swift:42 in pay(_:)`, the place a frame names, with its binary when it has no file; a frame
+    /// that is not the app's is marked so.
+    private static func line(of frame: SentryEvent.Stacktrace.Frame) -> String {
+        let safe = TerminalText.safe
+        var place = frame.filename.map(safe) ?? frame.module.map(safe) ?? frame.package.map(safe) ?? "?"
+        if let line = frame.lineno { place += ":\(line)" }
+        let function = frame.function.map { " in \(safe($0))" } ?? ""
+        return place + function + (frame.inApp == false ? "  (not in app)" : "")
     }
 
     /// What the window says of the issue: its signals and since when, its rates, whom it hit, its releases.

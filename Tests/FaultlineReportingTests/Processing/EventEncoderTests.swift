@@ -1,3 +1,4 @@
+import Faultline
 import FaultlineReporting
 import Foundation
 import Testing
@@ -14,8 +15,13 @@ import Testing
             .init(
                 type: "ServerFailure", value: "POST /v1/boletos: 409",
                 mechanism: .init(
-                    type: "auto.http.faultline", handled: false, data: ["attempt": 2, "ratio": .double(0.25)]))
+                    type: "auto.http.faultline", handled: false, data: ["attempt": 2, "ratio": .double(0.25)]),
+                stacktrace: .init(frames: [
+                    .init(function: "main", package: "/usr/bin/app", inApp: false),
+                    .init(CallSite(fileID: "Shop/Checkout.swift", function: "pay(_:)", line: 42)),
+                ]))
         ])
+        event.threads = .init([.init(stacktrace: .init(frames: [.init(function: "run()", lineno: 7)]), current: true)])
         event.request = .init(
             method: "POST", url: "https://api.example/v1/boletos", queryString: "token=[Filtered]&order=1",
             headers: ["authorization": "[Filtered]", "Content-Type": "application/json", "x-b": "1", "X-A": "2"],

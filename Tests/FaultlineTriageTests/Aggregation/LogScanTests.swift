@@ -231,6 +231,7 @@ import Testing
         request.httpMethod = "POST"
         let response = HTTPURLResponse(url: url, statusCode: 409, httpVersion: nil, headerFields: nil)
         let body = Data(#"{"success": false, "error": {"code": 40901, "message": "Boleto already issued"}}"#.utf8)
+        let captureLine = #line + 1
         await reporter.capture(
             request: request, route: "/v1/boletos", response: response, body: body,
             classifier: FailureClassifier(contract: .envelope()), user: UserContext(id: "ana", segment: "KAKAO"))
@@ -246,6 +247,15 @@ import Testing
         #expect(report.serverCodes.map { "\($0.value) \($0.events)" } == ["40901 1"])
         #expect(report.latest?.serverMessage == "Boleto already issued")
         #expect(report.latest?.breadcrumbs.map(\.message).contains("tapped pay") == true)
+        // The code that captured it is the latest event's stack trace, in the report and on the terminal.
+        let frame = try #require(report.latest?.stacktrace.last)
+        #expect(frame.filename == "FaultlineTriageTests/LogScanTests.swift")
+        #expect(frame.lineno == captureLine)
+        let function = "anIssueIsFoundByThePrefixOfItsIDWithItsLatestEventInFull()"
+        #expect(
+            report.text(style: TextStyle(colors: false)).contains(
+                "stack trace (most recent call last):\n  FaultlineTriageTests/LogScanTests.swift:\(captureLine) in \(function)"
+            ))
         #expect(throws: IssueLookupError.notFound("zzzz")) { try scan.issue("zzzz") }
         let stats = StatsReport(scan, logDirectory: logs)
         #expect(stats.outbox?.envelopes == 0)
