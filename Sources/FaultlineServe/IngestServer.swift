@@ -40,6 +40,8 @@ public enum IngestServer {
             await forwarder?.close(timeout: .zero)
             throw error
         }
+        await forwarder?.handleStrandedQueues(
+            drain: configuration.forwarding?.drainsStrandedQueues ?? false, warn: configuration.warnings ?? { _ in })
         let handler = IngestHandler(configuration: configuration, store: store, forwarder: forwarder)
         let refusals = Task { [warnings = configuration.warnings] in
             if let forwarder, let warnings { await forwarder.reportRefusedDSNs(to: warnings) }

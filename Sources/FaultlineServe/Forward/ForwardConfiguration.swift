@@ -21,6 +21,10 @@ public struct ForwardConfiguration: Sendable {
     public var maximumQueueBytes = 1024 * 1024 * 1024
     /// The most requests in flight to one upstream; 8 by default.
     public var maximumConcurrentRequests = 8
+    /// Whether the envelopes waiting in the queues of upstreams that no route names any more (an earlier `--forward`
+    /// to another host, port or project) are forwarded to the one upstream when serve starts, re-addressed to it;
+    /// `false` by default, when serve only names those queues on its output (`--drain-stranded-queues`).
+    public var drainsStrandedQueues = false
     /// The wait before sending again after a network error, 429 without limits, 502, 503 or 504: 1 second doubling up
     /// to 10 seconds, less up to half at random, so that an upstream back from an outage gets the queue within
     /// seconds.

@@ -9,9 +9,19 @@ struct Forwarder: Sendable {
         let publicKey: String
     }
 
+    /// A queue under `forward/` that no route's upstream names any more (`--forward` changed host, port or project),
+    /// and the envelopes that wait in it.
+    struct StrandedQueue: Hashable, Sendable {
+        let name: String
+        let directory: URL
+        let envelopes: Int
+    }
+
     /// Every upstream, in the order the routes name them.
     let upstreams: [Upstream]
     private let routes: [Credentials: Upstream]
+    /// The queues of earlier upstreams in which envelopes wait, found when the forwarder opened.
+    let strandedQueues: [StrandedQueue]
 
     /// Opens the queue of every upstream `configuration` names, under `logDirectory`.
     ///
@@ -42,6 +52,43 @@ struct Forwarder: Sendable {
         }
         self.upstreams = order
         self.routes = routes
+        let root = LogLayout(logDirectory).forwardQueues
+        let names = Set(order.map(\.name))
+        strandedQueues = ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).sorted().compactMap {
+            guard !names.contains($0), !$0.hasPrefix(".") else { return nil }
+            let directory = root.appendingPathComponent($0, isDirectory: true)
+            let envelopes = Uploader.waiting(inOutbox: directory).envelopes
+            return envelopes > 0 ? StrandedQueue(name: $0, directory: directory, envelopes: envelopes) : nil
+        }
+    }
+
+    /// Says on `warn` which queues are stranded and how to drain them; with `drain`, forwards what waits in them to
+    /// the one upstream instead, re-addressed to it, and says how many were forwarded. A queue whose envelopes were
+    /// all taken is deleted. With several upstreams nothing is drained: which one an envelope belongs to is not known.
+    func handleStrandedQueues(drain: Bool, warn: @Sendable (String) -> Void) async {
+        for queue in strandedQueues {
+            guard drain, upstreams.count == 1, let upstream = upstreams.first else {
+                let how =
+                    upstreams.count == 1
+                    ? "start serve with --drain-stranded-queues to forward them to \(upstreams[0].name)"
+                    : "--drain-stranded-queues needs a single upstream (--forward)"
+                warn(
+                    "the forward queue \(queue.name) holds \(queue.envelopes) envelopes for an upstream no route names "
+                        + "any more: \(how), or delete \(queue.directory.path) to drop them")
+                continue
+            }
+            do {
+                let (taken, waiting) = try await Uploader.drain(outbox: queue.directory) { bytes in
+                    guard let envelope = try? Envelope(parsing: bytes) else { return false }
+                    return await upstream.forward(envelope)
+                }
+                if waiting == 0 { try? FileManager.default.removeItem(at: queue.directory) }
+                let kept = waiting > 0 ? "; \(waiting) could not be queued and stay in \(queue.directory.path)" : ""
+                warn("forwarding \(taken) envelopes of the stranded queue \(queue.name) to \(upstream.name)\(kept)")
+            } catch {
+                warn("the stranded queue \(queue.name) could not be drained: \(error)")
+            }
+        }
     }
 
     /// The upstream of the clients of `projectID` that send `publicKey`, when they have a route.

@@ -18,11 +18,13 @@ public struct StatsReport: Hashable, Sendable, Encodable {
         public let bytes: Int
     }
 
-    /// `null` when files were named instead of a log directory.
+    /// `null` when files were named instead of a log directory, or for the directory of a relay (`serve --forward`
+    /// with forward queues and no app's outbox).
     public let outbox: Outbox?
-    /// `null` when files were named instead of a log directory.
+    /// `null` as ``outbox`` is.
     public let log: LogBacklog?
-    /// The uploader's cumulative counts (`outbox/delivery-stats.json`); zeros when it never ran.
+    /// The uploader's cumulative counts (`outbox/delivery-stats.json`); zeros when it never ran; `null` as ``outbox``
+    /// is.
     public let delivery: DeliveryStatistics?
     /// The queues of `faultline serve --forward` in the log directory, one per upstream; in the JSON only when
     /// there are some.
@@ -43,13 +45,18 @@ public struct StatsReport: Hashable, Sendable, Encodable {
             forward = []
             return
         }
+        forward = ForwardQueue.all(in: logDirectory)
         let directory = LogLayout(logDirectory).outbox
+        guard forward.isEmpty || FileManager.default.fileExists(atPath: directory.path) else {
+            // A relay's directory: no app sends from it, so there is nothing app-side to show.
+            (outbox, log, delivery) = (nil, nil, nil)
+            return
+        }
         let waiting = Uploader.waiting(inOutbox: directory)
         outbox = Outbox(envelopes: waiting.envelopes, bytes: waiting.bytes)
         let backlog = Uploader.waiting(inLog: EventLog.Configuration(directory: logDirectory), outbox: directory)
         log = LogBacklog(events: backlog.events, bytes: backlog.bytes)
         delivery = DeliveryStatistics.stored(in: directory)
-        forward = ForwardQueue.all(in: logDirectory)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -69,7 +76,7 @@ public struct StatsReport: Hashable, Sendable, Encodable {
             lines.append(style.bold("log: \(counted(log.events, "event")) waiting to be sent, \(log.bytes) bytes"))
             lines.append(style.bold("outbox: \(counted(outbox.envelopes, "envelope")) waiting, \(outbox.bytes) bytes"))
             lines += Self.text(delivery, delivered: "delivered")
-        } else {
+        } else if forward.isEmpty {
             lines.append("outbox: not read (files were named instead of a log directory)")
         }
         for queue in forward {

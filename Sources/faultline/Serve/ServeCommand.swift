@@ -79,6 +79,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "With --forward or --forward-config: keep no local log, only the forward queues.")
     var forwardOnly = false
 
+    @Flag(
+        help: """
+            With --forward: forward what waits in the queues of earlier upstreams (another host, port or project) to \
+            this one when serve starts.
+            """)
+    var drainStrandedQueues = false
+
     @Option(help: "The most envelopes one upstream's forward queue holds; past it the oldest are dropped (200000).")
     var forwardQueueMaxEnvelopes: Int?
 
@@ -94,9 +101,12 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--forward and --forward-config both name upstreams: use one.")
         }
         let forwarding = forward != nil || forwardConfig != nil
-        if !forwarding, forwardOnly || forwardQueueMaxEnvelopes != nil || forwardQueueMaxBytes != nil {
+        if !forwarding,
+            forwardOnly || drainStrandedQueues || forwardQueueMaxEnvelopes != nil || forwardQueueMaxBytes != nil
+        {
             throw ValidationError(
-                "--forward-only and the --forward-queue options need an upstream: add --forward DSN or --forward-config."
+                "--forward-only, --drain-stranded-queues and the --forward-queue options need an upstream: add "
+                    + "--forward DSN or --forward-config."
             )
         }
         for (name, value) in [
@@ -152,6 +162,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var forwarding = ForwardConfiguration(routes: routes)
         forwarding.storesLocally = !forwardOnly
+        forwarding.drainsStrandedQueues = drainStrandedQueues
         if let forwardQueueMaxEnvelopes { forwarding.maximumQueueCount = forwardQueueMaxEnvelopes }
         if let forwardQueueMaxBytes { forwarding.maximumQueueBytes = forwardQueueMaxBytes }
         return forwarding

@@ -56,6 +56,8 @@ import Testing
             #expect(text.contains("forward queue 127.0.0.1_\(upstream.port)_1: 3 envelopes waiting"), "\(text)")
             #expect(text.contains("last failure: 403 unknown sentry_key at "), "\(text)")
             #expect(text.contains("the endpoint refused the DSN"), "\(text)")
+            // without the app-side lines of a reporter's directory, which do not apply to a relay
+            #expect(!text.contains("outbox:") && !text.contains("delivered "), "\(text)")
 
             // And once the relay is started again with the right key, every event goes upstream with it
             await recorder.answerAll(.init(status: 200))
@@ -73,6 +75,76 @@ import Testing
             #expect(accepted.allSatisfy { $0.headers["x-sentry-auth"]?.contains(RelayFixture.upstreamKey) == true })
             // (the refusal the earlier run met is not reported again)
             #expect(warningsAfter.withLock { $0 }.isEmpty)
+        }
+    }
+
+    @Test func aQueueLeftByAnEarlierUpstreamIsNamedAtStartAndDrainedToTheNewOneOnRequest() async throws {
+        let logs = try ServeFixture.logDirectory()
+        defer { try? FileManager.default.removeItem(at: logs) }
+        let ids = (1...3).map { RelayFixture.eventID(run: 0x32, $0) }
+        let oldRecorder = IngestRecorder()
+        let newRecorder = IngestRecorder()
+        try await RecordingIngest.run(recorder: oldRecorder) { old in
+            try await RecordingIngest.run(recorder: newRecorder) { new in
+                // Given a relay that queued three events for an upstream that was away
+                await oldRecorder.answerAll(.init(status: 503))
+                let oldQueue = "127.0.0.1_\(old.port)_1"
+                try await ServeFixture.run(
+                    logs: logs,
+                    forwarding: try RelayFixture.forwarding(to: old.dsn(publicKey: RelayFixture.upstreamKey))
+                ) { relay in
+                    for id in ids {
+                        let status = try await relay.post(
+                            "/api/1/envelope/", body: RelayFixture.eventEnvelope(id), headers: ServeFixture.auth
+                        ).0
+                        #expect(status == 200)
+                    }
+                    let queued = try await relay.metrics()[
+                        "faultline_forward_queue_envelopes{upstream=\"\(oldQueue)\"}"]
+                    #expect(queued == 3)
+                }
+                let newForwarding = try RelayFixture.forwarding(to: new.dsn(publicKey: RelayFixture.upstreamKey))
+
+                // When it is started with --forward to another upstream
+                let warnings = Mutex<[String]>([])
+                let later = RelayFixture.eventID(run: 0x32, 4)
+                try await ServeFixture.run(
+                    logs: logs, forwarding: newForwarding, warnings: { line in warnings.withLock { $0.append(line) } }
+                ) { relay in
+                    // Then it names the stranded queue at start and says how to drain it
+                    let warning = try #require(warnings.withLock { $0.first })
+                    #expect(warning.contains("the forward queue \(oldQueue) holds 3 envelopes"), "\(warning)")
+                    #expect(warning.contains("--drain-stranded-queues"), "\(warning)")
+                    // while it forwards only what it receives now
+                    let status = try await relay.post(
+                        "/api/1/envelope/", body: RelayFixture.eventEnvelope(later), headers: ServeFixture.auth
+                    ).0
+                    #expect(status == 200)
+                    try await RelayFixture.waitUntilNothingIsQueued(in: relay)
+                }
+                #expect(try await RelayFixture.received(by: newRecorder).flatMap(\.eventIDs) == [later])
+
+                // And started with --drain-stranded-queues, it forwards the three to the new upstream, with its key
+                let drained = Mutex<[String]>([])
+                var draining = newForwarding
+                draining.drainsStrandedQueues = true
+                try await ServeFixture.run(
+                    logs: logs, forwarding: draining, warnings: { line in drained.withLock { $0.append(line) } }
+                ) { relay in
+                    try await RelayFixture.waitUntilNothingIsQueued(in: relay)
+                }
+                let output = drained.withLock { $0 }
+                #expect(
+                    output == ["forwarding 3 envelopes of the stranded queue \(oldQueue) to 127.0.0.1_\(new.port)_1"])
+                let received = try await RelayFixture.received(by: newRecorder).dropFirst()
+                #expect(received.flatMap(\.eventIDs).sorted() == ids)
+                #expect(received.allSatisfy { $0.headers["x-sentry-auth"]?.contains(RelayFixture.upstreamKey) == true })
+                #expect(
+                    received.allSatisfy { $0.envelope.header["dsn"]?.stringValue?.contains(":\(new.port)/") == true })
+                // and the old queue is gone
+                let folder = LogLayout(logs).forwardQueues.appendingPathComponent(oldQueue).path
+                #expect(!FileManager.default.fileExists(atPath: folder))
+            }
         }
     }
 }
