@@ -44,7 +44,9 @@ public enum IngestServer {
             drain: configuration.forwarding?.drainsStrandedQueues ?? false, warn: configuration.warnings ?? { _ in })
         let handler = IngestHandler(configuration: configuration, store: store, forwarder: forwarder)
         let refusals = Task { [warnings = configuration.warnings] in
-            if let forwarder, let warnings { await forwarder.reportRefusedDSNs(to: warnings) }
+            guard let forwarder, let warnings else { return }
+            if configuration.forwarding?.checksUpstreams == true { await forwarder.checkUpstreams(warn: warnings) }
+            await forwarder.reportRefusedDSNs(to: warnings)
         }
         defer { refusals.cancel() }
         var logger = Logger(label: "faultline-serve")

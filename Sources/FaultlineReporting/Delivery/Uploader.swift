@@ -279,6 +279,21 @@ public actor Uploader {
         recordDiscarded(reason, category: category)
     }
 
+    /// Asks the endpoint whether it takes this uploader's DSN, sending nothing that waits: one envelope with an empty
+    /// client report (no discards), which an ingest authenticates as any envelope and has nothing to record for.
+    /// Rate limits and statistics are left as they are.
+    ///
+    /// - Returns: The endpoint's answer; `nil` when none came (unreachable, or timed out).
+    package func probe() async -> EnvelopeResponse? {
+        guard let item = try? ClientReport().item(at: Date()) else { return nil }
+        let envelope = Envelope(header: ["dsn": .string(configuration.dsn.description)], items: [item])
+            .serialized(sentAt: Date())
+        let body = configuration.compressionLevel > 0 ? Gzip.compress(envelope, with: deflater) : envelope
+        return await transport.send(
+            EnvelopeRequest(
+                url: envelopeURL, headerFields: headerFields, body: body, timeout: configuration.requestTimeout))
+    }
+
     private func storeClientReport() {
         let report = pendingReport.drain()
         do {

@@ -21,6 +21,9 @@ public struct ForwardConfiguration: Sendable {
     public var maximumQueueBytes = 1024 * 1024 * 1024
     /// The most requests in flight to one upstream; 8 by default.
     public var maximumConcurrentRequests = 8
+    /// Whether serve asks each upstream at start whether it takes the relay's DSN, and says what it found on
+    /// ``IngestConfiguration/warnings`` (`faultline serve` does); `false` by default.
+    public var checksUpstreams = false
     /// Whether the envelopes waiting in the queues of upstreams that no route names any more (an earlier `--forward`
     /// to another host, port or project) are forwarded to the one upstream when serve starts, re-addressed to it;
     /// `false` by default, when serve only names those queues on its output (`--drain-stranded-queues`).

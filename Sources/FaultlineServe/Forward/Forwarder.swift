@@ -107,6 +107,37 @@ struct Forwarder: Sendable {
         return metrics.exposition()
     }
 
+    /// Asks each upstream, at once, whether it takes the relay's DSN (``Uploader/probe()``), and says on `warn` what
+    /// it found: accepted, refused (401, 403 or 404, with the upstream's reason: a wrong key or project), another
+    /// answer, or none (unreachable). The queues are not touched: what they hold is sent, or kept, as always.
+    func checkUpstreams(warn: @Sendable (String) -> Void) async {
+        await withTaskGroup(of: (Upstream, EnvelopeResponse?).self) { group in
+            for upstream in upstreams {
+                group.addTask { (upstream, await upstream.uploader.probe()) }
+            }
+            for await (upstream, response) in group {
+                warn(Self.finding(of: upstream, response))
+            }
+        }
+    }
+
+    /// What a check of `upstream` found, in words.
+    private static func finding(of upstream: Upstream, _ response: EnvelopeResponse?) -> String {
+        let name = "the upstream \(upstream.name)"
+        guard let response else {
+            return "\(name) did not answer a check (unreachable, or timed out): envelopes for it wait in its queue "
+                + "until it answers"
+        }
+        let answer = "\(response.statusCode)" + (response.sentryError.map { " \($0)" } ?? "")
+        switch response.statusCode {
+        case 200..<300: return "\(name) accepts the relay's DSN \(upstream.dsn)"
+        case 401, 403, 404:
+            return "\(name) refuses the relay's DSN \(upstream.dsn) (\(answer)): correct the DSN of --forward; "
+                + "envelopes for it are kept meanwhile"
+        default: return "\(name) answered a check with \(answer): envelopes for it are retried"
+        }
+    }
+
     /// How often an upstream that keeps refusing the relay's DSN is reported again.
     static let refusalReminder = Duration.seconds(60)
 

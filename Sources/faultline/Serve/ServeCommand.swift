@@ -163,6 +163,7 @@ struct ServeCommand: AsyncParsableCommand {
         var forwarding = ForwardConfiguration(routes: routes)
         forwarding.storesLocally = !forwardOnly
         forwarding.drainsStrandedQueues = drainStrandedQueues
+        forwarding.checksUpstreams = true
         if let forwardQueueMaxEnvelopes { forwarding.maximumQueueCount = forwardQueueMaxEnvelopes }
         if let forwardQueueMaxBytes { forwarding.maximumQueueBytes = forwardQueueMaxBytes }
         return forwarding

@@ -6,6 +6,7 @@ import FaultlineTestServer
 import FaultlineTriage
 import Foundation
 import SeedScenarios
+import Synchronization
 import TestSupport
 import Testing
 
@@ -19,10 +20,14 @@ import Testing
             try? FileManager.default.removeItem(at: appLogs)
             try? FileManager.default.removeItem(at: relayLogs)
         }
+        let warnings = Mutex<[String]>([])
         let (stored, delivered) = try await Bugsink.run(repository: Repository.root) { bugsink in
-            // Given an app whose reporter sends to a relay that forwards to Bugsink
-            try await ServeFixture.run(logs: relayLogs, forwarding: try RelayFixture.forwarding(to: bugsink)) {
-                relay in
+            // Given an app whose reporter sends to a relay that forwards to Bugsink, and checks it at start
+            var forwarding = try RelayFixture.forwarding(to: bugsink)
+            forwarding.checksUpstreams = true
+            return try await ServeFixture.run(
+                logs: relayLogs, forwarding: forwarding, warnings: { line in warnings.withLock { $0.append(line) } }
+            ) { relay in
                 var options = Reporter.Options(logDirectory: appLogs)
                 options.release = "boleto@2.4.1"
                 options.dsn = try DSN(relay.dsn)
@@ -40,6 +45,9 @@ import Testing
             }
         }
 
+        // Then the relay said at start that Bugsink takes its DSN
+        #expect(
+            warnings.withLock { $0 }.contains { $0.contains("accepts the relay's DSN") }, "\(warnings.withLock { $0 })")
         // Then Bugsink has all 8 events in the 6 issues they form when the app sends to it directly
         struct Stored: Decodable {
             let issue: String

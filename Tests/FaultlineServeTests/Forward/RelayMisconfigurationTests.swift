@@ -147,4 +147,52 @@ import Testing
             }
         }
     }
+
+    @Test func atStartServeSaysWhatEachUpstreamAnsweredToACheck() async throws {
+        let logs = try ServeFixture.logDirectory()
+        defer { try? FileManager.default.removeItem(at: logs) }
+        let accepting = IngestRecorder()
+        let refusing = IngestRecorder()
+        let away = try ClosedPort()
+        try await RecordingIngest.run(recorder: accepting) { good in
+            try await RecordingIngest.run(recorder: refusing) { wrong in
+                // Given a relay whose routes go to an upstream that accepts its DSN, one that refuses its key, and one
+                // where nothing listens
+                await refusing.answerAll(.init(status: 403, headers: ["X-Sentry-Error": "unknown sentry_key"]))
+                let upstreams = [
+                    good.dsn(publicKey: RelayFixture.upstreamKey),
+                    wrong.dsn(publicKey: String(repeating: "0", count: 32)),
+                    "http://\(RelayFixture.upstreamKey)@127.0.0.1:\(away.port)/1",
+                ]
+                var forwarding = ForwardConfiguration(
+                    routes: try upstreams.enumerated().map { index, upstream in
+                        ForwardRoute(
+                            projectID: String(index + 1), publicKey: ServeFixture.publicKey, upstream: try DSN(upstream)
+                        )
+                    })
+                forwarding.checksUpstreams = true
+                let warnings = Mutex<[String]>([])
+
+                // When it starts
+                try await ServeFixture.run(
+                    logs: logs, forwarding: forwarding, warnings: { line in warnings.withLock { $0.append(line) } }
+                ) { _ in
+                    // Then it says, for each upstream, what the check found
+                    try await wait(for: "a word on each of the three upstreams") { warnings.withLock { $0.count >= 3 } }
+                }
+                let said = warnings.withLock { $0 }
+                let byUpstream = { (port: Int) in said.first { $0.contains("127.0.0.1_\(port)_1") } ?? "" }
+                #expect(byUpstream(good.port).contains("accepts the relay's DSN"), "\(said)")
+                #expect(byUpstream(wrong.port).contains("refuses the relay's DSN"), "\(said)")
+                #expect(byUpstream(wrong.port).contains("(403 unknown sentry_key)"), "\(said)")
+                #expect(byUpstream(away.port).contains("did not answer a check"), "\(said)")
+                // with one request to each that answered, carrying the relay's key for it and no event
+                let checks = try await RelayFixture.received(by: accepting)
+                #expect(checks.count == 1)
+                #expect(checks.first?.envelope.items.map(\.type) == ["client_report"])
+                #expect(checks.first?.headers["x-sentry-auth"]?.contains(RelayFixture.upstreamKey) == true)
+                #expect(try await RelayFixture.received(by: refusing).count == 1)
+            }
+        }
+    }
 }
