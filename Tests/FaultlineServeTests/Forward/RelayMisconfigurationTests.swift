@@ -186,12 +186,12 @@ import Testing
                 #expect(byUpstream(wrong.port).contains("refuses the relay's DSN"), "\(said)")
                 #expect(byUpstream(wrong.port).contains("(403 unknown sentry_key)"), "\(said)")
                 #expect(byUpstream(away.port).contains("did not answer a check"), "\(said)")
-                // with one request to each that answered, carrying the relay's key for it and no event
+                // with what each that answered received: checks that carry the relay's key for it and no event
                 let checks = try await RelayFixture.received(by: accepting)
-                #expect(checks.count == 1)
-                #expect(checks.first?.envelope.items.map(\.type) == ["client_report"])
-                #expect(checks.first?.headers["x-sentry-auth"]?.contains(RelayFixture.upstreamKey) == true)
-                #expect(try await RelayFixture.received(by: refusing).count == 1)
+                #expect(!checks.isEmpty)
+                #expect(checks.allSatisfy { $0.envelope.items.map(\.type) == ["client_report"] })
+                #expect(checks.allSatisfy { $0.headers["x-sentry-auth"]?.contains(RelayFixture.upstreamKey) == true })
+                #expect(try await !RelayFixture.received(by: refusing).isEmpty)
             }
         }
     }
