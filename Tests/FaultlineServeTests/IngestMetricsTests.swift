@@ -14,7 +14,7 @@ import Testing
         for index in 0..<600 {
             var record = EventRecord(eventID: String(index), timestamp: 0)
             record.tags = ["error.kind": "server", "http.route": "/items/\(index)\"\n\\"]
-            metrics.countReceived(record)
+            metrics.countStored(record)
         }
         let lines = metrics.exposition().split(separator: "\n").filter {
             $0.hasPrefix("faultline_events_received_total{")

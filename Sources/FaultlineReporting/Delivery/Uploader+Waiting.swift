@@ -1,16 +1,22 @@
 import Foundation
 
 extension Uploader {
-    /// The envelopes that wait in the outbox `directory`, and their bytes, as an uploader opening it would find them:
+    /// The envelopes that wait in the outbox `directory`, their bytes and when the oldest of them was stored (`nil` when
+    /// none waits, or only records an earlier version wrote without the time), as an uploader opening it would find them:
     /// those stored from its cursor on and not done (the stored cursor lags the deliveries by at most 25 ms), and files of one
     /// envelope an earlier version left. It only reads, so `faultline stats` may call it while an uploader sends.
-    package static func waiting(inOutbox directory: URL) -> (envelopes: Int, bytes: Int) {
+    package static func waiting(inOutbox directory: URL) -> (envelopes: Int, bytes: Int, oldest: Date?) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         let cursorFile = directory.appendingPathComponent(Outbox.cursorFileName, isDirectory: false)
         let stored = (try? DeliveryCursor.stored(in: cursorFile)) ?? nil
         let cursor = stored?.position
         let done = Set(stored?.done ?? [])
-        var waiting = (envelopes: 0, bytes: 0)
+        var waiting: (envelopes: Int, bytes: Int, oldest: Date?) = (0, 0, nil)
+        func wait(bytes: Int, since date: Date?) {
+            waiting.envelopes += 1
+            waiting.bytes += bytes
+            if let date, date < waiting.oldest ?? .distantFuture { waiting.oldest = date }
+        }
         for name in names {
             let file = directory.appendingPathComponent(name, isDirectory: false)
             if let number = OutboxSegment.number(ofFile: name) {
@@ -20,12 +26,11 @@ extension Uploader {
                 let start = number == cursor?.segment ? cursor?.offset ?? 0 : 0
                 for record in contents.records
                 where record.offset >= start && !done.contains(LogPosition(segment: number, offset: record.offset)) {
-                    waiting.envelopes += 1
-                    waiting.bytes += Int(record.length)
+                    wait(bytes: Int(record.length), since: record.stored)
                 }
             } else if name.hasSuffix(".envelope"), !name.hasPrefix(".") {
-                waiting.envelopes += 1
-                waiting.bytes += (try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
+                let values = try? file.resourceValues(forKeys: [.fileSizeKey, .contentModificationDateKey])
+                wait(bytes: values?.fileSize ?? 0, since: values?.contentModificationDate)
             }
         }
         return waiting

@@ -5,7 +5,8 @@ import Foundation
 /// Where accepted events go: the local log, in the format the SDK writes, so that every `faultline` command reads
 /// what `serve` received. An event id already stored is stored once; the ids of the active log are read at start,
 /// so a client that retries after a restart makes no duplicate. Without a local log (`--forward-only`) the ids are
-/// only remembered, for the forwarder. It keeps the ingest's metrics and rate limit.
+/// only remembered, for the forwarder. It keeps the ingest's metrics and rate limit, and stores what they count in
+/// ``IngestStatistics`` in the log directory within a second of a change, and at ``close()``.
 ///
 /// An event is *in flight* from the moment a request claims it until it is kept (appended to the log; without one,
 /// queued for the upstream: ``keep(_:)``) or given up (``release(_:)``). A request carrying an event in flight is
@@ -27,12 +28,17 @@ actor IngestStore {
     private var inFlight: Set<String> = []
     private var seenOrder: [String] = []
     private var oldest = 0
-    private var metrics = IngestMetrics()
+    private var metrics: IngestMetrics
     private var rateLimit: RateLimit?
+    /// Where the statistics are stored, and the write scheduled since they last changed.
+    private let directory: URL
+    private var statisticsWrite: Task<Void, Never>?
 
     /// Opens the log of `configuration`, when it stores locally.
     init(_ configuration: IngestConfiguration) throws {
         rateLimit = configuration.eventsPerMinute.map(RateLimit.init)
+        directory = configuration.logDirectory
+        metrics = IngestMetrics(statistics: IngestStatistics.stored(in: configuration.logDirectory))
         guard configuration.storesLocally else {
             log = nil
             return
@@ -51,7 +57,10 @@ actor IngestStore {
     /// Admits `events` under the rate limit, or returns how long the client must wait.
     func admit(_ events: Int) -> Duration? {
         let wait = rateLimit?.admit(events, at: .now)
-        if wait != nil { metrics.countDropped("ratelimited", count: events) }
+        if wait != nil {
+            metrics.countDropped("ratelimited", count: events)
+            statisticsChanged()
+        }
         return wait
     }
 
@@ -69,6 +78,7 @@ actor IngestStore {
         for (index, event) in events.enumerated() {
             guard !seen.contains(event.id), !stored.contains(event.id) else {
                 metrics.countDropped("duplicate")
+                statisticsChanged()
                 continue
             }
             guard inFlight.insert(event.id).inserted else {
@@ -88,7 +98,8 @@ actor IngestStore {
             stored.append(event.id)
             let record =
                 records.map { $0[index] } ?? [UInt8](event.line).withUnsafeBufferPointer { try? EventRecord(line: $0) }
-            if let record { metrics.countReceived(record) }
+            metrics.countStored(record)
+            statisticsChanged()
         }
         return stored
     }
@@ -127,6 +138,7 @@ actor IngestStore {
             default: nil
             }
         if let reason { metrics.countDropped(reason, count: max(1, refusedEvents)) }
+        statisticsChanged()
     }
 
     /// The metrics in the Prometheus text format.
@@ -134,9 +146,28 @@ actor IngestStore {
         metrics.exposition()
     }
 
-    /// Closes the log, writing what is buffered.
+    /// Closes the log, writing what is buffered, and stores the statistics.
     func close() async throws {
+        statisticsWrite?.cancel()
+        storeStatistics()
         try await log?.close()
+    }
+
+    /// Schedules the statistics to be stored in a second, unless a write is scheduled already: one write a second at
+    /// most, whatever the request rate.
+    private func statisticsChanged() {
+        guard statisticsWrite == nil else { return }
+        statisticsWrite = Task {
+            try? await Task.sleep(for: .seconds(1))
+            storeStatistics()
+        }
+    }
+
+    /// Stores the statistics; a failure to write them is not the requests' failure, and is tried again at the next
+    /// change.
+    private func storeStatistics() {
+        statisticsWrite = nil
+        try? metrics.statistics.store(in: directory, at: Date())
     }
 
     private func settle(_ id: String, kept: Bool) {

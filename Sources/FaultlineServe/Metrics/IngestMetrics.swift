@@ -2,7 +2,8 @@ import FaultlineLogReading
 
 /// What `faultline serve` counts, in the Prometheus text format at `/metrics`. Label sets are bounded: past
 /// ``maximumSeries`` distinct sets in one metric, new ones are counted under `other`, so that a client sending many
-/// routes or releases cannot grow the server's memory or the scraper's.
+/// routes or releases cannot grow the server's memory or the scraper's. What it counts is also added to the
+/// ``statistics`` kept across runs.
 struct IngestMetrics: Sendable {
     /// The most label sets one metric keeps.
     static let maximumSeries = 500
@@ -26,9 +27,18 @@ struct IngestMetrics: Sendable {
         labels: ["reason", "category"])
     private var requests = MetricFamily(
         name: "faultline_ingest_requests_total", help: "Ingest requests answered, by HTTP status.", labels: ["status"])
+    /// The counts of earlier runs and this one, for `faultline stats`.
+    private(set) var statistics: IngestStatistics
 
-    /// Counts an accepted event by the tags the pipeline sets.
-    mutating func countReceived(_ record: EventRecord) {
+    /// Metrics from zero, adding to `statistics` an earlier run stored.
+    init(statistics: IngestStatistics = IngestStatistics()) {
+        self.statistics = statistics
+    }
+
+    /// Counts an event stored, by the tags the pipeline sets when it could be read.
+    mutating func countStored(_ record: EventRecord?) {
+        statistics.stored += 1
+        guard let record else { return }
         let tags = record.tags
         received.add([
             record.kind, tags["http.route"] ?? "", tags["http.status_code"] ?? "",
@@ -39,6 +49,7 @@ struct IngestMetrics: Sendable {
 
     mutating func countDropped(_ reason: String, count: Int = 1) {
         dropped.add([reason], count)
+        statistics.dropped[reason, default: 0] += count
     }
 
     mutating func countClientDiscards(reason: String, category: String, count: Int) {
@@ -47,6 +58,7 @@ struct IngestMetrics: Sendable {
 
     mutating func countRequest(status: Int) {
         requests.add([String(status)])
+        statistics.requests[String(status), default: 0] += 1
     }
 
     /// Every metric in the Prometheus text exposition format.

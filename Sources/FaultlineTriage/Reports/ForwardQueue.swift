@@ -9,8 +9,16 @@ public struct ForwardQueue: Hashable, Sendable, Encodable {
     /// The envelopes waiting, and their bytes.
     public let envelopes: Int
     public let bytes: Int
+    /// When the oldest envelope waiting was received; `nil` when none waits, or only envelopes an earlier
+    /// version stored, without the time.
+    public let oldestWaiting: Date?
     /// The uploader's cumulative counts: forwarded (`delivered`), retried, dropped by reason.
     public let delivery: DeliveryStatistics
+
+    enum CodingKeys: String, CodingKey {
+        case upstream, envelopes, bytes, delivery
+        case oldestWaiting = "oldest_waiting"
+    }
 
     /// The queues in `logDirectory`, by upstream; none when `serve` never forwarded from it.
     public static func all(in logDirectory: URL) -> [ForwardQueue] {
@@ -21,7 +29,7 @@ public struct ForwardQueue: Hashable, Sendable, Encodable {
             guard FileManager.default.fileExists(atPath: directory.path) else { return nil }
             let waiting = Uploader.waiting(inOutbox: directory)
             return ForwardQueue(
-                upstream: name, envelopes: waiting.envelopes, bytes: waiting.bytes,
+                upstream: name, envelopes: waiting.envelopes, bytes: waiting.bytes, oldestWaiting: waiting.oldest,
                 delivery: DeliveryStatistics.stored(in: directory))
         }
     }

@@ -4,12 +4,20 @@ import Foundation
 
 /// `faultline stats`: the state of the pipeline on this device: what waits to be sent in the log and the outbox,
 /// what was delivered, retried and dropped (by reason), the same for each upstream `faultline serve --forward` sends
-/// to, and what the logs held that could not be read.
+/// to with what `serve` received and refused, and what the logs held that could not be read.
 public struct StatsReport: Hashable, Sendable, Encodable {
     /// The envelopes waiting in the outbox.
     public struct Outbox: Hashable, Sendable, Codable {
         public let envelopes: Int
         public let bytes: Int
+        /// When the oldest envelope waiting was stored; `nil` when none waits, or only envelopes an earlier version
+        /// stored, without the time.
+        public let oldestWaiting: Date?
+
+        enum CodingKeys: String, CodingKey {
+            case envelopes, bytes
+            case oldestWaiting = "oldest_waiting"
+        }
     }
 
     /// A reporter's events that wait in its log to be sent.
@@ -29,23 +37,32 @@ public struct StatsReport: Hashable, Sendable, Encodable {
     /// The queues of `faultline serve --forward` in the log directory, one per upstream; in the JSON only when
     /// there are some.
     public let forward: [ForwardQueue]
+    /// What `faultline serve` received and refused, when it ran on the log directory; in the JSON only then.
+    public let ingest: IngestStatistics?
     public let read: ReadCounts
+    /// When the report was made: what the ages of the text count from.
+    let now: Date
 
     enum CodingKeys: String, CodingKey {
-        case outbox, log, delivery, forward, read
+        case outbox, log, delivery, forward, ingest, read
     }
 
-    /// The stats of `scan`, with the outbox of `logDirectory` when the logs came from one.
-    public init(_ scan: LogScan, logDirectory: URL?) {
+    /// The stats of `scan` at `now`, with the outbox of `logDirectory` when the logs came from one.
+    public init(_ scan: LogScan, logDirectory: URL?, now: Date = Date()) {
         read = scan.counts
+        self.now = now
         guard let logDirectory else {
             outbox = nil
             log = nil
             delivery = nil
             forward = []
+            ingest = nil
             return
         }
         forward = ForwardQueue.all(in: logDirectory)
+        let ingestFile = logDirectory.appendingPathComponent(IngestStatistics.fileName, isDirectory: false)
+        ingest =
+            FileManager.default.fileExists(atPath: ingestFile.path) ? IngestStatistics.stored(in: logDirectory) : nil
         let directory = LogLayout(logDirectory).outbox
         guard forward.isEmpty || FileManager.default.fileExists(atPath: directory.path) else {
             // A relay's directory: no app sends from it, so there is nothing app-side to show.
@@ -53,7 +70,7 @@ public struct StatsReport: Hashable, Sendable, Encodable {
             return
         }
         let waiting = Uploader.waiting(inOutbox: directory)
-        outbox = Outbox(envelopes: waiting.envelopes, bytes: waiting.bytes)
+        outbox = Outbox(envelopes: waiting.envelopes, bytes: waiting.bytes, oldestWaiting: waiting.oldest)
         let backlog = Uploader.waiting(inLog: EventLog.Configuration(directory: logDirectory), outbox: directory)
         log = LogBacklog(events: backlog.events, bytes: backlog.bytes)
         delivery = DeliveryStatistics.stored(in: directory)
@@ -66,6 +83,7 @@ public struct StatsReport: Hashable, Sendable, Encodable {
         try container.encode(log, forKey: .log)
         try container.encode(delivery, forKey: .delivery)
         if !forward.isEmpty { try container.encode(forward, forKey: .forward) }
+        if let ingest { try container.encode(ingest, forKey: .ingest) }
         try container.encode(read, forKey: .read)
     }
 
@@ -74,19 +92,51 @@ public struct StatsReport: Hashable, Sendable, Encodable {
         var lines: [String] = []
         if let outbox, let log, let delivery {
             lines.append(style.bold("log: \(counted(log.events, "event")) waiting to be sent, \(log.bytes) bytes"))
-            lines.append(style.bold("outbox: \(counted(outbox.envelopes, "envelope")) waiting, \(outbox.bytes) bytes"))
+            lines.append(
+                style.bold(
+                    "outbox: \(counted(outbox.envelopes, "envelope")) waiting, \(outbox.bytes) bytes"
+                        + oldest(outbox.oldestWaiting, "stored")))
             lines += Self.text(delivery, delivered: "delivered")
         } else if forward.isEmpty {
             lines.append("outbox: not read (files were named instead of a log directory)")
         }
+        if let ingest { lines += Self.text(ingest, style: style) }
         for queue in forward {
             lines.append(
                 style.bold(
                     "forward queue \(queue.upstream): \(counted(queue.envelopes, "envelope")) waiting, \(queue.bytes) bytes"
-                ))
+                        + oldest(queue.oldestWaiting, "received")))
             lines += Self.text(queue.delivery, delivered: "forwarded")
         }
         return lines.joined(separator: "\n") + "\n" + ReadCounts.text(read, style: style)
+    }
+
+    /// The age of the oldest envelope waiting, which was `stored` at `date`, after a queue's counts; nothing when it is
+    /// not known.
+    private func oldest(_ date: Date?, _ stored: String) -> String {
+        guard let date else { return "" }
+        let time = RFC3339.string(from: date, precision: .seconds)
+        return ", the oldest \(stored) \(ElapsedTime.text(seconds: now.timeIntervalSince(date))) ago (\(time))"
+    }
+
+    /// What `serve` received and refused, in lines: the requests answered by status, the events stored, and those not
+    /// stored by reason.
+    private static func text(_ ingest: IngestStatistics, style: TextStyle) -> [String] {
+        let answered = ingest.requests.values.reduce(0, +)
+        let statuses = ingest.requests.sorted { (Int($0.key) ?? 0) < (Int($1.key) ?? 0) }
+            .map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+        let updated = ingest.updated.map { RFC3339.string(from: $0, precision: .seconds) } ?? "never"
+        var lines = [
+            style.bold(
+                "serve: \(counted(answered, "request")) answered\(statuses.isEmpty ? "" : " (\(statuses))"), "
+                    + "\(counted(ingest.stored, "event")) stored (updated \(updated))")
+        ]
+        lines.append(
+            ingest.dropped.isEmpty
+                ? "not stored: none"
+                : "not stored: "
+                    + ingest.dropped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        return lines
     }
 
     /// What an uploader did, in lines: sent (`delivered` or `forwarded`), retried, dropped by reason and category.

@@ -28,6 +28,40 @@ import Testing
         #expect(entries.map(\.category) == Array(repeating: .error, count: 12) + [.attachment])
     }
 
+    @Test func eachRecordKeepsWhenItWasStoredAndRecordsOfAnEarlierVersionWithoutItAreRead() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // Given a segment an earlier version wrote: records without the time they were stored
+        let old = try (0..<2).map { try DeliveryFixtures.envelope("old \($0)").serialized() }
+        let untimed = old.map { envelope in
+            var record = Data()
+            withUnsafeBytes(of: UInt32(envelope.count).littleEndian) { record.append(contentsOf: $0) }
+            record.append(UInt8(DataCategory.error.rawValue.utf8.count))
+            record.append(contentsOf: DataCategory.error.rawValue.utf8)
+            return record + envelope
+        }
+        try untimed.reduce(Data(), +).write(to: directory.file(OutboxSegment.fileName(1)))
+        #expect(Uploader.waiting(inOutbox: directory.url) == (2, old.map(\.count).reduce(0, +), nil))
+
+        // When this version opens the outbox and stores an envelope
+        let before = Date()
+        var outbox = try Outbox(directory: directory.url, limits: .init(), unreadable: { _, _ in })
+        let new = try DeliveryFixtures.envelope("new").serialized()
+        _ = try outbox.store(new, category: .error)
+        let after = Date()
+        outbox.closeFiles()
+
+        // Then the new record holds the time it was stored, to the millisecond, which is the oldest known
+        let waiting = Uploader.waiting(inOutbox: directory.url)
+        #expect(waiting.envelopes == 3)
+        let oldest = try #require(waiting.oldest)
+        #expect(oldest.timeIntervalSince(before) > -0.001 && after.timeIntervalSince(oldest) > -0.001)
+        // and every envelope, old and new, is read back as it was stored
+        var reopened = try Outbox(directory: directory.url, limits: .init(), unreadable: { _, _ in })
+        let entries = Self.takeAll(&reopened)
+        #expect(try entries.map { try reopened.contents(of: $0) } == old + [new])
+    }
+
     @Test func aRecordACrashCutShortIsCutOffWhenTheOutboxIsOpened() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -37,7 +71,8 @@ import Testing
         for envelope in envelopes { _ = try outbox.store(envelope, category: .error) }
         let segment = try #require(try directory.names().first { $0.hasSuffix(".segment") })
         let whole = try Data(contentsOf: directory.file(segment))
-        let torn = OutboxSegment.record(of: try DeliveryFixtures.envelope("torn").serialized(), category: .error)
+        let torn = OutboxSegment.record(
+            of: try DeliveryFixtures.envelope("torn").serialized(), category: .error, stored: Date())
         try (whole + torn.prefix(torn.count / 2)).write(to: directory.file(segment))
 
         // When the outbox is opened again and stores one more envelope

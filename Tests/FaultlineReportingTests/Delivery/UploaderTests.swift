@@ -36,7 +36,7 @@ import Testing
             #expect(received.items.first?.payload == envelope.items.first?.payload)
             #expect(await uploader.pendingCount == 0)
             #expect(try outbox.names() == ["000000000001.segment", DeliveryStatistics.fileName, "outbox-cursor.json"])
-            #expect(Uploader.waiting(inOutbox: outbox.url) == (0, 0))
+            #expect(Uploader.waiting(inOutbox: outbox.url) == (0, 0, nil))
             await uploader.close(timeout: .seconds(1))
             #expect(try outbox.names() == [DeliveryStatistics.fileName])
         }

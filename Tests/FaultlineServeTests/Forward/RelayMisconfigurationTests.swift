@@ -54,7 +54,10 @@ import Testing
             let stats = try BuiltFaultline.run(["stats", "--log-dir", logs.path])
             let text = String(decoding: stats, as: UTF8.self)
             #expect(text.contains("forward queue 127.0.0.1_\(upstream.port)_1: 3 envelopes waiting"), "\(text)")
+            #expect(text.contains(" bytes, the oldest received "), "\(text)")
             #expect(text.contains("last failure: 403 unknown sentry_key at "), "\(text)")
+            // and what serve received
+            #expect(text.contains("serve: 3 requests answered (200: 3), 3 events stored"), "\(text)")
             #expect(text.contains("the endpoint refused the DSN"), "\(text)")
             // without the app-side lines of a reporter's directory, which do not apply to a relay
             #expect(!text.contains("outbox:") && !text.contains("delivered "), "\(text)")

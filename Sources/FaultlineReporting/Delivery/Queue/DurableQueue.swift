@@ -86,15 +86,20 @@ struct DurableQueue<Segments: QueueSegments> {
         return DeliveryCursor(position: records[head].position, done: done.isEmpty ? nil : done)
     }
 
-    /// Adds a waiting record, after every record stored; keeps `bytes` in memory when they fit in the budget.
+    /// Adds a waiting record, after every record stored, framed in its segment by `headerSize` bytes before what it
+    /// holds; keeps `bytes` in memory when they fit in the budget.
     mutating func append(
-        at position: LogPosition, length: Int, category: DataCategory, eventID: String? = nil, bytes: Data? = nil
+        at position: LogPosition, headerSize: Int = 0, length: Int, category: DataCategory, eventID: String? = nil,
+        bytes: Data? = nil
     ) {
         if let bytes, cachedBytes + bytes.count <= cacheBudget {
             cached[nextSerial] = bytes
             cachedBytes += bytes.count
         }
-        records.append(QueueRecord(position: position, length: Int32(length), category: category, eventID: eventID))
+        records.append(
+            QueueRecord(
+                position: position, length: Int32(length), category: category, headerSize: UInt8(headerSize),
+                eventID: eventID))
         count += 1
         countWaiting(category, 1)
     }

@@ -59,7 +59,7 @@ struct EnvelopeSegments: QueueSegments {
             reader = (number, descriptor)
         }
         let length = Int(record.length)
-        let payloadOffset = record.position.offset + OutboxSegment.headerSize(of: record.category)
+        let payloadOffset = record.position.offset + Int(record.headerSize)
         var bytes = Data(count: length)
         let read = bytes.withUnsafeMutableBytes {
             pread(reader?.descriptor ?? -1, $0.baseAddress, length, off_t(payloadOffset))
@@ -84,10 +84,10 @@ struct EnvelopeSegments: QueueSegments {
 
     static func fill(_ queue: inout DurableQueue<EnvelopeSegments>) {}
 
-    /// Appends the record of `envelope` to the active segment, starting a new one when it is full.
+    /// Appends the record of `envelope`, stored now, to the active segment, starting a new one when it is full.
     ///
-    /// - Returns: Where the record starts.
-    mutating func append(_ envelope: Data, category: DataCategory) throws -> LogPosition {
+    /// - Returns: Where the record starts, and the bytes before the envelope's.
+    mutating func append(_ envelope: Data, category: DataCategory) throws -> (position: LogPosition, headerSize: Int) {
         if let active = files[activeSegment], active.records > 0,
             active.bytes + envelope.count > segmentBytes || active.records >= segmentCount
         {
@@ -95,7 +95,7 @@ struct EnvelopeSegments: QueueSegments {
         }
         var segment = files[activeSegment] ?? Segment()
         let descriptor = try writerDescriptor()
-        let bytes = OutboxSegment.record(of: envelope, category: category)
+        let bytes = OutboxSegment.record(of: envelope, category: category, stored: Date())
         try OutboxSegment.append(bytes, to: descriptor, at: segment.end)
         let position = LogPosition(segment: activeSegment, offset: segment.end)
         segment.records += 1
@@ -104,7 +104,7 @@ struct EnvelopeSegments: QueueSegments {
         segment.end += bytes.count
         totalBytes += envelope.count
         files[activeSegment] = segment
-        return position
+        return (position, bytes.count - envelope.count)
     }
 
     /// The oldest segment but the active one; `nil` when there is none.

@@ -80,7 +80,8 @@ extension DurableQueue where Segments == EnvelopeSegments {
             segment.bytes += Int(record.length)
             let position = LogPosition(segment: number, offset: record.offset)
             guard position >= from, !done.contains(position) else { continue }
-            append(at: position, length: Int(record.length), category: record.category)
+            append(
+                at: position, headerSize: record.headerSize, length: Int(record.length), category: record.category)
             segment.records += 1
             segment.pending += 1
         }
@@ -101,8 +102,8 @@ extension DurableQueue where Segments == EnvelopeSegments {
         guard envelope.count <= min(limits.maximumBytes, Int(Int32.max)) else {
             throw OutboxError.envelopeTooLarge(size: envelope.count, limit: limits.maximumBytes)
         }
-        let position = try segments.append(envelope, category: category)
-        append(at: position, length: envelope.count, category: category, bytes: envelope)
+        let (position, headerSize) = try segments.append(envelope, category: category)
+        append(at: position, headerSize: headerSize, length: envelope.count, category: category, bytes: envelope)
         var evicted: [DataCategory] = []
         while count - evictedInFlight > limits.maximumCount || totalBytes > limits.maximumBytes,
             let oldest = segments.oldestInactive

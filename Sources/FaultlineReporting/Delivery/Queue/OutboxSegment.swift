@@ -3,10 +3,12 @@ import Foundation
 /// The files of the outbox's log, `<number, 12 digits>.segment`: records one after another, each an envelope framed by
 /// its length, so that envelopes may span lines and hold binary attachments.
 ///
-/// A record is the payload's length (4 bytes, little-endian, more than 0), the length of the category's name (1
-/// byte, 1 to 32), the name of the category the envelope is rate-limited by (`error`, `session`: ASCII), then the
-/// envelope's bytes. Reading stops at the first record that is not whole or not well formed: the tail a crash cut
-/// short, or zeros a power loss left.
+/// A record is the payload's length (4 bytes, little-endian, more than 0), a byte whose low 6 bits are the length of
+/// the category's name (1 to 32) and whose high bit says a time follows the name, the name of the category the
+/// envelope is rate-limited by (`error`, `session`: ASCII), when the flag is set the time the envelope was stored (8
+/// bytes, little-endian milliseconds since 1970), then the envelope's bytes. Records are written with the time;
+/// those an earlier version wrote, without it, are read as well. Reading stops at the first record that is not whole
+/// or not well formed: the tail a crash cut short, or zeros a power loss left.
 enum OutboxSegment {
     /// A whole record in a segment.
     struct Record: Hashable {
@@ -15,9 +17,13 @@ enum OutboxSegment {
         /// The envelope's length in bytes.
         let length: Int32
         let category: DataCategory
+        /// When the envelope was stored; `nil` for a record an earlier version wrote.
+        let stored: Date?
+        /// The bytes before the envelope's.
+        let headerSize: Int
 
         /// Where the envelope's bytes start in the file.
-        var payloadOffset: Int { offset + OutboxSegment.headerSize(of: category) }
+        var payloadOffset: Int { offset + headerSize }
     }
 
     /// The records of a file, and where the last whole one ends.
@@ -41,20 +47,25 @@ enum OutboxSegment {
         return Int(name.dropLast(fileExtension.count))
     }
 
-    /// The record of `envelope`, to be appended with one write.
-    static func record(of envelope: Data, category: DataCategory) -> Data {
+    /// The flag of the name's length byte that says the record holds the time it was stored.
+    private static let timeFlag: UInt8 = 0x80
+
+    /// The record of `envelope`, stored at `date`, to be appended with one write.
+    static func record(of envelope: Data, category: DataCategory, stored date: Date) -> Data {
         let name = Array(category.rawValue.utf8)
         var record = Data(capacity: headerSize(of: category) + envelope.count)
         withUnsafeBytes(of: UInt32(envelope.count).littleEndian) { record.append(contentsOf: $0) }
-        record.append(UInt8(name.count))
+        record.append(UInt8(name.count) | timeFlag)
         record.append(contentsOf: name)
+        let milliseconds = UInt64(max(0, (date.timeIntervalSince1970 * 1000).rounded()))
+        withUnsafeBytes(of: milliseconds.littleEndian) { record.append(contentsOf: $0) }
         record.append(envelope)
         return record
     }
 
-    /// The bytes before a record's envelope.
+    /// The bytes before the envelope in a record this version writes.
     static func headerSize(of category: DataCategory) -> Int {
-        5 + category.rawValue.utf8.count
+        13 + category.rawValue.utf8.count
     }
 
     /// Appends `bytes` with one `write(2)` (more when the kernel takes part of them); what a failure left half written
@@ -102,14 +113,23 @@ enum OutboxSegment {
     private static func record(in bytes: UnsafeRawBufferPointer, at offset: Int) -> Record? {
         guard bytes.count - offset >= 6 else { return nil }
         let length = Int(bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian)
-        let nameLength = Int(bytes[offset + 4])
-        let payload = offset + 5 + nameLength
-        guard length > 0, length <= Int(Int32.max), (1...32).contains(nameLength),
+        let isTimed = bytes[offset + 4] & timeFlag != 0
+        let nameLength = Int(bytes[offset + 4] & 0x3F)
+        let nameEnd = offset + 5 + nameLength
+        let payload = nameEnd + (isTimed ? 8 : 0)
+        guard length > 0, length <= Int(Int32.max), bytes[offset + 4] & 0x40 == 0, (1...32).contains(nameLength),
             payload + length <= bytes.count,
             let category = DataCategory(
                 rawValue: String(
-                    decoding: UnsafeRawBufferPointer(rebasing: bytes[(offset + 5)..<payload]), as: UTF8.self))
+                    decoding: UnsafeRawBufferPointer(rebasing: bytes[(offset + 5)..<nameEnd]), as: UTF8.self))
         else { return nil }
-        return Record(offset: offset, length: Int32(length), category: category)
+        let stored =
+            isTimed
+            ? Date(
+                timeIntervalSince1970: Double(
+                    bytes.loadUnaligned(fromByteOffset: nameEnd, as: UInt64.self).littleEndian)
+                    / 1000) : nil
+        return Record(
+            offset: offset, length: Int32(length), category: category, stored: stored, headerSize: payload - offset)
     }
 }

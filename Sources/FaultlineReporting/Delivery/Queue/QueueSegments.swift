@@ -30,6 +30,8 @@ struct QueueRecord {
     let length: Int32
     /// The category it is rate-limited and counted by.
     let category: DataCategory
+    /// The bytes of its framing before what it holds: 0 for a line of a log.
+    let headerSize: UInt8
     /// Its event's id, when the one who appended it said it.
     let eventID: String?
     var state = State.waiting
