@@ -40,6 +40,22 @@ struct LoopbackConnection {
         }
     }
 
+    /// What the server sends until it closes the connection or `timeout` passes, as text (invalid UTF-8 repaired).
+    func response(within timeout: Duration) async throws -> String {
+        var received = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        _ = try? await eventually(within: timeout) {
+            var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            while poll(&waiting, 1, 0) > 0, waiting.revents != 0 {
+                let count = read(descriptor, &buffer, buffer.count)
+                if count <= 0 { return true }
+                received.append(contentsOf: buffer[0..<count])
+            }
+            return false
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
     func close() {
         Foundation.close(descriptor)
     }

@@ -35,14 +35,14 @@ extension Envelope {
             case .int(let length)?:
                 guard length >= 0, let bytes = reader.bytes(length) else {
                     throw ParseError(
-                        reason: "item \(items.count + 1) (\(type)) states \(length) bytes, but the envelope is shorter")
+                        reason: "item \(items.count + 1) states \(length) bytes, but the envelope is shorter")
                 }
                 payload = bytes
                 reader.skipNewline()
             case nil, .null?:
                 payload = reader.line() ?? Data()
             default:
-                throw ParseError(reason: "item \(items.count + 1) (\(type)) has a length that is not an integer")
+                throw ParseError(reason: "item \(items.count + 1) has a length that is not an integer")
             }
             itemHeader["type"] = nil
             itemHeader["length"] = nil

@@ -31,7 +31,7 @@ import Testing
             try Envelope(parsing: Data("<html>\n".utf8))
         }
         #expect(
-            throws: Envelope.ParseError(reason: "item 1 (event) states 50 bytes, but the envelope is shorter")
+            throws: Envelope.ParseError(reason: "item 1 states 50 bytes, but the envelope is shorter")
         ) {
             try Envelope(parsing: Data("{}\n{\"type\":\"event\",\"length\":50}\n{}\n".utf8))
         }

@@ -15,13 +15,16 @@ import Testing
             try? FileManager.default.removeItem(at: config)
         }
         let otherKey = "00112233445566778899aabbccddeeff"
+        let (shopUpstreamKey, billingUpstreamKey) = (
+            "5409" + String(repeating: "a", count: 28), "b177" + String(repeating: "b", count: 28)
+        )
         try await RecordingIngest.run { shop in
             try await RecordingIngest.run { billing in
                 // Given a relay whose config file routes project 1 to one upstream and project 2 to another
                 let routes = """
                     {"routes": [
-                      {"project": "1", "key": "\(ServeFixture.publicKey)", "upstream": "\(shop.dsn(project: 11))"},
-                      {"project": "2", "key": "\(otherKey)", "upstream": "\(billing.dsn(project: 22))"}
+                      {"project": "1", "key": "\(ServeFixture.publicKey)", "upstream": "\(shop.dsn(publicKey: shopUpstreamKey, project: 11))"},
+                      {"project": "2", "key": "\(otherKey)", "upstream": "\(billing.dsn(publicKey: billingUpstreamKey, project: 22))"}
                     ]}
                     """
                 try Data(routes.utf8).write(to: config)
@@ -46,7 +49,7 @@ import Testing
                         "/api/2/envelope/", body: RelayFixture.eventEnvelope(shopID), headers: ServeFixture.auth
                     ).0 == 403)
 
-                // Then each upstream receives its project's event, on its own project id
+                // Then each upstream receives its project's event, on its own project id, with its own key only
                 try await wait(for: "both upstreams") {
                     let (shopCount, billingCount) = (
                         await shop.recorder.requestCount, await billing.recorder.requestCount
@@ -57,6 +60,10 @@ import Testing
                 #expect(try await RelayFixture.received(by: billing.recorder).flatMap(\.eventIDs) == [billingID])
                 #expect(await shop.recorder.requests.first?.path == "/api/11/envelope/")
                 #expect(await billing.recorder.requests.first?.path == "/api/22/envelope/")
+                let shopHeaders = await shop.recorder.requests.map { $0.headers["x-sentry-auth"] ?? "" }
+                let billingHeaders = await billing.recorder.requests.map { $0.headers["x-sentry-auth"] ?? "" }
+                #expect(shopHeaders.allSatisfy { $0.contains(shopUpstreamKey) && !$0.contains(billingUpstreamKey) })
+                #expect(billingHeaders.allSatisfy { $0.contains(billingUpstreamKey) && !$0.contains(shopUpstreamKey) })
             }
         }
     }
