@@ -56,7 +56,9 @@ struct IngestHandler: Sendable {
                     status: 503, reason: "event \(inFlight.eventID) is being stored by another request; send it again",
                     retryAfter: 1)
             } catch {
-                throw IngestRequest.Refusal(status: 503, reason: "the log could not be written: \(error)")
+                // A full or failing disk: the SDK keeps the events and sends them again, once there is space.
+                throw IngestRequest.Refusal(
+                    status: 503, reason: "the log could not be written: \(error)", retryAfter: 10)
             }
             let forwarded: String?
             do {
