@@ -126,8 +126,8 @@ struct IngestHandler: Sendable {
                 ?? IngestRequest.Refusal(
                     status: 503,
                     reason:
-                        "the forward queue of \(upstream.name) could not store the envelope; faultline stats shows why"
-                )
+                        "the forward queue of \(upstream.name) could not store the envelope; faultline stats shows why",
+                    retryAfter: 10)
         }
         return "not queued for \(upstream.name) (rate-limited or unwritable: see faultline stats)"
     }

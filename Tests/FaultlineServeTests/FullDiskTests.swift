@@ -1,5 +1,6 @@
 import FaultlineLogReading
 import FaultlineReporting
+import FaultlineTestServer
 import FaultlineTriage
 import Foundation
 import TestSupport
@@ -107,6 +108,44 @@ import Testing
         let scan = await LogScan(files: try LogFile.all(in: serveLogs), filter: EventFilter())
         #expect(scan.counts.notJSON == 0 && scan.counts.notUTF8 == 0 && scan.counts.notAnEvent == 0)
         #expect(IngestStatistics.stored(in: serveLogs).dropped["unavailable", default: 0] > 0)
+    }
+
+    @Test func aRelayWhoseQueueIsOnAFullDiskRefusesWithout200AndForwardsOnceSpaceReturns() async throws {
+        let disk = try SmallDisk(bytes: 1 << 20)
+        defer { disk.remove() }
+        let relayLogs = disk.url.appendingPathComponent("relay")
+        try await RecordingIngest.run { upstream in
+            // Given a relay that keeps no local log, its forward queue on a disk that is full, its upstream down
+            await upstream.recorder.answerAll(.init(status: 503))
+            let forwarding = try RelayFixture.forwarding(to: upstream.dsn(), storesLocally: false)
+            try await ServeFixture.run(logs: relayLogs, forwarding: forwarding) { relay in
+                try disk.fill()
+                // When SDKs send events until the queue cannot take one
+                var accepted: [String] = []
+                var refusal: HTTPURLResponse?
+                for index in 0..<200 where refusal == nil {
+                    let id = RelayFixture.eventID(run: 0xD2, index)
+                    let (status, response) = try await relay.send(
+                        "/api/1/envelope/", body: RelayFixture.eventEnvelope(id), headers: ServeFixture.auth)
+                    if status == 200 { accepted.append(id) } else { refusal = response }
+                }
+                // Then the one it cannot queue is refused, so that the SDK keeps it
+                #expect(try #require(refusal).statusCode == 503)
+                #expect(refusal?.value(forHTTPHeaderField: "Retry-After") != nil)
+
+                // And once space returns and the upstream is back, the refused event sent again and every one it
+                // accepted are forwarded
+                disk.free()
+                let retried = RelayFixture.eventID(run: 0xD2, accepted.count)
+                let (status, _) = try await relay.post(
+                    "/api/1/envelope/", body: RelayFixture.eventEnvelope(retried), headers: ServeFixture.auth)
+                #expect(status == 200)
+                await upstream.recorder.answerAll(.init(status: 200))
+                try await RelayFixture.waitUntilNothingIsQueued(in: relay)
+                let forwarded = try await RelayFixture.received(by: upstream.recorder).filter { $0.status == 200 }
+                #expect(Set(forwarded.flatMap(\.eventIDs)) == Set(accepted + [retried]))
+            }
+        }
     }
 
     /// The messages of the events in the logs of `directory`.
