@@ -187,10 +187,23 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/Sources/IngestThroughput", swiftSettings: strictSettings),
+        // The fuzz targets: every parser of untrusted input, with the checks where two readers must agree. No server
+        // stack, so that `scripts/fuzz` builds them with `-sanitize=fuzzer,address` in minutes; FaultlineFuzz runs one
+        // under libFuzzer there, and replays files through one in a regular build.
+        .target(
+            name: "FaultlineFuzzTargets",
+            dependencies: ["Faultline", "FaultlineReporting", "FaultlineLogReading", "FaultlineTriage"],
+            path: "Tests/Fuzz/Targets", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "FaultlineFuzz", dependencies: ["FaultlineFuzzTargets"], path: "Tests/Fuzz/Driver",
+            swiftSettings: strictSettings),
         // What the test targets share: one temporary directory, one process runner, one repository root, one
         // `eventually(within:)`, one fake clock. Not a product; the core targets never depend on it.
         .target(
             name: "TestSupport", dependencies: ["FaultlineTestServer"], path: "Tests/TestSupport",
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "FaultlineFuzzTests", dependencies: ["FaultlineFuzzTargets", "TestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "FaultlineTests",

@@ -35,13 +35,22 @@ public struct DSN: Hashable, Sendable, CustomStringConvertible {
         }
         guard scheme == "http" || scheme == "https" else { throw failure("the scheme must be http or https") }
         guard let key = components.user, !key.isEmpty else { throw failure("it has no public key before the @") }
+        guard Self.isPlain(key), components.password.map({ Self.isPlain($0) }) ?? true else {
+            throw failure("the keys may hold only letters, digits and - . _ ~")
+        }
         guard let host = components.host, !host.isEmpty else { throw failure("it has no host") }
+        guard Self.isPlain(host, allowing: ":[]") else {
+            throw failure("the host may hold only letters, digits and - . _ ~ (and an IPv6 address in brackets)")
+        }
         if let port = components.port, !(1...65535).contains(port) {
             throw failure("the port must be from 1 to 65535")
         }
         var segments = components.path.split(separator: "/").map(String.init)
         guard let project = segments.popLast(), Int(project) != nil else {
             throw failure("the last path segment must be the numeric project id")
+        }
+        guard segments.allSatisfy({ Self.isPlain($0, allowing: "!$&'()*+,;=:@") }) else {
+            throw failure("the path may hold only letters, digits and - . _ ~ ! $ & ' ( ) * + , ; = : @")
         }
         self.scheme = scheme
         self.publicKey = key
@@ -50,6 +59,17 @@ public struct DSN: Hashable, Sendable, CustomStringConvertible {
         self.port = components.port
         self.pathPrefix = segments.isEmpty ? "" : "/" + segments.joined(separator: "/")
         self.projectID = project
+    }
+
+    /// Whether `text` holds only the characters a URL's part may hold as they are: ASCII letters and digits, `-._~`,
+    /// and `extra`. A DSN is written back as text (``description``, an envelope's header), so it holds nothing a URL
+    /// would have to escape, no control character, space or `%`.
+    private static func isPlain(_ text: String, allowing extra: String = "") -> Bool {
+        text.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII
+                && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                    || "-._~".unicodeScalars.contains(scalar) || extra.unicodeScalars.contains(scalar))
+        }
     }
 
     /// The envelope endpoint, `{scheme}://{host}[:{port}]{prefix}/api/{project}/envelope/`.

@@ -20,8 +20,8 @@ package enum RFC3339 {
     /// the times read.
     package static let range: ClosedRange<Double> = -62_135_596_800...253_402_300_799.999
 
-    /// The timestamp of `date` in UTC, as `Date.ISO8601FormatStyle` writes it: milliseconds (or the fraction)
-    /// truncated.
+    /// The timestamp of `date` in UTC, as `Date.ISO8601FormatStyle` writes it, milliseconds truncated, but for the
+    /// fraction, rounded to the microsecond first so that a time read from text is written as it was read.
     ///
     /// Written digit by digit from the date's seconds since 1970; years outside 1 to 9999 are left to Foundation.
     package static func string(from date: Date, precision: Precision = .milliseconds) -> String {
@@ -41,9 +41,16 @@ package enum RFC3339 {
     /// `2026-11-22T10:41:34.123Z` for `interval` seconds since 1970, in years 1 to 9999.
     private static func withMilliseconds(_ interval: Double) -> String {
         // The fraction is taken apart from the whole seconds, as Foundation does: milliseconds counted from 1970 in
-        // one product would round up a fraction such as .9449999 to .945.
-        let wholeSeconds = interval.rounded(.down)
-        let fraction = Int((interval - wholeSeconds) * 1000)
+        // one product would round up a fraction such as .9449999 to .945. It is rounded to the microsecond before it
+        // is truncated to the millisecond: `…:34.123Z` reads as a Double a little below .123, which Foundation writes
+        // as .122 (FuzzCorpusTests keeps the input the rfc3339 fuzz target found this with).
+        var wholeSeconds = interval.rounded(.down)
+        var microseconds = Int(((interval - wholeSeconds) * 1_000_000).rounded())
+        if microseconds == 1_000_000 {
+            wholeSeconds += 1
+            microseconds = 0
+        }
+        let fraction = microseconds / 1000
         let seconds = Int(wholeSeconds)
         let days = seconds >= 0 ? seconds / 86_400 : (seconds + 1) / 86_400 - 1
         let timeOfDay = (seconds - days * 86_400) * 1000 + fraction

@@ -44,12 +44,23 @@ public struct Scrubber: Sendable {
         return (Self.removingUserInfo(from: rest), query.map(scrubbed(query:)))
     }
 
-    /// `url` (without query or fragment) without the user and password of its authority.
+    /// `url` (without query or fragment) without the user and password of its authority: after `scheme://`, or at the
+    /// start of a reference without a scheme (`//user@host/path`).
     private static func removingUserInfo(from url: Substring) -> String {
-        guard let separator = url.firstRange(of: "://") else { return String(url) }
-        let authority = url[separator.upperBound...].prefix { $0 != "/" }
+        let authorityStart: Substring.Index
+        if let separator = url.firstRange(of: "://"), !url[..<separator.lowerBound].isEmpty,
+            url[..<separator.lowerBound].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+            )
+        {
+            authorityStart = separator.upperBound
+        } else if url.hasPrefix("//") {
+            authorityStart = url.index(url.startIndex, offsetBy: 2)
+        } else {
+            return String(url)
+        }
+        let authority = url[authorityStart...].prefix { $0 != "/" }
         guard let at = authority.lastIndex(of: "@") else { return String(url) }
-        return String(url[..<separator.upperBound] + url[url.index(after: at)...])
+        return String(url[..<authorityStart] + url[url.index(after: at)...])
     }
 
     /// A query string with the values of sensitive items filtered; an item without a value gets the filtered one.

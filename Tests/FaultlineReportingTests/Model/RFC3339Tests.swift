@@ -8,14 +8,28 @@ import Testing
 @Suite struct RFC3339Tests {
     static let foundation = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
 
-    @Test func writesWhatFoundationWritesAcrossFourCenturies() {
+    @Test func writesWhatFoundationWritesAcrossFourCenturiesToTheMicrosecond() {
         var generator = SystemRandomNumberGenerator()
-        // 1800 to 2200: leap days, century years, before 1970.
+        // 1800 to 2200: leap days, century years, before 1970; times to the microsecond, as SDKs send them. The date
+        // and time are Foundation's, the milliseconds those of the exact microseconds, truncated: Foundation itself
+        // truncates the Double, whose error writes a time read as `.123` as `.122`.
         for _ in 0..<20_000 {
-            let seconds = Double.random(in: -5_364_662_400...7_258_118_400, using: &generator)
-            let date = Date(timeIntervalSince1970: seconds)
-            #expect(RFC3339.string(from: date) == date.formatted(Self.foundation), "\(seconds)")
+            let microseconds = Int64.random(in: -5_364_662_400_000_000...7_258_118_400_000_000, using: &generator)
+            let (whole, fraction) = (
+                microseconds - (microseconds % 1_000_000 + 1_000_000) % 1_000_000,
+                (microseconds % 1_000_000 + 1_000_000) % 1_000_000
+            )
+            let date = Date(timeIntervalSince1970: Double(whole) / 1_000_000)
+            let expected =
+                date.formatted(Self.foundation).dropLast(4) + String(format: "%03d", Int(fraction / 1000)) + "Z"
+            #expect(RFC3339.string(seconds: Double(microseconds) / 1_000_000) == expected, "\(microseconds)")
         }
+    }
+
+    @Test(arguments: ["2026-11-23T09:00:00.123Z", "2026-11-23T09:00:00.999Z", "1999-12-31T23:59:59.001Z"])
+    func aTimeReadIsWrittenBackToTheSameMillisecond(text: String) throws {
+        let seconds = try #require(RFC3339.seconds(text))
+        #expect(RFC3339.string(seconds: seconds) == text)
     }
 
     @Test(arguments: [

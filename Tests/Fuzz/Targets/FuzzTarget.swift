@@ -1,0 +1,56 @@
+import Foundation
+
+/// A parser of untrusted input, driven by a fuzzer (`scripts/fuzz`) or by the committed corpus (`FuzzCorpusTests`):
+/// it must not crash on any bytes, and where two implementations read the same input, or a result has a contract,
+/// the target checks it and throws a ``Disagreement``.
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    /// `Envelope(parsing:)`: what it reads is written back and read again to the same bytes.
+    case envelope
+    /// `JSONValue(parsing:)` against the one-pass readers, `JSONValue.members` and `JSONValue.object`.
+    case json
+    /// The triage scanner (`EventRecord(line:)`) against the ingest's one-pass read of the same line.
+    case eventLine = "event-line"
+    /// Value scrubbing over JSON bytes against scrubbing the parsed tree, and the ingest's one-pass scrubbing.
+    case scrubbing
+    /// RFC 3339 reading and writing, against Foundation's writer.
+    case rfc3339
+    /// gzip inflation within its size limit, and deflate then inflate back.
+    case gzip
+    /// DSN parsing, and what a parsed DSN writes read back the same.
+    case dsn
+    /// Event text made safe for a terminal, measured and cut to a width.
+    case terminalText = "terminal-text"
+    /// Server error bodies read by the error contracts the client tries by default.
+    case errorBody = "error-body"
+    /// The URL scrubber against `URLComponents`.
+    case url
+
+    /// Runs the target on `data`.
+    ///
+    /// - Throws: ``Disagreement`` when two readers of `data` disagree or a result breaks its contract.
+    public func run(_ data: Data) throws(Disagreement) {
+        switch self {
+        case .envelope: try EnvelopeFuzzing.run(data)
+        case .json: try JSONFuzzing.run(data)
+        case .eventLine: try EventLineFuzzing.run(data)
+        case .scrubbing: try ScrubbingFuzzing.run(data)
+        case .rfc3339: try RFC3339Fuzzing.run(data)
+        case .gzip: try GzipFuzzing.run(data)
+        case .dsn: try DSNFuzzing.run(data)
+        case .terminalText: try TerminalTextFuzzing.run(data)
+        case .errorBody: try ErrorBodyFuzzing.run(data)
+        case .url: try URLFuzzing.run(data)
+        }
+    }
+}
+
+/// What a fuzz target found wrong without a crash: two readers that disagree on the same input, or a result outside
+/// its contract.
+public struct Disagreement: Error, CustomStringConvertible {
+    public let description: String
+
+    /// Throws a disagreement saying `what` unless `condition` holds.
+    static func check(_ condition: Bool, _ what: @autoclosure () -> String) throws(Disagreement) {
+        guard condition else { throw Disagreement(description: what()) }
+    }
+}
