@@ -78,8 +78,10 @@ import Testing
         let outbox = try TemporaryDirectory()
         defer { outbox.remove() }
         try await RecordingIngest.run { ingest in
-            // Given an ingest that answers the first request 429 Retry-After: 1
-            await ingest.recorder.answerNext([.init(status: 429, headers: ["Retry-After": "1"])])
+            // Given an ingest that answers the first request 429 Retry-After: 5 (long enough that the envelope stored
+            // "during the limit" is stored within it on a loaded machine: with 1 second, a full run once stored it
+            // after the limit)
+            await ingest.recorder.answerNext([.init(status: 429, headers: ["Retry-After": "5"])])
             let uploader = try DeliveryFixtures.uploader(dsn: ingest.dsn(), outbox: outbox.url, over: transport)
 
             // When an envelope is sent, then more are stored during the limit
@@ -94,7 +96,7 @@ import Testing
             let requests = await ingest.recorder.requests
             #expect(requests.map(\.status) == [429, 200])
             let gap = requests[1].receivedAt - requests[0].receivedAt
-            #expect(gap >= .seconds(1))
+            #expect(gap >= .seconds(5))
             #expect(
                 await uploader.statistics.discarded == [.init(reason: .ratelimitBackoff, category: .error, quantity: 1)]
             )
