@@ -25,11 +25,17 @@ package enum RFC3339 {
     ///
     /// Written digit by digit from the date's seconds since 1970; years outside 1 to 9999 are left to Foundation.
     package static func string(from date: Date, precision: Precision = .milliseconds) -> String {
-        let interval = date.timeIntervalSince1970
+        string(seconds: date.timeIntervalSince1970, precision: precision)
+    }
+
+    /// The timestamp `seconds` since 1970 stand for, in UTC; see ``string(from:precision:)``. Written from the
+    /// seconds themselves: a `Date` counts from 2001, and the two conversions to it and back can move a time of the
+    /// 19th century by a microsecond.
+    package static func string(seconds interval: Double, precision: Precision = .milliseconds) -> String {
         guard interval >= range.lowerBound, interval < 253_402_300_800 else {
             let style = Date.ISO8601FormatStyle(
                 includingFractionalSeconds: precision == .milliseconds, timeZone: .gmt)
-            return date.formatted(style)
+            return Date(timeIntervalSince1970: interval).formatted(style)
         }
         let text = withMilliseconds(interval)
         switch precision {
@@ -75,11 +81,6 @@ package enum RFC3339 {
             buffer[23] = UInt8(ascii: "Z")
             return 24
         }
-    }
-
-    /// The timestamp `seconds` since 1970 stand for, in UTC; see ``string(from:precision:)``.
-    package static func string(seconds: Double, precision: Precision = .milliseconds) -> String {
-        string(from: Date(timeIntervalSince1970: seconds), precision: precision)
     }
 
     /// The seconds since 1970 `text` stands for, with its fraction, or `nil` when it is not an RFC 3339 timestamp:
