@@ -32,16 +32,18 @@ enum ScrubbingFuzzing {
     }
 
     /// Whether `more` is `text` with some of its spans, `[Filtered]` or not, replaced by `[Filtered]`: what it keeps of
-    /// `text` comes in the same order, and only filtered spans are between.
+    /// `text` comes in the same order, and only filtered spans are between. Compared as UTF-8 bytes: a filter may end
+    /// inside a grapheme (before a combining mark), which `String` would not find.
     static func isFiltered(_ text: String, into more: String) -> Bool {
-        let kept = more.components(separatedBy: "[Filtered]")
+        let bytes = Array(text.utf8)
+        let kept = more.components(separatedBy: "[Filtered]").map { Array($0.utf8) }
         guard kept.count > 1 else { return text == more }
-        guard let first = kept.first, let last = kept.last, text.hasPrefix(first), text.hasSuffix(last),
-            text.count >= first.count + last.count
+        guard let first = kept.first, let last = kept.last, bytes.starts(with: first),
+            bytes.reversed().starts(with: last.reversed()), bytes.count >= first.count + last.count
         else { return false }
-        var rest = text.dropFirst(first.count).dropLast(last.count)
+        var rest = bytes[first.count..<(bytes.count - last.count)]
         for piece in kept.dropFirst().dropLast() where !piece.isEmpty {
-            guard let found = rest.range(of: piece) else { return false }
+            guard let found = rest.firstRange(of: piece) else { return false }
             rest = rest[found.upperBound...]
         }
         return true
