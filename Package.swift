@@ -187,12 +187,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/Sources/IngestThroughput", swiftSettings: strictSettings),
-        // The fuzz targets: every parser of untrusted input, with the checks where two readers must agree. No server
-        // stack, so that `scripts/fuzz` builds them with `-sanitize=fuzzer,address` in minutes; FaultlineFuzz runs one
-        // under libFuzzer there, and replays files through one in a regular build.
+        // The fuzz targets: every parser of untrusted input, with the checks where two readers must agree, serve's
+        // among them. `scripts/fuzz` builds them with `-sanitize=fuzzer,address`, and FaultlineFuzz runs one under
+        // libFuzzer there; in a regular build, it replays files through one.
         .target(
             name: "FaultlineFuzzTargets",
-            dependencies: ["Faultline", "FaultlineReporting", "FaultlineLogReading", "FaultlineTriage"],
+            dependencies: [
+                "Faultline", "FaultlineReporting", "FaultlineLogReading", "FaultlineTriage", "FaultlineServe",
+            ],
             path: "Tests/Fuzz/Targets", swiftSettings: strictSettings),
         .executableTarget(
             name: "FaultlineFuzz", dependencies: ["FaultlineFuzzTargets"], path: "Tests/Fuzz/Driver",

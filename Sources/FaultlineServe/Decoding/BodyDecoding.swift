@@ -20,10 +20,10 @@ public enum BodyDecodingError: Error, Hashable, Sendable, CustomStringConvertibl
 }
 
 /// Request bodies as they arrive, `identity`, `gzip`, `deflate` (zlib) or `br`, decompressed up to a limit.
-enum BodyDecoding {
+package enum BodyDecoding {
     /// The body of a request with `Content-Encoding: encoding` (`nil` for none), decompressed to at most `maximumSize`
     /// bytes.
-    static func decode(_ body: Data, encoding: String?, maximumSize: Int) throws(BodyDecodingError) -> Data {
+    package static func decode(_ body: Data, encoding: String?, maximumSize: Int) throws(BodyDecodingError) -> Data {
         switch encoding?.trimmingCharacters(in: .whitespaces).lowercased() {
         case nil, "", "identity":
             guard body.count <= maximumSize else { throw .tooLarge(limit: maximumSize) }

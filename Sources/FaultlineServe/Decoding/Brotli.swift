@@ -3,9 +3,9 @@ import Foundation
 
 /// Brotli decompression with the system's libbrotlidec: what sentry-python sends (`Content-Encoding: br`) whenever
 /// the `brotli` module is importable.
-enum Brotli {
+package enum Brotli {
     /// Decompresses `data`, refusing to produce more than `maximumSize` bytes.
-    static func decompress(_ data: Data, maximumSize: Int) throws(BodyDecodingError) -> Data {
+    package static func decompress(_ data: Data, maximumSize: Int) throws(BodyDecodingError) -> Data {
         guard let decoder = BrotliDecoderCreateInstance(nil, nil, nil) else { throw .corrupt("brotli: out of memory") }
         defer { BrotliDecoderDestroyInstance(decoder) }
         var output = Data()

@@ -5,9 +5,9 @@ import Foundation
 
 /// What one request to the ingest carries, checked: its events ready for the log and its client reports, or the
 /// status and reason it is refused with. Nothing of a refused request is stored.
-struct IngestRequest {
+package struct IngestRequest {
     /// Why a request is refused: the HTTP status, and the reason sent in `X-Sentry-Error`.
-    struct Refusal: Error, Hashable {
+    package struct Refusal: Error, Hashable {
         let status: Int
         let reason: String
         /// The seconds to wait before sending again: for a 429, and for a 503 that clears once another request is
@@ -22,10 +22,10 @@ struct IngestRequest {
     }
 
     /// Events as log lines (one compact JSON object each), with their ids.
-    private(set) var events: [(id: String, line: Data)] = []
+    package private(set) var events: [(id: String, line: Data)] = []
     /// What the metrics count of each of ``events``, in the same order: read with the event, so that the store
     /// need not read its line again; `nil` for a line triage would not read.
-    private(set) var records: [EventRecord?] = []
+    package private(set) var records: [EventRecord?] = []
     /// A reason and data category a client report counts drops under.
     struct Discard: Hashable, Sendable {
         let reason: String
@@ -40,12 +40,12 @@ struct IngestRequest {
     let key: String
     /// The request as an envelope, for forwarding: the one received, or, for a `store` request, one around its event,
     /// with the texts of its events and transactions scrubbed as the local copy's are.
-    private(set) var envelope: Envelope
+    package private(set) var envelope: Envelope
     /// When the request arrived: the time of its events that do not say theirs.
     private let receivedAt: Date
 
     /// An envelope, authenticated by `key` or by its own `dsn` header against the project's `acceptedKeys`.
-    init(
+    package init(
         envelope body: Data, key: String?, acceptedKeys: Set<String>, configuration: IngestConfiguration,
         receivedAt: Date = Date()
     ) throws(Refusal) {
@@ -91,7 +91,7 @@ struct IngestRequest {
 
     /// A legacy `store` request: one event as the body, authenticated by `key` against the project's
     /// `acceptedKeys`.
-    init(
+    package init(
         storeBody body: Data, key: String?, acceptedKeys: Set<String>, configuration: IngestConfiguration,
         receivedAt: Date = Date()
     ) throws(Refusal) {
@@ -130,7 +130,7 @@ struct IngestRequest {
     /// How far ahead of the time an event was received its `timestamp` may be: beyond it, the event gets the time it
     /// was received, as Sentry's ingest does (Relay's default, a minute). Older events keep their time: Sentry's
     /// ingest also moves those more than 30 days old, for its retention, but a local log keeps them.
-    static let maximumTimeAhead = 60.0
+    package static let maximumTimeAhead = 60.0
 
     /// What the ingest reads of an event: its text (scrubbed, when the configuration scrubs values), the `event_id`
     /// and `timestamp` it gives, whether it is on one line, and what the metrics count of it.

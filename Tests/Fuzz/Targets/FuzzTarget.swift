@@ -24,6 +24,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case errorBody = "error-body"
     /// The URL scrubber against `URLComponents`.
     case url
+    /// The `sentry_key` of an auth header and of a query string, read back from what is written with it.
+    case auth
+    /// brotli inflation within its exact size limit.
+    case brotli
+    /// Requests to the ingest: each event accepted is one log line triage reads, as the metrics counted it.
+    case ingest
 
     /// Runs the target on `data`.
     ///
@@ -40,6 +46,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .terminalText: try TerminalTextFuzzing.run(data)
         case .errorBody: try ErrorBodyFuzzing.run(data)
         case .url: try URLFuzzing.run(data)
+        case .auth: try AuthFuzzing.run(data)
+        case .brotli: try BrotliFuzzing.run(data)
+        case .ingest: try IngestFuzzing.run(data)
         }
     }
 }
