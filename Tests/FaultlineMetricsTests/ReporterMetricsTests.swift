@@ -35,7 +35,7 @@
             try await SeedServer.run { server in await SeedDemo(server: server, reporter: reporter).run { _ in } }
             // A short flush on purpose: the ingest takes 4 events a minute, so events still wait, for the outbox gauge
             // the test reads below.
-            _ = await reporter.flush(timeout: .seconds(2))
+            _ = await reporter.flush(timeout: slowed(.seconds(2)))
             publishing.cancel()
             await publishing.value
             try await ingest.stop()

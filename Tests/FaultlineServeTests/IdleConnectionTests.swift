@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A client that starts a request and stalls, or keeps a connection it does not use, does not hold it for ever.
@@ -23,9 +24,9 @@ import Testing
             }
 
             // Then the server closes each soon after the second it allows (only a failure waits the 30 s)
-            #expect(try await halfHead.isClosedByTheServer(within: .seconds(30)))
-            #expect(try await halfBody.isClosedByTheServer(within: .seconds(30)))
-            #expect(try await kept.isClosedByTheServer(within: .seconds(30)))
+            #expect(try await halfHead.isClosedByTheServer(within: slowed(.seconds(30))))
+            #expect(try await halfBody.isClosedByTheServer(within: slowed(.seconds(30))))
+            #expect(try await kept.isClosedByTheServer(within: slowed(.seconds(30))))
         }
     }
 }

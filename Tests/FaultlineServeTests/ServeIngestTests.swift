@@ -30,7 +30,7 @@ import Testing
             let reporter = try Reporter(options: options)
             let delivered = try await SeedServer.run { server in
                 await CapturedSeedScenarios(server: server, reporter: reporter).run()
-                return await reporter.close(timeout: .seconds(30))
+                return await reporter.close(timeout: slowed(.seconds(30)))
             }
             return (delivered, try await serve.metrics())
         }

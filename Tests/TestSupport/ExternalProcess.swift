@@ -61,6 +61,12 @@ package final class ExternalProcess: Sendable {
         files.remove()
     }
 
+    /// The sanitizers' options of the test run (`scripts/sanitize`), passed to every process it starts, so that a
+    /// report from a child lands where the suite's do.
+    private static let sanitizerOptions = ProcessInfo.processInfo.environment.filter {
+        ["TSAN_OPTIONS", "ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS"].contains($0.key)
+    }
+
     /// Starts `executable` with `arguments`, in `environment` (the test's own when `nil`), with `input` on its standard
     /// input (nothing when `nil`), its standard output sent as `output` says and its standard error kept, or merged
     /// into its standard output when `errorsToOutput`.
@@ -78,7 +84,7 @@ package final class ExternalProcess: Sendable {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        if let environment { process.environment = environment }
+        if let environment { process.environment = environment.merging(Self.sanitizerOptions) { given, _ in given } }
         let errorFile = files.file("stderr")
         let outputFile = files.file("stdout")
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)

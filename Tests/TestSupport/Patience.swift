@@ -1,7 +1,19 @@
+import Foundation
+
+/// How many times slower than a plain debug build the code under test runs: `FAULTLINE_TEST_SLOWDOWN`, which
+/// `scripts/sanitize` sets (a sanitizer slows code 5 to 15 times), else 1. Every wait of the suite allows for it.
+package let slowdown =
+    ProcessInfo.processInfo.environment["FAULTLINE_TEST_SLOWDOWN"].flatMap(Int.init).map {
+        max(1, $0)
+    } ?? 1
+
 /// How long a test waits for what must happen (a flush, an answer processed, a peer started): CI runs every suite at
 /// once on 2 cores, and a loaded run has stalled them all for 5–12 s. ``eventually(within:_:)`` returns as soon as
 /// its condition holds, so only a failure waits this long.
-package let patience = Duration.seconds(60)
+package let patience = slowed(.seconds(60))
+
+/// `duration`, for a wait of that long in a plain build, allowing for the ``slowdown`` of this run.
+package func slowed(_ duration: Duration) -> Duration { duration * slowdown }
 
 /// Whether `condition` holds within `timeout` (``patience`` by default), checked at once, then every 10 ms growing
 /// to every 200 ms, and once more after the deadline (a test stalled past it by a loaded machine still sees the

@@ -71,7 +71,7 @@ import Testing
             let reporter = try Self.reporter(logs: logs.url, dsn: ingest.dsn())
             let pending = await reporter.uploader?.pendingCount
             #expect(pending == 12_000)
-            #expect(await reporter.close(timeout: .seconds(120)))
+            #expect(await reporter.close(timeout: slowed(.seconds(120))))
 
             // Then every event arrives once
             let received = try await DeliveryFixtures.acceptedEventIDs(ingest.recorder)

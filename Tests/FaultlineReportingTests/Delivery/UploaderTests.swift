@@ -235,7 +235,7 @@ import Testing
             #expect(await uploader.close(timeout: .milliseconds(100)) == false)
 
             // Then it returns without waiting for the endpoint, counts no failed attempt, and keeps the envelope
-            #expect(ContinuousClock.now - started < .seconds(10))
+            #expect(ContinuousClock.now - started < slowed(.seconds(10)))
             #expect(await uploader.statistics.retried == 0)
             #expect(Uploader.waiting(inOutbox: outbox.url).envelopes == 1)
             #expect(await uploader.close(timeout: .seconds(1)) == false)  // closing again is harmless
@@ -256,12 +256,12 @@ import Testing
             let started = ContinuousClock.now
             async let first = uploader.close(timeout: .milliseconds(200))
             try await Task.sleep(for: .milliseconds(50))
-            let second = await uploader.close(timeout: .seconds(40))
+            let second = await uploader.close(timeout: slowed(.seconds(40)))
 
             // Then the second returns with the first, and neither says the held envelope was delivered
             #expect(await first == false)
             #expect(second == false)
-            #expect(ContinuousClock.now - started < .seconds(20))
+            #expect(ContinuousClock.now - started < slowed(.seconds(20)))
             #expect(Uploader.waiting(inOutbox: outbox.url).envelopes == 1)
         }
     }
@@ -273,8 +273,8 @@ import Testing
         let outbox = try TemporaryDirectory()
         defer { outbox.remove() }
         try await RecordingIngest.run { ingest in
-            // Given an endpoint that holds the first request for a minute
-            await ingest.recorder.answerNext([.init(status: 200, delay: .seconds(60))])
+            // Given an endpoint that holds the first request longer than the test waits
+            await ingest.recorder.answerNext([.init(status: 200, delay: patience * 2)])
             let uploader = try DeliveryFixtures.uploader(dsn: ingest.dsn(), outbox: outbox.url, over: transport)
 
             // When 30 envelopes are stored, more than a batch of 20

@@ -3,6 +3,7 @@ import FaultlineReporting
 import FaultlineTestServer
 import Foundation
 import SeedScenarios
+import TestSupport
 import Testing
 
 /// The seed scenarios, captured through the client and delivered by the pipeline, arrive in a real Bugsink with
@@ -27,7 +28,7 @@ import Testing
                 // When the seed scenarios fail: two users hit 40013, one 40304, two profiles without an image,
                 // a proxy's HTML 502, a timeout, then an expired session
                 await CapturedSeedScenarios(server: server, reporter: reporter).run()
-                return await reporter.close(timeout: .seconds(30))
+                return await reporter.close(timeout: slowed(.seconds(30)))
             }
         }
 

@@ -43,7 +43,7 @@ import Testing
                 // When the seed scenarios fail
                 let delivered = try await SeedServer.run { server in
                     await CapturedSeedScenarios(server: server, reporter: reporter).run()
-                    return await reporter.close(timeout: .seconds(30))
+                    return await reporter.close(timeout: slowed(.seconds(30)))
                 }
                 try await wait(for: "the relay's queue to empty") {
                     try await relay.metrics()[Self.queueMetric(right)] == 0

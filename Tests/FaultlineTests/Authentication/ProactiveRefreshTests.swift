@@ -29,13 +29,15 @@ import Testing
 
     @Test func aTokenThatBecomesDueWhileRequestsRunIsRefreshedOnceBeforeTheServerRejectsIt() async throws {
         try await SeedServer.run { server in
-            // Given an access token that lives 30 seconds, an authenticator that refreshes 28 seconds before expiry (so
-            // the token is due 2 seconds after it was issued, however slow the machine, long before the server would
-            // refuse it), and a refresh slow enough for requests to pile up behind it
-            await server.state.setAccessTokenLifetime(.seconds(30), for: .plain)
+            // Given an access token that lives 30 seconds (times a sanitizer's slowdown), an authenticator that
+            // refreshes it that long minus 2 seconds before expiry (so it is due 2 seconds after it was issued, however
+            // slow the machine, long before the server would refuse it), and a refresh slow enough for requests to pile
+            // up behind it
+            let lifetime = slowed(.seconds(30))
+            await server.state.setAccessTokenLifetime(lifetime, for: .plain)
             let tokens = await server.state.issueTokens(for: .plain)
             await server.state.setRefreshDelay(.milliseconds(300), for: .plain)
-            let (client, refresher) = Self.client(server, tokens: tokens, margin: .seconds(28))
+            let (client, refresher) = Self.client(server, tokens: tokens, margin: lifetime - .seconds(2))
             let deadline = ContinuousClock.now + patience
 
             // When 20 clients send requests, 20 a second each, until the token was refreshed, then two more each
