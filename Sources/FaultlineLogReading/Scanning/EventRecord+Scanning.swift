@@ -245,6 +245,8 @@ extension EventRecord {
             return scanner.skipValue()
         }
         user = id ?? email ?? username
+        userEmail = email
+        userName = username
         userSegment = segment
         return read
     }

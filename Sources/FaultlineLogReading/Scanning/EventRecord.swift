@@ -22,6 +22,9 @@ public struct EventRecord: Hashable, Sendable {
     public var tags: [String: String] = [:]
     /// The user's id, or their email or username when there is no id.
     public var user: String?
+    /// The user's email and username, when the event gives them (``user`` may be either, when there is no id).
+    public var userEmail: String?
+    public var userName: String?
     /// The user's segment.
     public var userSegment: String?
     /// Fields triage reads that had an unexpected type and were left out, such as a numeric `release`.

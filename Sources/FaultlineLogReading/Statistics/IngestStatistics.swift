@@ -1,9 +1,10 @@
+import FaultlineReporting
 import Foundation
 
 /// What `faultline serve` received and refused, across its runs: kept in its log directory as `ingest-stats.json`,
 /// so that `faultline stats` shows it after a restart, beside the forward queues. `/metrics` counts the same for the
 /// running process only.
-public struct IngestStatistics: Hashable, Sendable, Codable {
+public struct IngestStatistics: Hashable, Sendable, Codable, StatisticsFile {
     /// The file's name in the log directory.
     public static let fileName = "ingest-stats.json"
 
@@ -20,23 +21,8 @@ public struct IngestStatistics: Hashable, Sendable, Codable {
     public init() {}
 
     /// Reads the statistics stored in `directory`; empty ones when there are none or they cannot be read.
-    public static func stored(in directory: URL) -> IngestStatistics {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        guard let data = try? Data(contentsOf: directory.appendingPathComponent(fileName, isDirectory: false)),
-            let statistics = try? decoder.decode(IngestStatistics.self, from: data)
-        else { return IngestStatistics() }
-        return statistics
-    }
+    public static func stored(in directory: URL) -> IngestStatistics { storedFile(in: directory) }
 
     /// Writes the statistics to `directory` as of `date`, replacing the file atomically.
-    public func store(in directory: URL, at date: Date) throws {
-        var stamped = self
-        stamped.updated = date
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        encoder.dateEncodingStrategy = .iso8601
-        try encoder.encode(stamped).write(
-            to: directory.appendingPathComponent(Self.fileName, isDirectory: false), options: .atomic)
-    }
+    public func store(in directory: URL, at date: Date) throws { try storeFile(in: directory, at: date) }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// What an outbox's uploaders did, across runs: kept next to the outbox as `delivery-stats.json`, so that the
 /// `faultline stats` command can show drops by reason.
-public struct DeliveryStatistics: Hashable, Sendable, Codable {
+public struct DeliveryStatistics: Hashable, Sendable, Codable, StatisticsFile {
     /// The file's name in the outbox directory.
     public static let fileName = "delivery-stats.json"
 
@@ -41,14 +41,7 @@ public struct DeliveryStatistics: Hashable, Sendable, Codable {
     }
 
     /// Reads the statistics stored in `directory`; empty ones when there are none or they cannot be read.
-    public static func stored(in directory: URL) -> DeliveryStatistics {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        guard let data = try? Data(contentsOf: directory.appendingPathComponent(fileName)),
-            let statistics = try? decoder.decode(DeliveryStatistics.self, from: data)
-        else { return DeliveryStatistics() }
-        return statistics
-    }
+    public static func stored(in directory: URL) -> DeliveryStatistics { storedFile(in: directory) }
 
     /// Adds `quantity` events discarded for `reason`.
     mutating func recordDiscarded(_ reason: DiscardReason, _ category: DataCategory, quantity: Int) {
@@ -60,13 +53,6 @@ public struct DeliveryStatistics: Hashable, Sendable, Codable {
         }
     }
 
-    /// Writes the statistics to `directory`, replacing the file atomically.
-    func store(in directory: URL, at date: Date) throws {
-        var stamped = self
-        stamped.updated = date
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        encoder.dateEncodingStrategy = .iso8601
-        try encoder.encode(stamped).write(to: directory.appendingPathComponent(Self.fileName), options: .atomic)
-    }
+    /// Writes the statistics to `directory` as of `date`, replacing the file atomically.
+    func store(in directory: URL, at date: Date) throws { try storeFile(in: directory, at: date) }
 }

@@ -6,7 +6,7 @@ public struct EventFilter: Hashable, Sendable {
     public var since: Double?
     public var until: Double?
     /// Accepted kinds (``EventRecord/kind``), values of `http.route`, `http.status_code` (a status such as `503`, or
-    /// a class such as `5xx`), `server.code`, release, environment and user; an empty set accepts everything.
+    /// a class such as `5xx`), `server.code`, release, environment and user (by id, email or username); an empty set accepts everything.
     public var kinds: Set<String> = []
     public var routes: Set<String> = []
     public var statuses: Set<String> = []
@@ -29,7 +29,12 @@ public struct EventFilter: Hashable, Sendable {
         Self.accepts(kinds, record.kind) && Self.accepts(routes, record.tags["http.route"])
             && acceptsStatus(record.tags["http.status_code"])
             && Self.accepts(serverCodes, record.tags["server.code"]) && Self.accepts(releases, record.release)
-            && Self.accepts(environments, record.environment) && Self.accepts(users, record.user)
+            && Self.accepts(environments, record.environment) && acceptsUser(record)
+    }
+
+    /// Whether the event's user is one of ``users`` by any of its identities: id, email or username.
+    private func acceptsUser(_ record: EventRecord) -> Bool {
+        users.isEmpty || [record.user, record.userEmail, record.userName].contains { $0.map(users.contains) == true }
     }
 
     /// Whether `text` is a status or a class of them: three digits, or a digit and `xx`.

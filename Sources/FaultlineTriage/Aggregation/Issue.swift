@@ -3,7 +3,7 @@ import FaultlineLogReading
 /// One issue: the events that share a fingerprint, with what triage shows about them. Its memory grows with its
 /// distinct users, routes, codes, releases and active hours, never with its number of events.
 public struct Issue: Hashable, Sendable {
-    /// The short id ``IssueID`` gives its fingerprint.
+    /// The id ``IssueID`` gives its fingerprint, all 32 hex digits; shown abbreviated (``LogScan/shortID(of:)``).
     public let id: String
     public let fingerprint: [String]
     /// The kind of its latest event (``EventRecord/kind``), read when asked for rather than for every event added.

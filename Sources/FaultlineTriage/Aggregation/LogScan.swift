@@ -29,8 +29,10 @@ public struct LogScan: Sendable {
     /// Each release's first event and its events up to the window's end; only with a window.
     public private(set) var releaseFirstSeen: [String: Double] = [:]
     public private(set) var releaseEvents: [String: Int] = [:]
-    /// The issues, by fingerprint: two fingerprints are two issues even when their short ids are the same.
+    /// The issues, by fingerprint.
     public private(set) var issues: [[String]: Issue] = [:]
+    /// The issues' ids as shown: each id's shortest prefix of at least 8 digits that no other issue's id has.
+    private var shortIDs: [String: String] = [:]
     /// What was read and skipped.
     public private(set) var counts = ReadCounts()
     /// The files that could not be opened or read, and why.
@@ -111,6 +113,7 @@ public struct LogScan: Sendable {
         let unsent = outbox.values.filter { !eventsAlsoInOutbox.contains($0.eventID) }
         for record in unsent.sorted(by: { $0.timestamp < $1.timestamp }) { add(record, filter: filter) }
         counts.duplicates += outbox.count - unsent.count
+        shortIDs = IssueID.abbreviations(of: issues.values.map(\.id))
     }
 
     /// The scan of one piece, which ``init(files:filter:pieceSize:progress:)`` merges into the whole.
@@ -231,14 +234,26 @@ public struct LogScan: Sendable {
         }
     }
 
-    /// The issue whose id is or starts with `id`.
+    /// When `issue` was first seen in the logs read: its first event, before the window too when there is one (the
+    /// window bounds what is counted, not how old an issue is).
+    public func firstSeen(of issue: Issue) -> Double {
+        histories[issue.fingerprint].map { min($0.firstSeen, issue.firstSeen) } ?? issue.firstSeen
+    }
+
+    /// The id of `issue` as it is shown: the shortest prefix of its id, of at least 8 digits, that no other issue
+    /// read has.
+    public func shortID(of issue: Issue) -> String {
+        shortIDs[issue.id] ?? String(issue.id.prefix(IssueID.shortLength))
+    }
+
+    /// The issue whose id starts with `id`: its id as shown, any longer prefix, or the whole id.
     ///
     /// - Throws: ``IssueLookupError`` when no issue or more than one matches.
     public func issue(_ id: String) throws(IssueLookupError) -> Issue {
-        let exact = issues.values.filter { $0.id == id.lowercased() }
-        let matches = exact.isEmpty ? issues.values.filter { $0.id.hasPrefix(id.lowercased()) } : exact
+        let prefix = id.lowercased()
+        let matches = prefix.isEmpty ? [] : issues.values.filter { $0.id.hasPrefix(prefix) }
         guard matches.count == 1, let issue = matches.first else {
-            throw matches.isEmpty ? .notFound(id) : .ambiguous(id, matches.map(\.id).sorted())
+            throw matches.isEmpty ? .notFound(id) : .ambiguous(id, matches.map(shortID(of:)).sorted())
         }
         return issue
     }
@@ -268,7 +283,8 @@ public enum IssueLookupError: Error, Hashable, Sendable, CustomStringConvertible
         case .notFound(let id):
             "No issue \(id) in these logs and filters. Run 'faultline issues' to list the ids."
         case .ambiguous(let id, let matches):
-            "\(id) matches \(matches.count) issues (\(matches.joined(separator: ", "))): give more of the id."
+            "\(id) matches \(matches.count) issues (\(matches.prefix(10).joined(separator: ", "))"
+                + "\(matches.count > 10 ? ", …" : "")): give more of the id."
         }
     }
 }

@@ -18,7 +18,8 @@ public struct LatestEvents: Sendable {
             reader.read(file) { record in
                 guard filter.accepts(record) else { return }
                 ofFile.append(record)
-                if ofFile.count > 2 * count { ofFile.removeFirst(ofFile.count - count) }
+                // Kept to twice the count, written so that a count as large as Int.max does not overflow.
+                if ofFile.count - count > count { ofFile.removeFirst(ofFile.count - count) }
             }
             latest = ofFile.suffix(count - min(count, latest.count)) + latest
             if latest.count >= count { break }

@@ -27,11 +27,16 @@ public struct IncidentReport: Hashable, Sendable, Encodable {
     public let newestRelease: String?
     public let previousRelease: String?
     /// The issues a signal flags: new first, then spiking, then regressed, most events first within each.
-    public let flagged: [IssueRow]
+    public private(set) var flagged: [IssueRow]
     public let read: ReadCounts
+    /// Flagged issues left out by ``limited(to:)``, after the ones listed.
+    public private(set) var leftOut = 0
+    /// How many issues are new, spiking and regressed, listed or not.
+    private let newIssues, spikingIssues, regressedIssues: Int
 
     enum CodingKeys: String, CodingKey {
         case window, flagged, read
+        case leftOut = "left_out"
         case events = "event_count"
         case issues = "issue_count"
         case users = "user_count"
@@ -57,6 +62,9 @@ public struct IncidentReport: Hashable, Sendable, Encodable {
         }
         flagged = rows.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(
             \.element)
+        newIssues = rows.count { $0.signals?.isNew == true }
+        spikingIssues = rows.count { $0.signals?.isSpiking == true }
+        regressedIssues = rows.count { $0.signals?.isRegressed == true }
         let releases = scan.releasesByFirstEvent
         newestRelease = releases.last
         previousRelease = releases.dropLast().last
@@ -73,16 +81,24 @@ public struct IncidentReport: Hashable, Sendable, Encodable {
         try container.encode(newestRelease, forKey: .newestRelease)
         try container.encode(previousRelease, forKey: .previousRelease)
         try container.encode(flagged, forKey: .flagged)
+        try container.encode(leftOut, forKey: .leftOut)
         try container.encode(read, forKey: .read)
+    }
+
+    /// The report with its first `count` flagged issues only; the others are counted in ``leftOut``, and in the
+    /// signals' counts.
+    public func limited(to count: Int) -> IncidentReport {
+        var report = self
+        report.flagged = Array(flagged.prefix(count))
+        report.leftOut += flagged.count - report.flagged.count
+        return report
     }
 
     /// The incident as the terminal shows it: the window, the flagged issues with their numbers, and the
     /// definitions the flags follow.
     public func text(style: TextStyle) -> String {
         let counts = [
-            counted(flagged.filter { $0.signals?.isNew == true }.count, "new issue"),
-            "\(flagged.filter { $0.signals?.isSpiking == true }.count) spiking",
-            "\(flagged.filter { $0.signals?.isRegressed == true }.count) regressed",
+            counted(newIssues, "new issue"), "\(spikingIssues) spiking", "\(regressedIssues) regressed",
         ]
         var lines = [
             style.bold(
@@ -101,6 +117,10 @@ public struct IncidentReport: Hashable, Sendable, Encodable {
             lines.append("Nothing is new, spiking or regressed in the window.")
         } else {
             lines.append(Self.table(flagged, style: style))
+            if leftOut > 0 {
+                lines.append(
+                    style.dim("\(flagged.count) of \(flagged.count + leftOut) flagged issues listed (--limit)."))
+            }
         }
         lines.append(
             style.dim(
@@ -123,7 +143,7 @@ public struct IncidentReport: Hashable, Sendable, Encodable {
             let spike = signals.spike
             table.rows.append([
                 row.id, signals.names.joined(separator: ", "), row.kind,
-                IssuesReport.shortened(row.title, to: IssuesReport.titleWidth),
+                row.title,
                 String(row.events), "\(signals.users) of \(signals.usersInWindow)",
                 "\(number(spike.baselineRate)) → \(number(spike.windowRate))",
                 spike.factor.map { "\(number($0))×" } ?? "-", signals.since.map(UTCTime.minute) ?? "-",
@@ -134,11 +154,13 @@ public struct IncidentReport: Hashable, Sendable, Encodable {
 
     /// A rate or factor with at most one decimal: `0.4`, `12`, `2.5`.
     static func number(_ value: Double) -> String {
+        // Past 2^53 every Double is whole, and past Int's range it has no Int: written as Swift writes it, 1e+20.
+        guard value.magnitude < 0x1p53 else { return String(value) }
         let rounded = (value * 10).rounded() / 10
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 
     private static func hours(_ hours: Double) -> String {
-        hours.truncatingRemainder(dividingBy: 24) == 0 && hours >= 24 ? "\(Int(hours / 24)) d" : "\(number(hours)) h"
+        hours.truncatingRemainder(dividingBy: 24) == 0 && hours >= 24 ? "\(number(hours / 24)) d" : "\(number(hours)) h"
     }
 }

@@ -118,9 +118,9 @@ public struct IssueReport: Hashable, Sendable, Encodable {
     /// The report of `issue` from `scan`, with its latest event decoded in full when it could be read again.
     public init(_ issue: Issue, in scan: LogScan, latestEvent: SentryEvent?) {
         self.issue = IssueRow(
-            issue, trendFrom: scan.window?.start ?? scan.firstSeen ?? issue.firstSeen,
+            issue, in: scan, trendFrom: scan.window?.start ?? scan.firstSeen ?? issue.firstSeen,
             to: scan.window.map { $0.end.nextDown } ?? scan.lastSeen ?? issue.lastSeen,
-            buckets: IssuesReport.trendBuckets, signals: scan.signals(of: issue))
+            buckets: IssuesReport.trendBuckets)
         fingerprint = issue.fingerprint
         users = Self.counts(issue.users)
         segments = Self.counts(issue.segments)

@@ -3,6 +3,8 @@ import FaultlineReporting
 /// One row of `faultline issues`, and an issue in every `--json` output: every field is always present, `null` when
 /// the issue's events did not say (`route`, `status`, `server_code`); `status` is a number.
 public struct IssueRow: Hashable, Sendable, Codable {
+    /// Its id as shown: the shortest prefix of its 32-digit id, of 8 digits or more, that no other issue read has;
+    /// `show` takes it or any longer prefix.
     public let id: String
     /// The grouping key the id is made from.
     public let fingerprint: [String]
@@ -33,9 +35,11 @@ public struct IssueRow: Hashable, Sendable, Codable {
         case lastSeen = "last_seen"
     }
 
-    init(_ issue: Issue, trendFrom start: Double, to end: Double, buckets: Int, signals: IssueSignals? = nil) {
-        self.signals = signals
-        id = issue.id
+    /// The row of `issue` as `scan` read it: first seen in all the logs read (before the window too), counted in the
+    /// window, with its signals when the scan has one.
+    init(_ issue: Issue, in scan: LogScan, trendFrom start: Double, to end: Double, buckets: Int) {
+        signals = scan.signals(of: issue)
+        id = scan.shortID(of: issue)
         fingerprint = issue.fingerprint
         kind = issue.kind
         title = issue.title
@@ -44,7 +48,7 @@ public struct IssueRow: Hashable, Sendable, Codable {
         serverCode = Self.mostCommon(issue.serverCodes)
         events = issue.events
         users = issue.users.count
-        firstSeen = RFC3339.string(seconds: issue.firstSeen, precision: .seconds)
+        firstSeen = RFC3339.string(seconds: scan.firstSeen(of: issue), precision: .seconds)
         lastSeen = RFC3339.string(seconds: issue.lastSeen, precision: .seconds)
         releases = Self.ranked(issue.releases)
         trend =

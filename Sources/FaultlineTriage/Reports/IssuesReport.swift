@@ -15,14 +15,17 @@ public struct IssuesReport: Hashable, Sendable, Codable {
     /// Buckets in a trend.
     static let trendBuckets = 12
 
-    public let issues: [IssueRow]
+    public private(set) var issues: [IssueRow]
     public let events: Int
     public let read: ReadCounts
+    /// Issues left out by ``limited(to:)``, after the ones listed.
+    public private(set) var leftOut = 0
 
     enum CodingKeys: String, CodingKey {
         case issues, read
         case issueCount = "issue_count"
         case events = "event_count"
+        case leftOut = "left_out"
     }
 
     /// The issues of a scan in `order`.
@@ -35,9 +38,10 @@ public struct IssuesReport: Hashable, Sendable, Codable {
     public func encode(to encoder: any Encoder) throws {
         try JSONSchemaVersion.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(issues.count, forKey: .issueCount)
+        try container.encode(issues.count + leftOut, forKey: .issueCount)
         try container.encode(events, forKey: .events)
         try container.encode(issues, forKey: .issues)
+        try container.encode(leftOut, forKey: .leftOut)
         try container.encode(read, forKey: .read)
     }
 
@@ -45,7 +49,16 @@ public struct IssuesReport: Hashable, Sendable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         issues = try container.decode([IssueRow].self, forKey: .issues)
         events = try container.decode(Int.self, forKey: .events)
+        leftOut = try container.decodeIfPresent(Int.self, forKey: .leftOut) ?? 0
         read = try container.decode(ReadCounts.self, forKey: .read)
+    }
+
+    /// The report with its first `count` issues only; the others are counted in ``leftOut``.
+    public func limited(to count: Int) -> IssuesReport {
+        var report = self
+        report.issues = Array(issues.prefix(count))
+        report.leftOut += issues.count - report.issues.count
+        return report
     }
 
     /// The report with only the issues whose signals pass `isKept` (issues without signals are left out), and only
@@ -64,10 +77,12 @@ public struct IssuesReport: Hashable, Sendable, Codable {
     /// The issues as the terminal shows them, with a footer that names the drill-down command.
     public func text(style: TextStyle) -> String {
         guard !issues.isEmpty else { return "No issues found.\n" + ReadCounts.text(read, style: style) }
+        let listed =
+            leftOut > 0
+            ? "\(issues.count) of \(counted(issues.count + leftOut, "issue")) listed (--limit)"
+            : counted(issues.count, "issue")
         return Self.table(issues, style: style) + "\n"
-            + style.dim(
-                "\(counted(issues.count, "issue")), \(counted(events, "event")). Run 'faultline show <id>' for one.")
-            + "\n"
+            + style.dim("\(listed), \(counted(events, "event")). Run 'faultline show <id>' for one.") + "\n"
             + ReadCounts.text(read, style: style)
     }
 
@@ -82,12 +97,12 @@ public struct IssuesReport: Hashable, Sendable, Codable {
             }
         }
         return issues.map {
-            IssueRow($0, trendFrom: start, to: end, buckets: trendBuckets, signals: scan.signals(of: $0))
+            IssueRow($0, in: scan, trendFrom: start, to: end, buckets: trendBuckets)
         }
     }
 
-    /// The issues' table, with a SIGNALS column when an issue has one. On a narrow terminal the title gives up
-    /// cells first, then the first-seen, releases, route, trend, code, status, last-seen and kind columns are left
+    /// The issues' table, with a SIGNALS column when an issue has one: titles whole where the width has no limit (a
+    /// pipe, a file). On a narrow terminal the title gives up cells first, then the first-seen, releases, route, trend, code, status, last-seen and kind columns are left
     /// out in that order.
     static func table(_ rows: [IssueRow], style: TextStyle) -> String {
         var table = TextTable(
@@ -100,7 +115,7 @@ public struct IssuesReport: Hashable, Sendable, Codable {
             let releases = row.releases.first.map { row.releases.count > 1 ? "\($0) +\(row.releases.count - 1)" : $0 }
             let signals: String = row.signals?.names.joined(separator: ", ") ?? ""
             let cells: [String] = [
-                row.id, row.kind, Self.shortened(row.title, to: titleWidth), row.route ?? "-", row.status ?? "-",
+                row.id, row.kind, row.title, row.route ?? "-", row.status ?? "-",
                 row.serverCode ?? "-", String(row.events), String(row.users), UTCTime.minute(row.firstSeen),
                 UTCTime.minute(row.lastSeen), releases ?? "-", row.sparkline, signals,
             ]
@@ -109,9 +124,6 @@ public struct IssuesReport: Hashable, Sendable, Codable {
         if !rows.contains(where: { $0.signals?.names.isEmpty == false }) { table.leaveOut(12) }
         return table.render(style: style)
     }
-
-    /// The widest an issue's title is shown in a table, in terminal cells.
-    static let titleWidth = 44
 
     /// `text` made safe for a terminal (on one line) and cut to `width` cells with an ellipsis.
     static func shortened(_ text: String, to width: Int) -> String {

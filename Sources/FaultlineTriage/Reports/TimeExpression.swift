@@ -11,7 +11,7 @@ public enum TimeExpression {
 
     /// Seconds since 1970 for `text`, or `nil` when it is neither form.
     public static func seconds(_ text: String, now: Double) -> Double? {
-        if let unit = text.last, let amount = Double(text.dropLast()), amount >= 0 {
+        if let unit = text.last, let amount = Double(text.dropLast()), amount >= 0, amount.isFinite {
             let scale: Double? =
                 switch unit {
                 case "s": 1
@@ -21,7 +21,8 @@ public enum TimeExpression {
                 case "w": 604_800
                 default: nil
                 }
-            if let scale { return now - amount * scale }
+            // Longer ago than the year 1 is the year 1: no event is older, and every time stays a number of minutes.
+            if let scale, (amount * scale).isFinite { return max(now - amount * scale, RFC3339.range.lowerBound) }
         }
         if text.count == 10 { return RFC3339.seconds(text + "T00:00:00Z") }
         return RFC3339.seconds(text) ?? RFC3339.seconds(text + "Z")

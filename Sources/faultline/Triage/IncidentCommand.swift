@@ -19,6 +19,7 @@ struct IncidentCommand: AsyncParsableCommand {
 
     @OptionGroup var options: TriageOptions
     @OptionGroup var signals: SignalOptions
+    @OptionGroup var limit: LimitOption
 
     /// The window's start when --since is not given.
     private static let defaultSince = "1h"
@@ -28,7 +29,8 @@ struct IncidentCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let report = IncidentReport(try await options.scan(signals: signals, defaultSince: Self.defaultSince))
+        var report = IncidentReport(try await options.scan(signals: signals, defaultSince: Self.defaultSince))
+        if let count = limit.limit { report = report.limited(to: count) }
         try options.print(report) { report.text(style: $0) }
     }
 }

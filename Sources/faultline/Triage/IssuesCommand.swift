@@ -23,6 +23,7 @@ struct IssuesCommand: AsyncParsableCommand {
     var regressed = false
 
     @OptionGroup var signals: SignalOptions
+    @OptionGroup var limit: LimitOption
 
     /// Whether only issues with a signal are listed.
     private var filtering: Bool { new || spiking || regressed }
@@ -41,6 +42,7 @@ struct IssuesCommand: AsyncParsableCommand {
                 (new && signals.isNew) || (spiking && signals.isSpiking) || (regressed && signals.isRegressed)
             }
         }
+        if let count = limit.limit { report = report.limited(to: count) }
         try options.print(report) { report.text(style: $0) }
     }
 }

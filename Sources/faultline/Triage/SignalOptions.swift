@@ -17,7 +17,9 @@ struct SignalOptions: ParsableArguments {
         guard let seconds = TimeExpression.duration(baseline), seconds > 0 else {
             throw ValidationError("'\(baseline)' is not a duration: use 6h, 24h or 7d.")
         }
-        if spikeFactor <= 1 { throw ValidationError("--spike-factor is a ratio above 1, such as 5.") }
+        guard spikeFactor.isFinite, spikeFactor > 1 else {
+            throw ValidationError("--spike-factor is a ratio above 1, such as 5.")
+        }
         if spikeMinimum < 1 { throw ValidationError("--spike-minimum is a number of events, 1 or more.") }
     }
 

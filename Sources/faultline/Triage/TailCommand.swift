@@ -20,6 +20,7 @@ struct TailCommand: AsyncParsableCommand {
     var follow = false
 
     func validate() throws {
+        if lines < 0 { throw ValidationError("--lines is a number of events, 0 or more.") }
         if follow, options.logDirectory == nil {
             throw ValidationError("-f follows a log directory's events.jsonl; leave out --file.")
         }

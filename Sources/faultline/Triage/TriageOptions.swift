@@ -18,10 +18,14 @@ struct TriageOptions: ParsableArguments {
         help: "Read this file instead of a directory (.jsonl, .jsonl.gz, .envelope; - for standard input); repeatable.")
     var files: [String] = []
 
-    @Option(help: "Only events at or after this time: 30m, 2h, 7d, 2026-11-23 or 2026-11-23T14:00:00Z.")
+    // Taken as given even when they start with `-`, so that `--since -5m` is answered as a time that is not one,
+    // not as a missing value.
+    @Option(
+        parsing: .unconditional,
+        help: "Only events at or after this time: 30m, 2h, 7d, 2026-11-23 or 2026-11-23T14:00:00Z.")
     var since: String?
 
-    @Option(help: "Only events before this time, in the same forms as --since.")
+    @Option(parsing: .unconditional, help: "Only events before this time, in the same forms as --since.")
     var until: String?
 
     @Option(help: "Only this kind (server, transport, decoding, session_expired, other, message); repeatable.")
@@ -42,7 +46,7 @@ struct TriageOptions: ParsableArguments {
     @Option(help: "Only this environment; repeatable.")
     var environment: [String] = []
 
-    @Option(help: "Only this user (id, else email or username); repeatable.")
+    @Option(help: "Only this user, by id, email or username; repeatable.")
     var user: [String] = []
 
     @Flag(help: "Print JSON with a stable schema instead of text.")
@@ -70,11 +74,18 @@ struct TriageOptions: ParsableArguments {
         func seconds(_ text: String?) throws -> Double? {
             guard let text else { return nil }
             guard let seconds = TimeExpression.seconds(text, now: now) else {
+                if text.hasPrefix("-"), TimeExpression.duration(String(text.dropFirst())) != nil {
+                    throw ValidationError(
+                        "'\(text)' is not a time; durations count back from now: write \(text.dropFirst()).")
+                }
                 throw ValidationError("'\(text)' is not a time: use 30m, 2h, 7d, 2026-11-23 or 2026-11-23T14:00:00Z.")
             }
             return seconds
         }
         let (start, end) = (try seconds(since ?? defaultSince), try seconds(until))
+        if let start, start > now, let since {
+            throw ValidationError("--since \(since) is in the future: the window would hold no event yet.")
+        }
         if let start, let end, end < start, let until {
             throw ValidationError(
                 "--until \(until) is before --since \(since ?? defaultSince ?? ""): the window ends before it starts.")

@@ -41,17 +41,15 @@ import Testing
         #expect(summary.releases.map(\.release) == ["shop@2.0.0"])
     }
 
-    @Test func fingerprintsWhoseShortIdsAreTheSameAreStillTwoIssues() async throws {
-        // Given events of fingerprints whose 8-digit ids are the same: a pair found by search, and a part holding the
-        // byte the id's hash puts between parts
-        let fingerprints = [
-            ["server", "route899"], ["server", "route282832"], ["server", "route899"], ["x\u{1F}y"], ["x", "y"],
-        ]
+    @Test func idsIdentifyEachOfAHundredThousandSimilarIssues() async throws {
+        // Given 100 000 issues whose fingerprints differ in one number, and two whose parts join to the same text
+        let fingerprints = (0..<100_000).map { ["server", "GET /users/\($0)", "503"] } + [["x", "y"], ["xy"]]
         var lines = ""
         for (index, fingerprint) in fingerprints.enumerated() {
-            var event = SentryEvent(level: .error, date: Date(timeIntervalSince1970: 1_795_000_000 + Double(index)))
-            event.fingerprint = fingerprint
-            lines += String(decoding: EventEncoder.encode(event), as: UTF8.self) + "\n"
+            let parts = fingerprint.map { "\"\($0)\"" }.joined(separator: ",")
+            lines +=
+                #"{"event_id":"\#(String(format: "%032x", index + 1))","timestamp":\#(1_795_000_000 + index),"#
+                + #""level":"error","message":"m","fingerprint":[\#(parts)]}"# + "\n"
         }
         let temporary = try TemporaryDirectory("ids")
         defer { temporary.remove() }
@@ -61,13 +59,37 @@ import Testing
         // When the log is scanned
         let scan = await LogScan(files: [LogFile(url: log)], filter: EventFilter())
 
-        // Then each fingerprint is an issue of its own, though two pairs share their short ids
-        #expect(scan.issues.count == 4)
-        #expect(scan.issues[["server", "route899"]]?.events == 2)
-        #expect(scan.issues[["server", "route282832"]]?.events == 1)
-        #expect(scan.issues[["server", "route899"]]?.id == scan.issues[["server", "route282832"]]?.id)
-        #expect(scan.issues[["x\u{1F}y"]]?.id == scan.issues[["x", "y"]]?.id)
-        #expect(scan.issues[["x", "y"]]?.events == 1)
+        // Then every issue has an id of its own, shown as a prefix of at least 8 digits that no other issue has
+        #expect(scan.issues.count == fingerprints.count)
+        #expect(Set(scan.issues.values.map(\.id)).count == fingerprints.count)
+        let shown = scan.issues.values.map { (issue: $0, id: scan.shortID(of: $0)) }
+        #expect(Set(shown.map(\.id)).count == fingerprints.count)
+        #expect(shown.allSatisfy { $0.id.count >= 8 && $0.issue.id.hasPrefix($0.id) })
+        // and fingerprints one digit apart do not get ids alike: most already differ in their first digit
+        let neighbours = (0..<1000).filter { index in
+            scan.issues[fingerprints[index]]?.id.first == scan.issues[fingerprints[index + 1]]?.id.first
+        }
+        #expect(neighbours.count < 200)
+        // and each id shown, or any longer prefix of it, finds its issue
+        for (issue, id) in shown.prefix(500) {
+            #expect(try scan.issue(id).fingerprint == issue.fingerprint)
+            #expect(try scan.issue(String(issue.id.prefix(id.count + 3)).uppercased()).fingerprint == issue.fingerprint)
+        }
+        #expect(throws: IssueLookupError.self) { try scan.issue("") }
+    }
+
+    @Test func anIdIsShownWithAsManyDigitsAsSetItApart() {
+        let ids = [
+            "0123456789abcdef0123456789abcdef", "0123456789abcdef0123456789abcdee", "01234567ffffffffffffffffffffffff",
+            "fedcba9876543210fedcba9876543210",
+        ]
+
+        let shown = IssueID.abbreviations(of: ids)
+
+        #expect(shown[ids[0]] == "0123456789abcdef0123456789abcdef")
+        #expect(shown[ids[1]] == "0123456789abcdef0123456789abcdee")
+        #expect(shown[ids[2]] == "01234567f")
+        #expect(shown[ids[3]] == "fedcba98")
     }
 
     @Test func everyCountRespectsTheFilters() async throws {
