@@ -92,6 +92,24 @@ import Testing
         #expect(shown[ids[3]] == "fedcba98")
     }
 
+    @Test(arguments: [("42", 1), ("alice@example.com", 1), ("alice", 1), ("bob", 0)])
+    func aUserIsFoundByIdEmailOrUsername(user: String, events: Int) async throws {
+        let temporary = try TemporaryDirectory("users")
+        defer { temporary.remove() }
+        let log = temporary.file("events.jsonl")
+        try Data(
+            (#"{"event_id":"0123456789abcdef0123456789abcdef","timestamp":1795000000,"message":"m","#
+                + #""user":{"id":"42","email":"alice@example.com","username":"alice"}}"# + "\n").utf8
+        ).write(to: log)
+        var filter = EventFilter()
+        filter.users = [user]
+
+        let scan = await LogScan(files: [LogFile(url: log)], filter: filter)
+
+        #expect(scan.events == events)
+        #expect(scan.users == (events > 0 ? ["42"] : []))
+    }
+
     @Test func everyCountRespectsTheFilters() async throws {
         let logs = try await Self.pipelineLogs()
         defer { try? FileManager.default.removeItem(at: logs) }

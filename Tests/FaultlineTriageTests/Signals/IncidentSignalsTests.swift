@@ -55,6 +55,27 @@ import Testing
         #expect(rows.map { $0.split(separator: "  ")[1] } == ["new, new in app@1.2", "spiking", "regressed"])
     }
 
+    @Test func firstSeenIsTheFirstEventInTheLogsWhateverTheWindow() throws {
+        let logs = try Self.plantedLog()
+        defer { try? FileManager.default.removeItem(at: logs) }
+
+        let json = try BuiltFaultline.run(["issues", "--json", "--log-dir", logs.path] + Self.window)
+        let report = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        let issues = try #require(report["issues"] as? [[String: Any]])
+        let firstSeen = Dictionary(
+            uniqueKeysWithValues: issues.map { ($0["title"] as? String, $0["first_seen"] as? String) })
+
+        // The old issues were first seen 49 and 40 hours before the window's end, the new one in it
+        #expect(firstSeen["payment declined"] == "2026-11-22T09:00:00Z")
+        #expect(firstSeen["old crash"] == "2026-11-22T18:00:00Z")
+        #expect(firstSeen["new decoding bug"] == "2026-11-24T09:40:00Z")
+        // and show says the same within the window
+        let id = try #require(issues.first { $0["title"] as? String == "payment declined" }?["id"] as? String)
+        let show = String(
+            decoding: try BuiltFaultline.run(["show", id, "--log-dir", logs.path] + Self.window), as: UTF8.self)
+        #expect(show.contains("first seen 2026-11-22T09:00:00Z"))
+    }
+
     @Test func theFiltersOfIssuesAndTheSummaryCountTheSame() throws {
         let logs = try Self.plantedLog()
         defer { try? FileManager.default.removeItem(at: logs) }
