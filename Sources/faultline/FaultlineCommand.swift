@@ -37,6 +37,13 @@ struct FaultlineCommand: AsyncParsableCommand {
             failure.report()
             Foundation.exit(failure.status.rawValue)
         } catch {
+            // A subcommand's help (a request that ends with success), with its examples after it.
+            if exitCode(for: error) == .success,
+                let command = HelpExamples.requested(in: arguments, among: configuration.subcommands)
+            {
+                print(helpMessage(for: command) + "\n" + HelpExamples.section(for: command), terminator: "")
+                Foundation.exit(0)
+            }
             exit(withError: error)
         }
     }

@@ -10,10 +10,15 @@ import SeedScenarios
 /// `faultline demo`: the whole toolkit on loopback with nothing to set up. It starts the seed-contract server and an
 /// ingest (`faultline serve`), drives a capturing client through the seed scenarios with an ingest outage in the
 /// middle that the outbox rides out, and prints what each request became and the summary of the local log.
-struct DemoCommand: AsyncParsableCommand {
+struct DemoCommand: AsyncParsableCommand, CommandWithExamples {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Run the seed scenarios through a capturing client, an outbox and an ingest, then summarize.")
+
+    static let examples: [(commandLine: String, purpose: String)] = [
+        ("faultline demo", "The seed scenarios through the pipeline to an embedded ingest, then a summary."),
+        ("faultline demo --dsn http://KEY@127.0.0.1:8000/1", "The same, delivered to a Sentry-compatible ingest."),
+    ]
 
     @Option(help: "Where the app's local log goes; a new temporary directory by default. It must be empty.")
     var logDir: String?

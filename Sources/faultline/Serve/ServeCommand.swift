@@ -5,7 +5,7 @@ import Foundation
 
 /// `faultline serve`: a Sentry-compatible ingest on this machine, writing what it accepts to a log directory that
 /// every triage command reads.
-struct ServeCommand: AsyncParsableCommand {
+struct ServeCommand: AsyncParsableCommand, CommandWithExamples {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Run a Sentry-compatible ingest that writes events to a local log directory.",
@@ -16,6 +16,15 @@ struct ServeCommand: AsyncParsableCommand {
             Bugsink, through outages and rate limits.
             """)
 
+    static let examples: [(commandLine: String, purpose: String)] = [
+        ("faultline serve", "An ingest on 127.0.0.1:8000 that writes to ./faultline-logs; it prints the DSN to use."),
+        ("faultline serve --port 9000 --rate-limit 600", "Another port, at most 600 events a minute."),
+        (
+            "faultline serve --forward https://KEY@o1.ingest.sentry.io/42",
+            "Keep every event here and forward it to Sentry."
+        ),
+    ]
+
     @Option(help: "The address to listen on; 0.0.0.0 accepts other machines.")
     var host = "127.0.0.1"
 
@@ -23,9 +32,8 @@ struct ServeCommand: AsyncParsableCommand {
     var port = 8000
 
     @Option(
-        help: ArgumentHelp(
-            "Where events are written.",
-            discussion: "Default: $\(LogLayout.environmentVariable), else ./\(LogLayout.defaultPath)."))
+        help: "Where events are written; by default $\(LogLayout.environmentVariable), else ./\(LogLayout.defaultPath)."
+    )
     var logDir: String?
 
     @Option(help: "The project id of the DSN.")

@@ -2,7 +2,7 @@ import ArgumentParser
 import FaultlineTriage
 
 /// `faultline incident`: what is new, what is spiking, what regressed, since when and for whom, in one view.
-struct IncidentCommand: AsyncParsableCommand {
+struct IncidentCommand: AsyncParsableCommand, CommandWithExamples {
     static let configuration = CommandConfiguration(
         commandName: "incident",
         abstract: "What is new, spiking or regressed in the window (--since, 1h by default), since when, for whom.",
@@ -16,6 +16,12 @@ struct IncidentCommand: AsyncParsableCommand {
             since: the minute a new issue started, or the first minute in the window with at least --spike-factor \
             times the baseline's events per minute.
             """)
+
+    static let examples: [(commandLine: String, purpose: String)] = [
+        ("faultline incident", "What is new, spiking or regressed in the last hour, against the day before it."),
+        ("faultline incident --since 6h --baseline 7d", "A longer window, against the week before it."),
+        ("faultline incident --limit 5 --json", "The five most pressing issues, as JSON."),
+    ]
 
     @OptionGroup var options: TriageOptions
     @OptionGroup var signals: SignalOptions

@@ -4,9 +4,15 @@ import FaultlineTriage
 extension IssuesReport.Order: ExpressibleByArgument {}
 
 /// `faultline issues`: one row per issue (events grouped by fingerprint).
-struct IssuesCommand: AsyncParsableCommand {
+struct IssuesCommand: AsyncParsableCommand, CommandWithExamples {
     static let configuration = CommandConfiguration(
         commandName: "issues", abstract: "One row per issue: kind, route, codes, events, users, last seen, trend.")
+
+    static let examples: [(commandLine: String, purpose: String)] = [
+        ("faultline issues --sort users", "Every issue, those that hit the most users first."),
+        ("faultline issues --kind decoding --since 1d", "The decoding failures of the last day."),
+        ("faultline issues --new --since 30m", "The issues first seen in the last half hour."),
+    ]
 
     @OptionGroup var options: TriageOptions
 

@@ -4,7 +4,7 @@ import Foundation
 
 /// `faultline report`: a self-contained page of charts and tables, for sharing outside a terminal, or its data as
 /// JSON.
-struct ReportCommand: AsyncParsableCommand {
+struct ReportCommand: AsyncParsableCommand, CommandWithExamples {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "A self-contained report to share: timeline, kinds, routes, codes, users and top issues.",
@@ -12,6 +12,14 @@ struct ReportCommand: AsyncParsableCommand {
             The page (--html, the default) has no script and fetches nothing, so it opens offline; --json writes \
             what it shows as data. Filters apply as elsewhere.
             """)
+
+    static let examples: [(commandLine: String, purpose: String)] = [
+        (
+            "faultline report --since 1d -o incident.html",
+            "A page to share: the last day, with its timeline and top issues."
+        ),
+        ("faultline report --json", "The same numbers as JSON."),
+    ]
 
     @OptionGroup var options: TriageOptions
     @OptionGroup var signals: SignalOptions

@@ -5,9 +5,14 @@ import FaultlineTriage
 import Foundation
 
 /// `faultline tail`: the latest events, one per line, and with `-f` every new one as the app logs it.
-struct TailCommand: AsyncParsableCommand {
+struct TailCommand: AsyncParsableCommand, CommandWithExamples {
     static let configuration = CommandConfiguration(
         commandName: "tail", abstract: "Print the latest events, one per line; -f follows the log as it grows.")
+
+    static let examples: [(commandLine: String, purpose: String)] = [
+        ("faultline tail -n 20", "The 20 latest events, one per line."),
+        ("faultline tail -f --kind server", "Every new server failure as the app logs it."),
+    ]
 
     @OptionGroup var options: TriageOptions
 

@@ -3,9 +3,14 @@ import FaultlineTriage
 import Foundation
 
 /// `faultline timeline`: a histogram of events over time, empty buckets shown.
-struct TimelineCommand: AsyncParsableCommand {
+struct TimelineCommand: AsyncParsableCommand, CommandWithExamples {
     static let configuration = CommandConfiguration(
         commandName: "timeline", abstract: "Events over time in equal buckets, with empty buckets shown.")
+
+    static let examples: [(commandLine: String, purpose: String)] = [
+        ("faultline timeline --since 6h", "Events over the last six hours, quiet buckets shown."),
+        ("faultline timeline --bucket 5 --route \"/users/{id}\"", "One route, in buckets of five minutes."),
+    ]
 
     @OptionGroup var options: TriageOptions
 

@@ -8,9 +8,8 @@ import Foundation
 struct TriageOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "The Reporter's log directory (Options.logDirectory).",
-            discussion: "Default: $\(LogLayout.environmentVariable), else ./\(LogLayout.defaultPath)."
-        ))
+            "The Reporter's log directory (Options.logDirectory); by default $\(LogLayout.environmentVariable), "
+                + "else ./\(LogLayout.defaultPath)."))
     var logDir: String?
 
     @Option(
@@ -22,10 +21,10 @@ struct TriageOptions: ParsableArguments {
     // not as a missing value.
     @Option(
         parsing: .unconditional,
-        help: "Only events at or after this time: 30m, 2h, 7d, 2026-11-23 or 2026-11-23T14:00:00Z.")
+        help: "The window's start: events from this time are counted, 30m, 2h, 7d, 2026-11-23 or 2026-11-23T14:00:00Z.")
     var since: String?
 
-    @Option(parsing: .unconditional, help: "Only events before this time, in the same forms as --since.")
+    @Option(parsing: .unconditional, help: "The window's end: events before this time are counted, as --since.")
     var until: String?
 
     @Option(help: "Only this kind (server, transport, decoding, session_expired, other, message); repeatable.")
@@ -49,7 +48,7 @@ struct TriageOptions: ParsableArguments {
     @Option(help: "Only this user, by id, email or username; repeatable.")
     var user: [String] = []
 
-    @Flag(help: "Print JSON with a stable schema instead of text.")
+    @Flag(help: "Print JSON with a stable schema.")
     var json = false
 
     func validate() throws {

@@ -13,7 +13,8 @@ import Testing
         (["incident"], "--spike-factor"), (["incident"], "--spike-minimum"), (["incident"], "--baseline"),
         (["issues", "--spiking"], "--spike-factor"), (["summary", "--since", "1h"], "--spike-minimum"),
         (["issues"], "--limit"), (["incident"], "--limit"), (["tail"], "--lines"),
-        (["issues"], "--since"), (["summary"], "--until"), (["timeline"], "--since"),
+        (["issues"], "--since"), (["summary"], "--until"), (["timeline"], "--since"), (["timeline"], "--bucket"),
+        (["demo"], "--timeout"),
     ]
 
     @Test(arguments: options)
