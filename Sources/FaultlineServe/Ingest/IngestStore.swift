@@ -158,7 +158,8 @@ actor IngestStore {
     private func statisticsChanged() {
         guard statisticsWrite == nil else { return }
         statisticsWrite = Task {
-            try? await Task.sleep(for: .seconds(1))
+            // Cancelled by close, which stores them itself: its write is the last.
+            guard (try? await Task.sleep(for: .seconds(1))) != nil else { return }
             storeStatistics()
         }
     }
