@@ -57,8 +57,11 @@ public struct IngestConfiguration: Sendable {
     /// Whether accepted events are written to the local log: unless forwarding is on and told not to.
     var storesLocally: Bool { forwarding?.storesLocally ?? true }
 
-    /// The DSN clients use to send here.
+    /// The DSN clients use to send here. Its host is the address listened on, or, for one that stands for every
+    /// address (`0.0.0.0`, `::`), which no client can send to, this machine's name; an IPv6 address is bracketed.
     public func dsn(port: Int) -> String {
-        "http://\(publicKey)@\(host):\(port)/\(projectID)"
+        let reachable = ["0.0.0.0", "::", "[::]"].contains(host) ? ProcessInfo.processInfo.hostName : host
+        let bracketed = reachable.contains(":") && !reachable.hasPrefix("[") ? "[\(reachable)]" : reachable
+        return "http://\(publicKey)@\(bracketed):\(port)/\(projectID)"
     }
 }
