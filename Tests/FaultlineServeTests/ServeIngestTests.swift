@@ -104,6 +104,23 @@ import Testing
         #expect(latest.breadcrumbs?.values.last?.message == "tapped pay")
         #expect(latest.breadcrumbs?.values.last?.level == .info)
         #expect(scan.counts.ignoredFields == 0)
+        // and shows its level, SDK, user with every identity, and tags
+        let show = try JSONSerialization.jsonObject(
+            with: try BuiltFaultline.run(["show", cart.id, "--json", "--log-dir", logs.path]))
+        let shown = try #require((show as? [String: Any])?["latest"] as? [String: Any])
+        #expect(shown["level"] as? String == "error")
+        #expect((shown["sdk"] as? String)?.hasPrefix("sentry.python") == true, "\(shown["sdk"] ?? "none")")
+        let user = try #require(shown["user"] as? [String: Any])
+        #expect(user["email"] as? String != nil && user["username"] as? String != nil)
+        #expect((shown["tags"] as? [String: String])?["region"] == "eu-west")
+        #expect((shown["exceptions"] as? [String]) == ["ValueError: cart is empty"])
+        // and --user finds ana's two events by her email and by her username
+        for identity in ["ana@example.com", "ana.k", "ana"] {
+            let issues = try JSONDecoder().decode(
+                IssuesReport.self,
+                from: try BuiltFaultline.run(["issues", "--json", "--user", identity, "--log-dir", logs.path]))
+            #expect(issues.issues.map(\.events) == [2], "\(identity)")
+        }
     }
 
     @Test func malformedOversizedAndUnauthenticatedRequestsAreRefusedAndNothingIsStored() async throws {

@@ -24,8 +24,9 @@ def main():
     sentry_sdk.init(dsn=sys.argv[1], release="shop-py@1.0", environment="staging")
     for user in ["ana", "bo", "ana"]:
         with sentry_sdk.new_scope() as scope:
-            scope.set_user({"id": user, "segment": "pro"})
+            scope.set_user({"id": user, "email": f"{user}@example.com", "username": f"{user}.k", "segment": "pro"})
             scope.set_tag("http.route", "/checkout")
+            scope.set_tag("region", "eu-west")
             sentry_sdk.add_breadcrumb(category="ui", message="tapped pay")
             try:
                 checkout()

@@ -50,10 +50,12 @@ public struct EventRecord: Hashable, Sendable {
     }
 
     /// The kind of failure: the `error.kind` tag Faultline sets (`server`, `transport`, `decoding`,
-    /// `session_expired`, `message`), else `message` for an event with a message and no exception, as other SDKs
-    /// send from `capture_message`, else `other`.
+    /// `session_expired`, `other`, `message`), else, for other SDKs' events, `error` for an exception and `message`
+    /// for a message without one (`capture_message`), else `other`.
     public var kind: String {
-        tags["error.kind"] ?? (exceptionType == nil && exceptionValue == nil && message != nil ? "message" : "other")
+        if let kind = tags["error.kind"] { return kind }
+        if exceptionType != nil || exceptionValue != nil { return "error" }
+        return message != nil ? "message" : "other"
     }
 
     /// Creates a record.

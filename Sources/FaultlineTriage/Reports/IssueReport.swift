@@ -58,43 +58,6 @@ public struct IssueReport: Hashable, Sendable, Encodable {
         }
     }
 
-    /// The issue's latest event.
-    public struct Latest: Hashable, Sendable, Encodable {
-        public let eventID: String
-        public let timestamp: String
-        public let title: String
-        /// The message the server sent with its error, if it sent one.
-        public let serverMessage: String?
-        /// Where decoding failed, and the decoder's words.
-        public let decodingPath: String?
-        public let decodingDetail: String?
-        /// The frames of its exception's stack trace (else its current thread's), oldest first: for a Faultline
-        /// event, the code that sent the request.
-        public let stacktrace: [SentryEvent.Stacktrace.Frame]
-        /// Oldest first.
-        public let breadcrumbs: [Crumb]
-
-        enum CodingKeys: String, CodingKey {
-            case timestamp, title, stacktrace, breadcrumbs
-            case eventID = "event_id"
-            case serverMessage = "server_message"
-            case decodingPath = "decoding_path"
-            case decodingDetail = "decoding_detail"
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(eventID, forKey: .eventID)
-            try container.encode(timestamp, forKey: .timestamp)
-            try container.encode(title, forKey: .title)
-            try container.encode(serverMessage, forKey: .serverMessage)
-            try container.encode(decodingPath, forKey: .decodingPath)
-            try container.encode(decodingDetail, forKey: .decodingDetail)
-            try container.encode(stacktrace, forKey: .stacktrace)
-            try container.encode(breadcrumbs, forKey: .breadcrumbs)
-        }
-    }
-
     /// The most values listed per distribution.
     static let listed = 10
 
@@ -129,16 +92,7 @@ public struct IssueReport: Hashable, Sendable, Encodable {
         serverCodes = Self.counts(issue.serverCodes)
         releases = Self.counts(issue.releases)
         environments = Self.counts(issue.environments)
-        latest = latestEvent.map { event in
-            let details = event.contexts["faultline"]?.objectValue
-            let decoding = details?["decoding"]?.objectValue
-            return Latest(
-                eventID: event.eventID, timestamp: event.timestamp,
-                title: issue.latest.title,
-                serverMessage: details?["server_message"]?.stringValue,
-                decodingPath: event.tags["decoding.path"], decodingDetail: decoding?["debug_description"]?.stringValue,
-                stacktrace: Self.stacktrace(of: event), breadcrumbs: (event.breadcrumbs?.values ?? []).map(Crumb.init))
-        }
+        latest = latestEvent.map { Latest($0, title: issue.latest.title) }
         read = scan.counts
     }
 
@@ -179,6 +133,7 @@ public struct IssueReport: Hashable, Sendable, Encodable {
             lines += [
                 "", style.bold("latest event \(safe(latest.eventID)) at \(safe(latest.timestamp))"), safe(latest.title),
             ]
+            lines += latest.detailLines()
             if let message = latest.serverMessage { lines.append("server message: \(safe(message))") }
             if let path = latest.decodingPath { lines.append("decoding path: \(safe(path))") }
             if let detail = latest.decodingDetail { lines.append("decoder: \(safe(detail))") }
@@ -202,12 +157,6 @@ public struct IssueReport: Hashable, Sendable, Encodable {
 
     /// The most frames the terminal shows, the most recent ones.
     static let framesShown = 20
-
-    private static func stacktrace(of event: SentryEvent) -> [SentryEvent.Stacktrace.Frame] {
-        let exception = event.exception?.values.last?.stacktrace
-        let thread = event.threads?.values.first { $0.current == true }?.stacktrace
-        return (exception ?? thread)?.frames ?? []
-    }
 
     /// `Module/File.swift:42 in pay(_:)`, the place a frame names, with its binary when it has no file; a frame
     /// that is not the app's is marked so.

@@ -5,7 +5,7 @@ import FaultlineReporting
 /// not be read.
 public struct SummaryReport: Hashable, Sendable, Encodable {
     /// The kinds every summary counts, present even at zero.
-    public static let kinds = ["server", "transport", "decoding", "session_expired", "other", "message"]
+    public static let kinds = ["server", "transport", "decoding", "session_expired", "other", "error", "message"]
 
     public struct Release: Hashable, Sendable, Codable {
         public let release: String

@@ -27,7 +27,7 @@ struct TriageOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "The window's end: events before this time are counted, as --since.")
     var until: String?
 
-    @Option(help: "Only this kind (server, transport, decoding, session_expired, other, message); repeatable.")
+    @Option(help: "Only this kind (server, transport, decoding, session_expired, other, error, message); repeatable.")
     var kind: [String] = []
 
     @Option(help: "Only this route template, such as /users/{id}; repeatable.")

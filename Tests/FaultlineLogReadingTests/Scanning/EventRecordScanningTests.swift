@@ -179,7 +179,7 @@ import Testing
         let python = try Self.record(
             "{\(base),\"exception\":{\"values\":[{\"type\":\"ZeroDivisionError\",\"value\":\"division by zero\"}]}}")
         #expect(python.title == "ZeroDivisionError: division by zero")
-        #expect(python.kind == "other")
+        #expect(python.kind == "error")
         let own = try Self.record(
             "{\(base),\"tags\":{\"error.kind\":\"server\"},\"exception\":[{\"type\":\"ServerFailure\",\"value\":\"GET /a: HTTP 500\"}]}"
         )

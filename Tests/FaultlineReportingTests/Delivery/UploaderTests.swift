@@ -78,10 +78,11 @@ import Testing
         let outbox = try TemporaryDirectory()
         defer { outbox.remove() }
         try await RecordingIngest.run { ingest in
-            // Given an ingest that answers the first request 429 Retry-After: 5 (long enough that the envelope stored
-            // "during the limit" is stored within it on a loaded machine: with 1 second, a full run once stored it
-            // after the limit)
-            await ingest.recorder.answerNext([.init(status: 429, headers: ["Retry-After": "5"])])
+            // Given an ingest that answers the first request 429 Retry-After: 5 (times a sanitizer's slowdown; long
+            // enough that the envelope stored "during the limit" is stored within it on a loaded machine: with 1
+            // second, a full run once stored it after the limit)
+            let limit = 5 * slowdown
+            await ingest.recorder.answerNext([.init(status: 429, headers: ["Retry-After": "\(limit)"])])
             let uploader = try DeliveryFixtures.uploader(dsn: ingest.dsn(), outbox: outbox.url, over: transport)
 
             // When an envelope is sent, then more are stored during the limit
@@ -96,7 +97,7 @@ import Testing
             let requests = await ingest.recorder.requests
             #expect(requests.map(\.status) == [429, 200])
             let gap = requests[1].receivedAt - requests[0].receivedAt
-            #expect(gap >= .seconds(5))
+            #expect(gap >= .seconds(limit))
             #expect(
                 await uploader.statistics.discarded == [.init(reason: .ratelimitBackoff, category: .error, quantity: 1)]
             )
@@ -108,9 +109,13 @@ import Testing
         let outbox = try TemporaryDirectory()
         defer { outbox.remove() }
         try await RecordingIngest.run { ingest in
-            // Given an ingest that accepts an event but limits errors for 1 second
+            // Given an ingest that accepts an event but limits errors for 5 seconds (times a sanitizer's slowdown: long
+            // enough that the events captured "during the limit" are captured within it on a loaded machine)
+            let limit = 5 * slowdown
             await ingest.recorder.answerNext([
-                .init(status: 200, headers: ["X-Sentry-Rate-Limits": "1:error;transaction:key, 0.5:unknown:project"])
+                .init(
+                    status: 200,
+                    headers: ["X-Sentry-Rate-Limits": "\(limit):error;transaction:key, 0.5:unknown:project"])
             ])
             let uploader = try DeliveryFixtures.uploader(dsn: ingest.dsn(), outbox: outbox.url, over: transport)
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("accepted")))
@@ -120,7 +125,7 @@ import Testing
             for index in 0..<3 {
                 #expect(await uploader.enqueue(try DeliveryFixtures.envelope("limited \(index)")) == false)
             }
-            try await Task.sleep(for: .milliseconds(1100))
+            try await Task.sleep(for: .seconds(limit) + .milliseconds(100))
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("after the limit")))
             #expect(await uploader.flush(timeout: patience))
 

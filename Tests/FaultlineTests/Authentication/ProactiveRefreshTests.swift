@@ -116,11 +116,12 @@ import Testing
 
     @Test func aTokenARefreshJustReturnedIsUsedEvenWhenItIsWithinTheMargin() async throws {
         try await SeedServer.run { server in
-            // Given a server whose tokens live 30 seconds, and an authenticator whose margin is a minute: every token
-            // is due as soon as it is issued
-            await server.state.setAccessTokenLifetime(.seconds(30), for: .plain)
+            // Given a server whose tokens live 30 seconds (times a sanitizer's slowdown), and an authenticator whose
+            // margin is twice that: every token is due as soon as it is issued
+            let lifetime = slowed(.seconds(30))
+            await server.state.setAccessTokenLifetime(lifetime, for: .plain)
             let tokens = await server.state.issueTokens(for: .plain)
-            let (client, refresher) = Self.client(server, tokens: tokens, margin: .seconds(60))
+            let (client, refresher) = Self.client(server, tokens: tokens, margin: lifetime * 2)
 
             // When five requests are sent one after another
             var attempts: [Int] = []

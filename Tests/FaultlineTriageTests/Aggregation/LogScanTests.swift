@@ -35,7 +35,7 @@ import Testing
         let summary = SummaryReport(scan)
         #expect(
             summary.kinds == [
-                "server": 3, "transport": 2, "message": 1, "decoding": 0, "session_expired": 0, "other": 0,
+                "server": 3, "transport": 2, "message": 1, "decoding": 0, "session_expired": 0, "other": 0, "error": 0,
             ])
         #expect(summary.users == 2)
         #expect(summary.releases.map(\.release) == ["shop@2.0.0"])

@@ -145,10 +145,12 @@ import Testing
             as: UTF8.self)
     }
 
-    /// `output` with what differs between runs replaced: the seed server's port, event and request ids, the log path.
+    /// `output` with what differs between runs and machines replaced: the seed server's port, event and request ids,
+    /// the log path, the kernel's version in the `os` context.
     static func redacted(_ output: String, logs: URL) -> String {
         let replacements = [
             (#"127\.0\.0\.1:[0-9]+"#, "127.0.0.1:<port>"),
+            (#"(os"? :? ?"?Linux )[0-9][0-9A-Za-z.+_-]*"#, "$1<kernel-version>"),
             (#"\b[0-9a-f]{32}\b"#, "<event-id>"),
             (#"(request[ _]?(?:id)?"?[:=]? ?"?)[0-9a-f]{8}\b"#, "$1<request-id>"),
         ]

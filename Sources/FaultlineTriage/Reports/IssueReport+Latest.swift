@@ -1,0 +1,120 @@
+import FaultlineReporting
+
+extension IssueReport {
+    /// The issue's latest event, read again in full: what Sentry's event page shows of it.
+    public struct Latest: Hashable, Sendable, Encodable {
+        public let eventID: String
+        public let timestamp: String
+        public let title: String
+        /// `debug`, `info`, `warning`, `error` or `fatal`.
+        public let level: String
+        /// The SDK that sent it, such as `sentry.python/2.19.0`.
+        public let sdk: String
+        /// Who it happened to, as the event names them.
+        public let user: UserContext?
+        /// Every tag, by name.
+        public let tags: [String: String]
+        /// The name and version of each of its `os`, `runtime`, `device`, `app` and `browser` contexts it has.
+        public let contexts: [String: String]
+        /// Its exceptions, `Type: value`, the first cause first and the one raised last (a chain of one for most).
+        public let exceptions: [String]
+        /// The message the server sent with its error, if it sent one.
+        public let serverMessage: String?
+        /// Where decoding failed, and the decoder's words.
+        public let decodingPath: String?
+        public let decodingDetail: String?
+        /// The frames of its exception's stack trace (else its current thread's), oldest first: for a Faultline
+        /// event, the code that sent the request.
+        public let stacktrace: [SentryEvent.Stacktrace.Frame]
+        /// Oldest first.
+        public let breadcrumbs: [Crumb]
+
+        enum CodingKeys: String, CodingKey {
+            case timestamp, title, level, sdk, user, tags, contexts, exceptions, stacktrace, breadcrumbs
+            case eventID = "event_id"
+            case serverMessage = "server_message"
+            case decodingPath = "decoding_path"
+            case decodingDetail = "decoding_detail"
+        }
+
+        /// The contexts whose name and version are shown.
+        static let summarizedContexts = ["os", "runtime", "device", "app", "browser"]
+
+        init(_ event: SentryEvent, title: String) {
+            let details = event.contexts["faultline"]?.objectValue
+            eventID = event.eventID
+            timestamp = event.timestamp
+            self.title = title
+            level = event.level.rawValue
+            sdk = event.sdk.clientName
+            user = event.user
+            tags = event.tags
+            contexts = Self.summaries(of: event.contexts)
+            exceptions = (event.exception?.values ?? []).map { "\($0.type): \($0.value)" }
+            serverMessage = details?["server_message"]?.stringValue
+            decodingPath = event.tags["decoding.path"]
+            decodingDetail = details?["decoding"]?.objectValue?["debug_description"]?.stringValue
+            let exception = event.exception?.values.last?.stacktrace
+            let thread = event.threads?.values.first { $0.current == true }?.stacktrace
+            stacktrace = (exception ?? thread)?.frames ?? []
+            breadcrumbs = (event.breadcrumbs?.values ?? []).map(Crumb.init)
+        }
+
+        /// `Linux 6.1`, `CPython 3.11.2`: each summarized context's name and version, where it has either.
+        private static func summaries(of contexts: [String: JSONValue]) -> [String: String] {
+            var summaries: [String: String] = [:]
+            for key in summarizedContexts {
+                guard let context = contexts[key]?.objectValue else { continue }
+                let parts =
+                    ["name", "version"].compactMap { context[$0]?.stringValue }
+                    + (key == "device" ? [context["model"]?.stringValue].compactMap { $0 } : [])
+                if !parts.isEmpty { summaries[key] = parts.joined(separator: " ") }
+            }
+            return summaries
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(eventID, forKey: .eventID)
+            try container.encode(timestamp, forKey: .timestamp)
+            try container.encode(title, forKey: .title)
+            try container.encode(level, forKey: .level)
+            try container.encode(sdk, forKey: .sdk)
+            try container.encode(user, forKey: .user)
+            try container.encode(tags, forKey: .tags)
+            try container.encode(contexts, forKey: .contexts)
+            try container.encode(exceptions, forKey: .exceptions)
+            try container.encode(serverMessage, forKey: .serverMessage)
+            try container.encode(decodingPath, forKey: .decodingPath)
+            try container.encode(decodingDetail, forKey: .decodingDetail)
+            try container.encode(stacktrace, forKey: .stacktrace)
+            try container.encode(breadcrumbs, forKey: .breadcrumbs)
+        }
+
+        /// The lines `show` prints about it after its title: level and SDK, user, tags, contexts and the chain of
+        /// exceptions, each only when the event has it.
+        func detailLines() -> [String] {
+            let safe = TerminalText.safe
+            var lines = ["level \(safe(level)) · \(safe(sdk))"]
+            if let user {
+                let identities = [
+                    user.id.map { "id \(safe($0))" }, user.email.map { "email \(safe($0))" },
+                    user.username.map { "username \(safe($0))" }, user.segment.map { "segment \(safe($0))" },
+                ].compactMap { $0 }
+                if !identities.isEmpty { lines.append("user: " + identities.joined(separator: ", ")) }
+            }
+            if !tags.isEmpty {
+                lines.append(
+                    "tags: "
+                        + tags.sorted { $0.key < $1.key }.map { "\(safe($0.key))=\(safe($0.value))" }
+                        .joined(separator: ", "))
+            }
+            let shown = Self.summarizedContexts.compactMap { key in contexts[key].map { "\(key) \(safe($0))" } }
+            if !shown.isEmpty { lines.append("contexts: " + shown.joined(separator: ", ")) }
+            if exceptions.count > 1 {
+                lines.append("exceptions, the first cause first: " + exceptions.map(safe).joined(separator: " → "))
+            }
+            return lines
+        }
+    }
+}
