@@ -83,8 +83,8 @@ import Testing
             IssuesReport.self,
             from: try BuiltFaultline.run(["issues", "--kind", "message", "--json", "--log-dir", logs.path]))
         #expect(Set(messages.issues.map(\.title)) == ["disk full", "database is on fire", Self.forged])
-        // and the Python error is titled with its type, as Sentry titles it
-        #expect(byTitle["ZeroDivisionError: division by zero"]?.kind == "other")
+        // and the Python error is titled with its type, as Sentry titles it, and is of kind error
+        #expect(byTitle["ZeroDivisionError: division by zero"]?.kind == "error")
         // and JSON keeps the text exact
         #expect(byTitle["bad \u{202E}txt.exe\r done"]?.route == "/a\u{1B}[31mb")
     }
