@@ -21,23 +21,37 @@ import Testing
             #expect(
                 try await serve.post("/api/1/envelope/", body: Data("nope".utf8), headers: ServeFixture.auth).0 == 400)
         }
-        // When it is started again on the same directory and stores one more event
+        // When it is started again on the same directory, stores one more event, and gets an SDK's client report of
+        // two errors it dropped while a 429 held
         let second = RelayFixture.eventEnvelope(RelayFixture.eventID(run: 0x57, 2))
+        let report = Envelope(
+            header: [:],
+            items: [
+                .init(
+                    type: "client_report",
+                    payload: Data(
+                        #"{"timestamp":"2026-11-28T04:00:00Z","discarded_events":[{"reason":"ratelimit_backoff","#
+                            .utf8) + Data(#""category":"error","quantity":2}]}"#.utf8))
+            ]
+        ).serialized()
         try await ServeFixture.run(logs: logs) { (serve: ServeFixture) async throws in
             #expect(try await serve.post("/api/1/envelope/", body: second, headers: ServeFixture.auth).0 == 200)
+            #expect(try await serve.post("/api/1/envelope/", body: report, headers: ServeFixture.auth).0 == 200)
         }
 
         // Then the statistics count both runs: requests by status, events stored, and those not stored by reason
         let statistics = IngestStatistics.stored(in: logs)
-        #expect(statistics.requests == ["200": 3, "403": 1, "400": 1])
+        #expect(statistics.requests == ["200": 4, "403": 1, "400": 1])
         #expect(statistics.stored == 2)
         #expect(statistics.dropped == ["duplicate": 1, "unauthorized": 1, "malformed": 1])
+        #expect(statistics.droppedBySDKs == ["ratelimit_backoff/error": 2])
         #expect(statistics.updated != nil)
         // and `faultline stats` shows them
         let text = String(decoding: try BuiltFaultline.run(["stats", "--log-dir", logs.path]), as: UTF8.self)
         #expect(
-            text.contains("serve: 5 requests answered (200: 3, 400: 1, 403: 1), 2 events stored (updated "), "\(text)")
+            text.contains("serve: 6 requests answered (200: 4, 400: 1, 403: 1), 2 events stored (updated "), "\(text)")
         #expect(text.contains("not stored: duplicate 1, malformed 1, unauthorized 1"), "\(text)")
+        #expect(text.contains("dropped by the SDKs (their client reports): ratelimit_backoff/error 2"), "\(text)")
         let json =
             try JSONSerialization.jsonObject(
                 with: try BuiltFaultline.run(["stats", "--log-dir", logs.path, "--json"])) as? [String: Any]

@@ -17,8 +17,25 @@ public struct IngestStatistics: Hashable, Sendable, Codable, StatisticsFile {
     /// Events not stored, by reason: `duplicate`, `malformed`, `unauthorized`, `too_large`, `ratelimited`,
     /// `client_closed`, `unavailable`.
     public var dropped: [String: Int] = [:]
+    /// What the SDKs said in their client reports they did not send, by `reason/category`, such as
+    /// `ratelimit_backoff/error` for the events an SDK dropped while serve's 429 held.
+    public var droppedBySDKs: [String: Int] = [:]
 
     public init() {}
+
+    private enum CodingKeys: String, CodingKey {
+        case updated, requests, stored, dropped
+        case droppedBySDKs = "dropped_by_sdks"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        updated = try container.decodeIfPresent(Date.self, forKey: .updated)
+        requests = try container.decodeIfPresent([String: Int].self, forKey: .requests) ?? [:]
+        stored = try container.decodeIfPresent(Int.self, forKey: .stored) ?? 0
+        dropped = try container.decodeIfPresent([String: Int].self, forKey: .dropped) ?? [:]
+        droppedBySDKs = try container.decodeIfPresent([String: Int].self, forKey: .droppedBySDKs) ?? [:]
+    }
 
     /// Reads the statistics stored in `directory`; empty ones when there are none or they cannot be read.
     public static func stored(in directory: URL) -> IngestStatistics { storedFile(in: directory) }

@@ -123,6 +123,7 @@ actor IngestStore {
         for (discard, count) in discards {
             metrics.countClientDiscards(reason: discard.reason, category: discard.category, count: count)
         }
+        if !discards.isEmpty { statisticsChanged() }
     }
 
     /// Counts an answered request, and the events of a refused one by the reason its status gives.

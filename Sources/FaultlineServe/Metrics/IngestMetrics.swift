@@ -54,6 +54,7 @@ struct IngestMetrics: Sendable {
 
     mutating func countClientDiscards(reason: String, category: String, count: Int) {
         clientDiscards.add([reason, category], count)
+        statistics.droppedBySDKs["\(reason)/\(category)", default: 0] += count
     }
 
     mutating func countRequest(status: Int) {

@@ -136,6 +136,12 @@ public struct StatsReport: Hashable, Sendable, Encodable {
                 ? "not stored: none"
                 : "not stored: "
                     + ingest.dropped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        if !ingest.droppedBySDKs.isEmpty {
+            lines.append(
+                "dropped by the SDKs (their client reports): "
+                    + ingest.droppedBySDKs.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+                    .joined(separator: ", "))
+        }
         return lines
     }
 
