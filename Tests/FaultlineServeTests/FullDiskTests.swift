@@ -26,6 +26,9 @@ import Testing
             var options = Reporter.Options(logDirectory: appLogs)
             options.dsn = try DSN(serve.dsn)
             options.maxLogFileSize = 4096
+            // (a request is not given up for slowness here: one sent again after its timeout, as a sanitizer's
+            // slowdown once passed, would carry its client report twice)
+            options.configureDelivery = { $0.requestTimeout = slowed(.seconds(120)) }
             let reporter = try Reporter(options: options)
             for index in 0..<3 { await reporter.capture(message: "before the disk filled \(index)") }
             #expect(await reporter.flush(timeout: patience))

@@ -1,6 +1,7 @@
 import FaultlineReporting
 import FaultlineTestServer
 import Foundation
+import TestSupport
 import Testing
 
 #if AsyncHTTPClient
@@ -48,7 +49,7 @@ enum DeliveryFixtures {
     @Sendable static func tune(_ configuration: inout Uploader.Configuration) {
         configuration.flushInterval = .milliseconds(50)
         configuration.backoff = .init(initial: .milliseconds(50), multiplier: 2, maximum: .milliseconds(400))
-        configuration.requestTimeout = .seconds(120)
+        configuration.requestTimeout = slowed(.seconds(120))
     }
 
     /// An uploader with the test ``configuration(dsn:outbox:)`` over a new `transport`.
