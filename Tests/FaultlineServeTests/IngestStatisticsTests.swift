@@ -24,16 +24,7 @@ import Testing
         // When it is started again on the same directory, stores one more event, and gets an SDK's client report of
         // two errors it dropped while a 429 held
         let second = RelayFixture.eventEnvelope(RelayFixture.eventID(run: 0x57, 2))
-        let report = Envelope(
-            header: [:],
-            items: [
-                .init(
-                    type: "client_report",
-                    payload: Data(
-                        #"{"timestamp":"2026-11-28T04:00:00Z","discarded_events":[{"reason":"ratelimit_backoff","#
-                            .utf8) + Data(#""category":"error","quantity":2}]}"#.utf8))
-            ]
-        ).serialized()
+        let report = RelayFixture.clientReportEnvelope(reason: "ratelimit_backoff", quantity: 2).serialized()
         try await ServeFixture.run(logs: logs) { (serve: ServeFixture) async throws in
             #expect(try await serve.post("/api/1/envelope/", body: second, headers: ServeFixture.auth).0 == 200)
             #expect(try await serve.post("/api/1/envelope/", body: report, headers: ServeFixture.auth).0 == 200)

@@ -171,10 +171,7 @@ import Testing
                 try JSONDecoder().decode([String: String].self, from: version)
                     == ["name": "faultline", "version": FaultlineVersion.current])
             // A client report is counted, not stored
-            let report = Data(
-                #"{"timestamp":"2026-11-23T09:00:00Z","discarded_events":[{"reason":"queue_overflow","category":"error","quantity":7}]}"#
-                    .utf8)
-            let reportEnvelope = Envelope(header: [:], items: [.init(type: "client_report", payload: report)])
+            let reportEnvelope = RelayFixture.clientReportEnvelope(reason: "queue_overflow", quantity: 7)
             #expect(try await serve.post("/api/1/envelope/", body: reportEnvelope.serialized(), headers: auth).0 == 200)
             let metrics = try await serve.metrics()
             #expect(

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// A command whose `--help` ends with examples, the ones the command-line article gives.
+/// A command whose `--help` ends with examples: command lines a user starts from, each with what it does.
 protocol CommandWithExamples: ParsableCommand {
     /// Command lines, each with what it does.
     static var examples: [(commandLine: String, purpose: String)] { get }

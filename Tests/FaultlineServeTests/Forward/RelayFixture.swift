@@ -41,6 +41,14 @@ enum RelayFixture {
         return Envelope(eventID: id, eventJSON: event, dsn: nil).serialized()
     }
 
+    /// An envelope with one client report, as SDKs send them: `quantity` events of `category` dropped for `reason`.
+    static func clientReportEnvelope(reason: String, category: String = "error", quantity: Int) -> Envelope {
+        let report =
+            #"{"timestamp":"2026-11-23T09:00:00Z","discarded_events":[{"reason":"\#(reason)","category":"\#(category)","#
+            + #""quantity":\#(quantity)}]}"#
+        return Envelope(header: [:], items: [.init(type: "client_report", payload: Data(report.utf8))])
+    }
+
     /// An event id made of `run` and `index`: 32 hex digits.
     static func eventID(run: Int, _ index: Int) -> String {
         String(format: "%08x%024x", run, index)

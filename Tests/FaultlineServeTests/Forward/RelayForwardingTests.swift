@@ -41,15 +41,7 @@ import Testing
                                 #"{"aggregates":[{"started":"2026-11-23T09:00:00Z","exited":3}],"attrs":{"release":"shop@1"}}"#
                                     .utf8))
                     ])
-                let report = Envelope(
-                    header: [:],
-                    items: [
-                        .init(
-                            type: "client_report",
-                            payload: Data(
-                                #"{"timestamp":"2026-11-23T09:00:00Z","discarded_events":[{"reason":"queue_overflow","category":"error","quantity":2}]}"#
-                                    .utf8))
-                    ])
+                let report = RelayFixture.clientReportEnvelope(reason: "queue_overflow", quantity: 2)
 
                 // When it sends them to the relay, the event twice
                 for envelope in [withAttachment, sessions, report, withAttachment] {
