@@ -64,8 +64,8 @@ public struct StatsReport: Hashable, Sendable, Encodable {
         ingest =
             FileManager.default.fileExists(atPath: ingestFile.path) ? IngestStatistics.stored(in: logDirectory) : nil
         let directory = LogLayout(logDirectory).outbox
-        guard forward.isEmpty || FileManager.default.fileExists(atPath: directory.path) else {
-            // A relay's directory: no app sends from it, so there is nothing app-side to show.
+        guard (forward.isEmpty && ingest == nil) || FileManager.default.fileExists(atPath: directory.path) else {
+            // serve's directory, relaying or not: no app sends from it, so there is nothing app-side to show.
             (outbox, log, delivery) = (nil, nil, nil)
             return
         }
@@ -97,7 +97,7 @@ public struct StatsReport: Hashable, Sendable, Encodable {
                     "outbox: \(counted(outbox.envelopes, "envelope")) waiting, \(outbox.bytes) bytes"
                         + oldest(outbox.oldestWaiting, "stored")))
             lines += Self.text(delivery, delivered: "delivered")
-        } else if forward.isEmpty {
+        } else if forward.isEmpty && ingest == nil {
             lines.append("outbox: not read (files were named instead of a log directory)")
         }
         if let ingest { lines += Self.text(ingest, style: style) }
