@@ -60,6 +60,31 @@ import Testing
         }
     }
 
+    @Test func ordinaryValuesOfSensitiveKeysAreKeptButSecretsAndPasswordsAreNot() {
+        // Small numbers and plain words read as written after a key that merely contains a sensitive term
+        for text in [
+            "token_count=5 exceeded", "auth=ok step=3", "session=3 retries=2", "token=expired", "auth_state=Pending",
+            "key_version=-1", "session_ratio=0.25", #"{"session": "closed", "auth": "NONE"}"#, "auth_error=invalid_grant",
+        ] {
+            #expect(scrubber.text(text) == text)
+        }
+        let cases = [
+            // what a credential looks like: digits among letters, mixed case, six digits or more, or long
+            ("token=ab12cd", "token=[Filtered]"), ("auth=aBcDeF", "auth=[Filtered]"),
+            ("session=123456", "session=[Filtered]"), ("api_key=abcdefghijklmnopq", "api_key=[Filtered]"),
+            ("sid=1.2.3", "sid=[Filtered]"),
+            // a key naming a password or secret: every value
+            ("password=hunter", "password=[Filtered]"), ("db_passwd=7", "db_passwd=[Filtered]"),
+            ("pwd=ok", "pwd=[Filtered]"), (#"{"client_secret": "plain"}"#, #"{"client_secret": "[Filtered]"}"#),
+        ]
+        for (text, expected) in cases {
+            #expect(scrubber.text(text) == expected)
+        }
+        // a name the app's own rule gives is a secret too
+        let custom = Scrubber(rules: ScrubRules(isSensitiveName: { $0 == "pin" }))
+        #expect(custom.text("pin=1234") == "pin=[Filtered]")
+    }
+
     @Test func aURLKeepsItsUserButNotItsPassword() {
         #expect(
             scrubber.text("could not connect to postgres://app:hunter2@db.internal:5432/app")

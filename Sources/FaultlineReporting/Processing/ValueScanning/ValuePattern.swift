@@ -15,8 +15,12 @@ public enum ValuePattern: Hashable, Sendable {
     case authorizationCredential
     /// The value in `key=value`, `"key": "value"` (JSON, Python, YAML) or `Key: value` when the key contains one
     /// of ``ScrubRules/sensitiveTerms`` or ``ScrubRules/isSensitiveName`` says it is sensitive, as in
-    /// `api_key=…`, `"client_secret": "…"` or `X-Auth-Token: …`. An unquoted value after `Key: ` counts only when it
-    /// looks like a credential (8 characters with a digit, or 16), so `token: expired` stays readable.
+    /// `api_key=…`, `"client_secret": "…"` or `X-Auth-Token: …`. A key that names a password or secret
+    /// (`password`, `passwd`, `pwd`, `secret`, or the custom rule) has every value filtered. After any other
+    /// sensitive key a small number or a plain word is kept, so that `token_count=5 exceeded` and `auth=ok` read as
+    /// written: up to five digits (with a sign or a decimal part), or up to 16 letters, `-` and `_` in one case or
+    /// capitalised. An unquoted value after `Key: ` counts only when it looks like a credential (8 characters with a
+    /// digit, or 16), so `token: expired` stays readable.
     case sensitivePair
     /// The password in a URL's user info: `postgres://app:[Filtered]@db.internal/app`.
     case urlPassword

@@ -21,14 +21,21 @@ extension ValueScanner {
         }
         var keyEnd = index
         while keyEnd > 0, Self.isSpace(bytes[keyEnd - 1]), index - keyEnd < 2 { keyEnd -= 1 }
-        guard let key = Self.bareKey(endingAt: keyEnd, in: bytes), isSensitiveKey(key, in: bytes) else { return nil }
+        guard let key = Self.bareKey(endingAt: keyEnd, in: bytes), let naming = naming(ofKey: key, in: bytes) else {
+            return nil
+        }
         let valueStart = Self.end(of: index + 1, in: bytes, while: Self.isSpace)
         guard valueStart < bytes.count else { return nil }
         let first = bytes[valueStart]
-        guard Self.isQuote(first) else { return Self.bareValue(at: valueStart, in: bytes) }
-        // In `"password=" + secret`, source code a stack frame quotes, the quote closes the key's literal.
-        if key.lowerBound > 0, bytes[key.lowerBound - 1] == first { return nil }
-        return Self.quoted(at: valueStart, in: bytes)
+        let value: Range<Int>?
+        if Self.isQuote(first) {
+            // In `"password=" + secret`, source code a stack frame quotes, the quote closes the key's literal.
+            if key.lowerBound > 0, bytes[key.lowerBound - 1] == first { return nil }
+            value = Self.quoted(at: valueStart, in: bytes)
+        } else {
+            value = Self.bareValue(at: valueStart, in: bytes)
+        }
+        return value.flatMap { naming.filters($0, in: bytes) ? $0 : nil }
     }
 
     /// `"key": value`, `'key': value` with any value but an object, an array, `true`, `false` or `null`; and
@@ -48,26 +55,75 @@ extension ValueScanner {
             else { return nil }
             key = bare
         }
-        guard isSensitiveKey(key, in: bytes) else { return nil }
+        guard let naming = naming(ofKey: key, in: bytes) else { return nil }
         let valueStart = Self.end(of: index + 1, in: bytes, while: Self.isSpace)
         guard valueStart < bytes.count else { return nil }
         let first = bytes[valueStart]
-        if Self.isQuote(first) { return Self.quoted(at: valueStart, in: bytes) }
+        if Self.isQuote(first) {
+            return Self.quoted(at: valueStart, in: bytes).flatMap { naming.filters($0, in: bytes) ? $0 : nil }
+        }
         guard first != UInt8(ascii: "{"), first != UInt8(ascii: "["), !Self.isJSONLiteral(at: valueStart, in: bytes),
             let value = Self.bareValue(at: valueStart, in: bytes)
         else { return nil }
         return isQuotedKey || Self.looksLikeCredential(value, in: bytes) ? value : nil
     }
 
-    /// Whether the key in `range` contains a sensitive term, or the custom rule says it is sensitive.
-    private func isSensitiveKey(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        for term in terms where term.count <= range.count {
-            for start in range.lowerBound...(range.upperBound - term.count) {
-                if (0..<term.count).allSatisfy({ Self.lowercased(bytes[start + $0]) == term[$0] }) { return true }
-            }
+    /// What a key says of its value: `nil` when it contains no sensitive term and the custom rule does not name it.
+    private func naming(ofKey range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> KeyNaming? {
+        guard terms.contains(where: { Self.contains($0, range, bytes) }) else {
+            guard let isSensitiveName,
+                isSensitiveName(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
+            else { return nil }
+            return .secret
         }
-        guard let isSensitiveName else { return false }
-        return isSensitiveName(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
+        return Self.secretTerms.contains { Self.contains($0, range, bytes) } ? .secret : .sensitive
+    }
+
+    /// Whether the key in `range` contains `term` (lower-case), compared case-insensitively.
+    private static func contains(_ term: [UInt8], _ range: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard term.count <= range.count else { return false }
+        return (range.lowerBound...(range.upperBound - term.count)).contains { start in
+            (0..<term.count).allSatisfy { lowercased(bytes[start + $0]) == term[$0] }
+        }
+    }
+
+    /// The terms that make a key name a secret outright, whatever its value looks like.
+    private static let secretTerms = ["password", "passwd", "pwd", "secret"].map { Array($0.utf8) }
+
+    /// What a sensitive key says of its value.
+    private enum KeyNaming {
+        /// A password or secret (`db_password`, `client_secret`), or a name the custom rule gives: always filtered.
+        case secret
+        /// Any other sensitive term (`token`, `auth`, `session`, `key`): filtered unless the value is ordinary, so
+        /// that `token_count=5` and `auth=ok` read as written.
+        case sensitive
+
+        func filters(_ value: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            self == .secret || !ValueScanner.isOrdinary(value, in: bytes)
+        }
+    }
+
+    /// Whether a value is a small number or a plain word rather than a credential: up to five digits, with a sign
+    /// or a decimal part (`5`, `-1`, `0.25`), or up to 16 letters, `-` and `_` that start with a letter, in lower
+    /// case, capitalised or in upper case (`ok`, `expired`, `invalid_grant`, `Bearer`, `NONE`). Credentials mix
+    /// letters with digits or cases, or are longer.
+    static func isOrdinary(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = range.first, range.count <= 16 else { return false }
+        if isLetter(bytes[first]) {
+            let rest = range.dropFirst()
+            let isWord = rest.allSatisfy {
+                isLetter(bytes[$0]) || bytes[$0] == UInt8(ascii: "-") || bytes[$0] == UInt8(ascii: "_")
+            }
+            let isUpper = { (index: Int) in bytes[index] &- UInt8(ascii: "A") < 26 }
+            return isWord && (!rest.contains(where: isUpper) || range.allSatisfy { !isLetter(bytes[$0]) || isUpper($0) })
+        }
+        var index = first
+        if bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index += 1 }
+        let integerEnd = end(of: index, in: bytes) { isDigit($0) }
+        guard integerEnd > index, integerEnd - index <= 5, integerEnd <= range.upperBound else { return false }
+        guard integerEnd < range.upperBound else { return true }
+        guard bytes[integerEnd] == UInt8(ascii: "."), integerEnd + 1 < range.upperBound else { return false }
+        return (integerEnd + 1..<range.upperBound).allSatisfy { isDigit(bytes[$0]) }
     }
 
     /// The unquoted key ending at `end`: letters, digits, `_`, `-`, `.`, `[` and `]` (`user[password]`).
