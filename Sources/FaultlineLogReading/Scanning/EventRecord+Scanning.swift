@@ -17,17 +17,19 @@ extension EventRecord {
     /// read as ``suppressedEvents``. A field triage reads that has an
     /// unexpected type (a numeric release, tags that are a string) is left out and counted in ``ignoredFields``; the
     /// forms the Sentry protocol also allows are read: tags as `[key, value]` pairs, a `message` object, an
-    /// `exception` list.
+    /// `exception` list. ``grouping`` is the fingerprint, or Sentry's default grouping (``DefaultGrouping``) when the
+    /// event has none or one with `{{ default }}`: only then are its exception's frames, threads and stack trace
+    /// read.
     public init(line: UnsafeBufferPointer<UInt8>) throws(LineFailure) {
         guard UTF8Validation.isValid(line) else { throw .notUTF8 }
         var scanner = JSONScanner(line)
         var reading = Reading()
         let isObject = scanner.object { key, scanner in
             guard let key = Key(key) else { return scanner.skipValue() }
-            return reading.read(key, &scanner)
+            return reading.read(key, &scanner, at: 0)
         }
         guard isObject, scanner.isAtEnd() else { throw .notJSON }
-        self = try reading.record()
+        self = try reading.record(in: line)
     }
 
     /// Reads an event from an object already checked and located in one pass (`faultline serve` reads each event
@@ -35,17 +37,18 @@ extension EventRecord {
     /// record is the one ``init(line:)`` reads from `object`'s bytes.
     package init(readingMembersOf object: JSONValue.ObjectText) throws(LineFailure) {
         var reading = Reading()
-        let isRead = object.bytes.withUnsafeBytes { raw in
+        let record = object.bytes.withUnsafeBytes { raw -> Result<EventRecord, LineFailure> in
             let bytes = raw.bindMemory(to: UInt8.self)
             for (name, range) in object.members {
                 guard let key = Key(name) else { continue }
                 var scanner = JSONScanner(UnsafeBufferPointer(rebasing: bytes[range]))
-                guard reading.read(key, &scanner), scanner.isAtEnd() else { return false }
+                guard reading.read(key, &scanner, at: range.lowerBound), scanner.isAtEnd() else {
+                    return .failure(.notJSON)
+                }
             }
-            return true
+            return Result { () throws(LineFailure) in try reading.record(in: bytes) }
         }
-        guard isRead else { throw .notJSON }
-        self = try reading.record()
+        self = try record.get()
     }
 
     /// The top-level members ``init(line:)`` reads; the others it skips.
@@ -58,9 +61,15 @@ extension EventRecord {
         var timestamp: Double?
         var message: String?
         var logEntry: String?
+        var messageTemplate: String?
+        var logEntryTemplate: String?
+        /// Where the members the default grouping reads are, found on the way and read only when it is needed.
+        var groupingSources = DefaultGrouping.Sources()
 
-        /// Reads the value of the member `key` at the cursor; `false` when it is malformed.
-        mutating func read(_ key: Key, _ scanner: inout JSONScanner) -> Bool {
+        /// Reads the value of the member `key` at the cursor, whose bytes start at `offset` in the event's; `false`
+        /// when it is malformed.
+        mutating func read(_ key: Key, _ scanner: inout JSONScanner, at offset: Int) -> Bool {
+            let start = offset + scanner.position
             switch key {
             case .eventID:
                 guard scanner.nextValueKind() == .string else { return scanner.skipValue() }
@@ -83,22 +92,44 @@ extension EventRecord {
                 return EventRecord.readString(&scanner, into: &fields.release, ignored: &fields.ignoredFields)
             case .environment:
                 return EventRecord.readString(&scanner, into: &fields.environment, ignored: &fields.ignoredFields)
-            case .message: return fields.readMessage(&scanner, into: &message)
-            case .logEntry: return fields.readMessage(&scanner, into: &logEntry)
+            case .message: return fields.readMessage(&scanner, into: &message, template: &messageTemplate)
+            case .logEntry: return fields.readMessage(&scanner, into: &logEntry, template: &logEntryTemplate)
             case .fingerprint: return fields.readFingerprint(&scanner)
             case .tags: return fields.readTags(&scanner)
             case .user: return fields.readUser(&scanner)
-            case .exception: return fields.readException(&scanner)
+            case .exception:
+                defer { groupingSources.exception = start..<(offset + scanner.position) }
+                return fields.readException(&scanner)
+            case .threads, .stackTrace, .platform:
+                guard scanner.skipValue() else { return false }
+                let range = start..<(offset + scanner.position)
+                switch key {
+                case .threads: groupingSources.threads = range
+                case .stackTrace: groupingSources.stackTrace = range
+                default: groupingSources.platform = range
+                }
+                return true
             }
         }
 
-        /// The record, once every member was read.
-        func record() throws(LineFailure) -> EventRecord {
+        /// The record, once every member of the event in `bytes` was read.
+        func record(in bytes: UnsafeBufferPointer<UInt8>) throws(LineFailure) -> EventRecord {
             guard let eventID, let timestamp else { throw .notAnEvent }
             var record = fields
             record.eventID = eventID
             record.timestamp = timestamp
-            record.message = logEntry ?? message  // Sentry reads `logentry` before `message`
+            // Sentry reads `logentry` before `message`
+            record.message = logEntry ?? message
+            if record.fingerprint.isEmpty || record.fingerprint.contains(where: DefaultGrouping.isDefault) {
+                var sources = groupingSources
+                sources.template = logEntry != nil ? logEntryTemplate : messageTemplate
+                let defaults = DefaultGrouping.fingerprint(sources, message: record.message, in: bytes)
+                record.grouping =
+                    record.fingerprint.isEmpty
+                    ? defaults : record.fingerprint.flatMap { DefaultGrouping.isDefault($0) ? defaults : [$0] }
+            } else {
+                record.grouping = record.fingerprint
+            }
             if let carried = record.tags[Reporter.FingerprintLimit.suppressedCountTag] {
                 record.suppressedEvents = Int(carried).map { max(0, $0) } ?? 0
             }
@@ -125,28 +156,23 @@ extension EventRecord {
         return true
     }
 
-    /// Whether the raw bytes of a key are `name`: keys are matched on their bytes, as the top-level ``Key`` is,
-    /// without building a string for each.
-    private static func isKey(_ raw: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
-        guard raw.count == name.utf8CodeUnitCount else { return false }
-        guard let base = raw.baseAddress else { return true }
-        return memcmp(base, name.utf8Start, raw.count) == 0
-    }
-
     /// A string, or Sentry's `{"formatted": …, "message": …, "params": […]}`: the formatted text, else the template
     /// with its parameters put in for `%s` (and `%d`, `%r`, `%f`) in order.
-    private mutating func readMessage(_ scanner: inout JSONScanner, into message: inout String?) -> Bool {
+    private mutating func readMessage(
+        _ scanner: inout JSONScanner, into message: inout String?, template: inout String?
+    ) -> Bool {
         guard scanner.nextValueKind() == .object else {
             guard scanner.optionalString(into: &message) else { return ignore(&scanner) }
             return true
         }
         var formatted: String?
-        var template: String?
         var parameters: [String] = []
         let read = scanner.object { key, scanner in
-            if Self.isKey(key, "formatted") { return scanner.optionalString(into: &formatted) || ignore(&scanner) }
-            if Self.isKey(key, "message") { return scanner.optionalString(into: &template) || ignore(&scanner) }
-            guard Self.isKey(key, "params") else { return scanner.skipValue() }
+            if JSONScanner.isKey(key, "formatted") {
+                return scanner.optionalString(into: &formatted) || ignore(&scanner)
+            }
+            if JSONScanner.isKey(key, "message") { return scanner.optionalString(into: &template) || ignore(&scanner) }
+            guard JSONScanner.isKey(key, "params") else { return scanner.skipValue() }
             guard scanner.nextValueKind() == .array else { return scanner.skipValue() }
             return scanner.array { scanner in
                 guard let text = scanner.scalarText() else { return scanner.skipValue() }
@@ -234,14 +260,14 @@ extension EventRecord {
         var username: String?
         var segment: String?
         let read = scanner.object { key, scanner in
-            if Self.isKey(key, "id") {
+            if JSONScanner.isKey(key, "id") {
                 guard let value = scanner.scalarText() else { return ignore(&scanner) }
                 id = value
                 return true
             }
-            if Self.isKey(key, "email") { return scanner.optionalString(into: &email) || ignore(&scanner) }
-            if Self.isKey(key, "username") { return scanner.optionalString(into: &username) || ignore(&scanner) }
-            if Self.isKey(key, "segment") { return scanner.optionalString(into: &segment) || ignore(&scanner) }
+            if JSONScanner.isKey(key, "email") { return scanner.optionalString(into: &email) || ignore(&scanner) }
+            if JSONScanner.isKey(key, "username") { return scanner.optionalString(into: &username) || ignore(&scanner) }
+            if JSONScanner.isKey(key, "segment") { return scanner.optionalString(into: &segment) || ignore(&scanner) }
             return scanner.skipValue()
         }
         user = id ?? email ?? username
@@ -256,7 +282,7 @@ extension EventRecord {
         switch scanner.nextValueKind() {
         case .object:
             return scanner.object { key, scanner in
-                guard Self.isKey(key, "values") else { return scanner.skipValue() }
+                guard JSONScanner.isKey(key, "values") else { return scanner.skipValue() }
                 return readExceptionValues(&scanner)
             }
         case .array: return readExceptionValues(&scanner)
@@ -269,10 +295,10 @@ extension EventRecord {
         return scanner.array { scanner in
             guard scanner.nextValueKind() == .object else { return ignore(&scanner) }
             return scanner.object { key, scanner in
-                if Self.isKey(key, "type") {
+                if JSONScanner.isKey(key, "type") {
                     return EventRecord.readString(&scanner, into: &exceptionType, ignored: &ignoredFields)
                 }
-                if Self.isKey(key, "value") {
+                if JSONScanner.isKey(key, "value") {
                     return EventRecord.readString(&scanner, into: &exceptionValue, ignored: &ignoredFields)
                 }
                 return scanner.skipValue()
@@ -283,6 +309,7 @@ extension EventRecord {
     /// The top-level keys triage reads, matched on raw bytes so that the others cost no allocation.
     private enum Key {
         case eventID, timestamp, level, release, environment, message, logEntry, fingerprint, tags, user, exception
+        case threads, stackTrace, platform
 
         init?(_ name: String) {
             var name = name
@@ -306,7 +333,8 @@ extension EventRecord {
             ("environment", .environment), ("message", .message), ("logentry", .logEntry),
             ("fingerprint", .fingerprint),
             ("tags", .tags),
-            ("user", .user), ("exception", .exception),
+            ("user", .user), ("exception", .exception), ("threads", .threads), ("stacktrace", .stackTrace),
+            ("platform", .platform),
         ]
     }
 }

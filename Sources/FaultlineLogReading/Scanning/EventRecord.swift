@@ -16,8 +16,12 @@ public struct EventRecord: Hashable, Sendable {
     /// The exception's type and value, such as `ServerFailure` and `POST /boletos: 409 …`.
     public var exceptionType: String?
     public var exceptionValue: String?
-    /// The grouping key; empty when the event has none (it is then grouped by its exception or message).
+    /// The fingerprint the event sent; empty when it sent none.
     public var fingerprint: [String] = []
+    /// What the event is grouped by: its ``fingerprint``, with Sentry's `{{ default }}` standing for the default
+    /// grouping, or the default grouping alone when it sent none (its stack trace's in-app frames, else its
+    /// exception, else its message, as ``init(line:)`` documents).
+    public var grouping: [String] = []
     /// Every tag, with numbers as their text.
     public var tags: [String: String] = [:]
     /// The user's id, or their email or username when there is no id.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A cursor over the bytes of one JSON document that reads the few values triage needs and skips the rest without
 /// building them: the breadcrumbs that make up most of an event are stepped over, never decoded, which is many times
 /// faster than `JSONDecoder` (Benchmarks/README.md).
@@ -7,7 +9,8 @@
 /// validated as UTF-8 separately.
 struct JSONScanner {
     private let bytes: UnsafeBufferPointer<UInt8>
-    private var position = 0
+    /// The offset of the cursor in the bytes.
+    private(set) var position = 0
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -90,6 +93,20 @@ struct JSONScanner {
         guard let string = string() else { return false }
         value = string
         return true
+    }
+
+    /// Reads `true` or `false`; `nil` when the value is neither.
+    mutating func boolean() -> Bool? {
+        if takeLiteral("true") { return true }
+        return takeLiteral("false") ? false : nil
+    }
+
+    /// Whether the raw bytes of a key are `name`: keys are matched on their bytes, without building a string for
+    /// each.
+    static func isKey(_ raw: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+        guard raw.count == name.utf8CodeUnitCount else { return false }
+        guard let base = raw.baseAddress else { return true }
+        return memcmp(base, name.utf8Start, raw.count) == 0
     }
 
     /// Reads a number as a `Double`; `nil` when the value is not a number.

@@ -113,39 +113,6 @@ public struct Issue: Hashable, Sendable {
         return issue
     }
 
-    /// The fingerprint an event is grouped by: its own, with Sentry's `{{ default }}` standing for the default
-    /// grouping, else the default: its exception type and value, else its message, so that different messages are
-    /// different issues.
-    static func fingerprint(of record: EventRecord) -> [String] {
-        guard !record.fingerprint.isEmpty else { return defaultFingerprint(of: record) }
-        guard record.fingerprint.contains(where: isDefault) else { return record.fingerprint }
-        return record.fingerprint.flatMap { part in isDefault(part) ? defaultFingerprint(of: record) : [part] }
-    }
-
-    /// Whether a fingerprint part is `{{ default }}`, spaces aside. This runs for every part of every event, so an
-    /// ASCII part, as almost all are, is compared byte by byte, without building the filtered string.
-    private static func isDefault(_ part: String) -> Bool {
-        let target: StaticString = "{{default}}"
-        var matched = 0
-        var isMatching = true
-        for byte in part.utf8 {
-            guard byte < 0x80 else { return part.filter { $0 != " " } == "{{default}}" }
-            guard isMatching, byte != UInt8(ascii: " ") else { continue }
-            if matched < target.utf8CodeUnitCount, byte == target.utf8Start[matched] {
-                matched += 1
-            } else {
-                isMatching = false  // read on only to find a byte that is not ASCII
-            }
-        }
-        return isMatching && matched == target.utf8CodeUnitCount
-    }
-
-    private static func defaultFingerprint(of record: EventRecord) -> [String] {
-        if let type = record.exceptionType { return [type, record.exceptionValue ?? ""] }
-        if let value = record.exceptionValue { return ["exception", value] }
-        return ["message", record.message ?? ""]
-    }
-
     private static func count(_ value: String?, in counts: inout [String: Int], by amount: Int) {
         if let value { counts[value, default: 0] += amount }
     }

@@ -140,7 +140,7 @@ public struct LogScan: Sendable {
         let fingerprint: [String]
         if let window {
             guard filter.acceptsIgnoringTime(record), window.contains(before: record.timestamp) else { return }
-            fingerprint = Issue.fingerprint(of: record)
+            fingerprint = record.grouping
             histories[fingerprint, default: IssueHistory(firstSeen: record.timestamp)].add(record, window: window)
             if let release = record.release {
                 releaseFirstSeen[release] = min(releaseFirstSeen[release] ?? record.timestamp, record.timestamp)
@@ -149,7 +149,7 @@ public struct LogScan: Sendable {
             guard record.timestamp >= window.start else { return }
         } else {
             guard filter.accepts(record) else { return }
-            fingerprint = Issue.fingerprint(of: record)
+            fingerprint = record.grouping
         }
         let count = record.eventCount
         events += count
@@ -172,7 +172,7 @@ public struct LogScan: Sendable {
 
     /// Takes an event back out of the counts: it was read again in a later piece than the one that counted it.
     private mutating func remove(_ record: EventRecord, filter: EventFilter) {
-        let fingerprint = Issue.fingerprint(of: record)
+        let fingerprint = record.grouping
         if let window {
             guard filter.acceptsIgnoringTime(record), window.contains(before: record.timestamp) else { return }
             histories[fingerprint]?.remove(record, window: window)

@@ -64,7 +64,8 @@ import Testing
         // Small numbers and plain words read as written after a key that merely contains a sensitive term
         for text in [
             "token_count=5 exceeded", "auth=ok step=3", "session=3 retries=2", "token=expired", "auth_state=Pending",
-            "key_version=-1", "session_ratio=0.25", #"{"session": "closed", "auth": "NONE"}"#, "auth_error=invalid_grant",
+            "key_version=-1", "session_ratio=0.25", #"{"session": "closed", "auth": "NONE"}"#,
+            "auth_error=invalid_grant",
         ] {
             #expect(scrubber.text(text) == text)
         }

@@ -196,23 +196,6 @@ import Testing
         #expect(twice.counts.duplicates == 3 * single.events)
     }
 
-    @Test func aDefaultPartOfAFingerprintStandsForTheDefaultGroupingWhateverItsSpaces() {
-        // Given an exception event whose fingerprint has Sentry's {{ default }} part, spaced in several ways
-        var record = EventRecord(eventID: "e1", timestamp: 0)
-        record.exceptionType = "ValueError"
-        record.exceptionValue = "bad amount"
-        for part in ["{{ default }}", "{{default}}", " {{ default}} "] {
-            record.fingerprint = ["checkout", part]
-            // Then the part becomes the exception's type and value
-            #expect(Issue.fingerprint(of: record) == ["checkout", "ValueError", "bad amount"])
-        }
-        // And parts that only look like it, ASCII or not, stay as they are
-        for part in ["{{ defaults }}", "{{ default", "{default}", "{{\tdefault}}", "{{ défault }}", "결제 {{default}}"] {
-            record.fingerprint = ["checkout", part]
-            #expect(Issue.fingerprint(of: record) == ["checkout", part])
-        }
-    }
-
     @Test func aStatusClassFiltersLikeItsStatuses() async throws {
         let logs = try await Self.pipelineLogs()
         defer { try? FileManager.default.removeItem(at: logs) }

@@ -115,7 +115,8 @@ extension ValueScanner {
                 isLetter(bytes[$0]) || bytes[$0] == UInt8(ascii: "-") || bytes[$0] == UInt8(ascii: "_")
             }
             let isUpper = { (index: Int) in bytes[index] &- UInt8(ascii: "A") < 26 }
-            return isWord && (!rest.contains(where: isUpper) || range.allSatisfy { !isLetter(bytes[$0]) || isUpper($0) })
+            return isWord
+                && (!rest.contains(where: isUpper) || range.allSatisfy { !isLetter(bytes[$0]) || isUpper($0) })
         }
         var index = first
         if bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index += 1 }
