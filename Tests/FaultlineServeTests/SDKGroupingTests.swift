@@ -31,5 +31,17 @@ import Testing
         let chained = try #require(report.issues.first { $0.fingerprint.prefix(2) == ["KeyError", "RuntimeError"] })
         #expect(chained.events == 2)
         #expect(chained.title == "RuntimeError: checkout failed")
+        // and `show` prints each exception of the chain with its frames and their lines of source
+        let shown = String(
+            decoding: try BuiltFaultline.run(["show", chained.id, "--log-dir", logs.path]), as: UTF8.self)
+        #expect(shown.contains("cause KeyError: 'c"))
+        #expect(shown.contains("raised RuntimeError: checkout failed (most recent call last):"))
+        #expect(shown.contains(#"      raise RuntimeError("checkout failed") from error"#))
+        let json =
+            try JSONSerialization.jsonObject(
+                with: try BuiltFaultline.run(["show", chained.id, "--json", "--log-dir", logs.path])) as? [String: Any]
+        let chain = try #require((json?["latest"] as? [String: Any])?["chain"] as? [[String: Any]])
+        #expect(chain.map { $0["type"] as? String } == ["KeyError", "RuntimeError"])
+        #expect(chain.allSatisfy { (($0["stacktrace"] as? [[String: Any]])?.count ?? 0) == 2 })
     }
 }

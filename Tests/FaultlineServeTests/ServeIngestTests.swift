@@ -112,6 +112,7 @@ import Testing
         #expect((shown["sdk"] as? String)?.hasPrefix("sentry.python") == true, "\(shown["sdk"] ?? "none")")
         let user = try #require(shown["user"] as? [String: Any])
         #expect(user["email"] as? String != nil && user["username"] as? String != nil)
+        #expect(user["ip_address"] as? String == "203.0.113.7")
         #expect((shown["tags"] as? [String: String])?["region"] == "eu-west")
         #expect((shown["exceptions"] as? [String]) == ["ValueError: cart is empty"])
         // and --user finds ana's two events by her email and by her username

@@ -21,10 +21,19 @@ def checkout():
 
 
 def main():
-    sentry_sdk.init(dsn=sys.argv[1], release="shop-py@1.0", environment="staging")
+    # send_default_pii keeps the user's ip_address, which the SDK drops otherwise
+    sentry_sdk.init(dsn=sys.argv[1], release="shop-py@1.0", environment="staging", send_default_pii=True)
     for user in ["ana", "bo", "ana"]:
         with sentry_sdk.new_scope() as scope:
-            scope.set_user({"id": user, "email": f"{user}@example.com", "username": f"{user}.k", "segment": "pro"})
+            scope.set_user(
+                {
+                    "id": user,
+                    "email": f"{user}@example.com",
+                    "username": f"{user}.k",
+                    "segment": "pro",
+                    "ip_address": "203.0.113.7",
+                }
+            )
             scope.set_tag("http.route", "/checkout")
             scope.set_tag("region", "eu-west")
             sentry_sdk.add_breadcrumb(category="ui", message="tapped pay")

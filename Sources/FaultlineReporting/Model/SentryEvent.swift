@@ -29,6 +29,10 @@ public struct SentryEvent: Hashable, Sendable, Codable {
                 self.handled = handled
                 self.data = data
             }
+
+            enum CodingKeys: String, CodingKey {
+                case type, handled, data
+            }
         }
 
         /// The error's type, such as `ServerFailure`; with ``value`` it is the title in Sentry.
@@ -46,11 +50,16 @@ public struct SentryEvent: Hashable, Sendable, Codable {
             self.mechanism = mechanism
             self.stacktrace = stacktrace
         }
+
+        enum CodingKeys: String, CodingKey {
+            case type, value, mechanism, stacktrace
+        }
     }
 
     /// The `stacktrace` interface: frames oldest first, so the last frame is where the event happened.
     public struct Stacktrace: Hashable, Sendable, Codable {
-        /// One frame; Faultline fills the first four and `in_app`, other SDKs also name the binary (`package`).
+        /// One frame; Faultline fills the first four and `in_app`, other SDKs also name the binary (`package`) and
+        /// quote the line of source (`context_line`).
         public struct Frame: Hashable, Sendable, Codable {
             /// The function, as the platform names it.
             public var function: String?
@@ -63,10 +72,12 @@ public struct SentryEvent: Hashable, Sendable, Codable {
             public var package: String?
             /// Whether the frame is the app's own code rather than a library's.
             public var inApp: Bool?
+            /// The line of source the frame is at, as the SDK read it.
+            public var contextLine: String?
 
             public init(
                 function: String? = nil, module: String? = nil, filename: String? = nil, lineno: Int? = nil,
-                package: String? = nil, inApp: Bool? = nil
+                package: String? = nil, inApp: Bool? = nil, contextLine: String? = nil
             ) {
                 self.function = function
                 self.module = module
@@ -74,6 +85,7 @@ public struct SentryEvent: Hashable, Sendable, Codable {
                 self.lineno = lineno
                 self.package = package
                 self.inApp = inApp
+                self.contextLine = contextLine
             }
 
             /// The frame of the code at `callSite`, which is the app's.
@@ -86,6 +98,7 @@ public struct SentryEvent: Hashable, Sendable, Codable {
             enum CodingKeys: String, CodingKey {
                 case function, module, filename, lineno, package
                 case inApp = "in_app"
+                case contextLine = "context_line"
             }
         }
 

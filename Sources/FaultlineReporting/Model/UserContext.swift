@@ -8,18 +8,26 @@ public struct UserContext: Hashable, Sendable, Codable {
     public var email: String?
     /// A group the user belongs to, such as a plan or a sign-in provider.
     public var segment: String?
+    /// The user's IP address; `{{auto}}` asks the server to fill it from the request.
+    public var ipAddress: String?
     /// Anything else worth knowing about the user.
     public var data: [String: JSONValue]?
 
     /// Creates a user context.
     public init(
         id: String? = nil, username: String? = nil, email: String? = nil, segment: String? = nil,
-        data: [String: JSONValue]? = nil
+        ipAddress: String? = nil, data: [String: JSONValue]? = nil
     ) {
         self.id = id
         self.username = username
         self.email = email
         self.segment = segment
+        self.ipAddress = ipAddress
         self.data = data
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, username, email, segment, data
+        case ipAddress = "ip_address"
     }
 }

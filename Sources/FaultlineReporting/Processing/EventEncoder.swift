@@ -134,6 +134,7 @@ extension JSONWriter {
             $0.key("frames")
             $0.array(stacktrace.frames) { writer, frame in
                 writer.object {
+                    $0.member("context_line", frame.contextLine)
                     $0.member("filename", frame.filename)
                     $0.member("function", frame.function)
                     if let inApp = frame.inApp {
@@ -169,6 +170,7 @@ extension JSONWriter {
             $0.member("data", user.data)
             $0.member("email", user.email)
             $0.member("id", user.id)
+            $0.member("ip_address", user.ipAddress)
             $0.member("segment", user.segment)
             $0.member("username", user.username)
         }

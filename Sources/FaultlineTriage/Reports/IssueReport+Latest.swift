@@ -1,4 +1,5 @@
 import FaultlineReporting
+import Foundation
 
 extension IssueReport {
     /// The issue's latest event, read again in full: what Sentry's event page shows of it.
@@ -18,6 +19,10 @@ extension IssueReport {
         public let contexts: [String: String]
         /// Its exceptions, `Type: value`, the first cause first and the one raised last (a chain of one for most).
         public let exceptions: [String]
+        /// The same exceptions with their stack traces.
+        public let chain: [ChainedException]
+        /// The request it was about, as stored (scrubbed): method, URL, query, headers and body.
+        public let request: SentryEvent.Request?
         /// The message the server sent with its error, if it sent one.
         public let serverMessage: String?
         /// Where decoding failed, and the decoder's words.
@@ -30,7 +35,7 @@ extension IssueReport {
         public let breadcrumbs: [Crumb]
 
         enum CodingKeys: String, CodingKey {
-            case timestamp, title, level, sdk, user, tags, contexts, exceptions, stacktrace, breadcrumbs
+            case timestamp, title, level, sdk, user, tags, contexts, exceptions, chain, request, stacktrace, breadcrumbs
             case eventID = "event_id"
             case serverMessage = "server_message"
             case decodingPath = "decoding_path"
@@ -51,6 +56,10 @@ extension IssueReport {
             tags = event.tags
             contexts = Self.summaries(of: event.contexts)
             exceptions = (event.exception?.values ?? []).map { "\($0.type): \($0.value)" }
+            chain = (event.exception?.values ?? []).map {
+                ChainedException(type: $0.type, value: $0.value, stacktrace: $0.stacktrace?.frames ?? [])
+            }
+            request = event.request
             serverMessage = details?["server_message"]?.stringValue
             decodingPath = event.tags["decoding.path"]
             decodingDetail = details?["decoding"]?.objectValue?["debug_description"]?.stringValue
@@ -84,6 +93,8 @@ extension IssueReport {
             try container.encode(tags, forKey: .tags)
             try container.encode(contexts, forKey: .contexts)
             try container.encode(exceptions, forKey: .exceptions)
+            try container.encode(chain, forKey: .chain)
+            try container.encode(request, forKey: .request)
             try container.encode(serverMessage, forKey: .serverMessage)
             try container.encode(decodingPath, forKey: .decodingPath)
             try container.encode(decodingDetail, forKey: .decodingDetail)
@@ -100,6 +111,7 @@ extension IssueReport {
                 let identities = [
                     user.id.map { "id \(safe($0))" }, user.email.map { "email \(safe($0))" },
                     user.username.map { "username \(safe($0))" }, user.segment.map { "segment \(safe($0))" },
+                    user.ipAddress.map { "ip \(safe($0))" },
                 ].compactMap { $0 }
                 if !identities.isEmpty { lines.append("user: " + identities.joined(separator: ", ")) }
             }
@@ -114,7 +126,41 @@ extension IssueReport {
             if exceptions.count > 1 {
                 lines.append("exceptions, the first cause first: " + exceptions.map(safe).joined(separator: " → "))
             }
+            if let request {
+                let query = request.queryString.map { "?" + $0 } ?? ""
+                let target = [request.method, request.url.map { $0 + query }].compactMap { $0 }.joined(separator: " ")
+                if !target.isEmpty { lines.append("request: \(safe(target))") }
+                if let headers = request.headers, !headers.isEmpty {
+                    lines.append(
+                        "request headers: "
+                            + headers.sorted { $0.key < $1.key }.map { "\(safe($0.key)): \(safe($0.value))" }
+                            .joined(separator: ", "))
+                }
+                if let data = request.data { lines.append("request body: \(safe(Self.cut(Self.compact(data))))") }
+            }
             return lines
         }
+
+        /// `value` as compact JSON.
+        private static func compact(_ value: JSONValue) -> String {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        }
+
+        /// `text` cut to ``bodyShown`` characters, with `…` where it was cut.
+        private static func cut(_ text: String) -> String {
+            text.count <= bodyShown ? text : text.prefix(bodyShown) + "…"
+        }
+
+        /// The most characters of a request body the terminal shows; `--json` has all of it.
+        static let bodyShown = 300
+    }
+
+    /// One exception of an event's chain and the frames of its stack trace, oldest first.
+    public struct ChainedException: Hashable, Sendable, Encodable {
+        public let type: String
+        public let value: String
+        public let stacktrace: [SentryEvent.Stacktrace.Frame]
     }
 }

@@ -127,6 +127,10 @@ public struct IssueReport: Hashable, Sendable, Encodable {
             ("users", users), ("segments", segments), ("routes", routes), ("statuses", statuses),
             ("server codes", serverCodes), ("releases", releases), ("environments", environments),
         ] where !counts.isEmpty {
+            if name == "releases", let signals = issue.signals {
+                lines.append(Self.releaseLine(counts, signals.releases))
+                continue
+            }
             lines.append("\(name): " + counts.map { "\(safe($0.value)) (\($0.events))" }.joined(separator: ", "))
         }
         if let latest {
@@ -137,11 +141,14 @@ public struct IssueReport: Hashable, Sendable, Encodable {
             if let message = latest.serverMessage { lines.append("server message: \(safe(message))") }
             if let path = latest.decodingPath { lines.append("decoding path: \(safe(path))") }
             if let detail = latest.decodingDetail { lines.append("decoder: \(safe(detail))") }
-            if !latest.stacktrace.isEmpty {
-                let shown = latest.stacktrace.suffix(Self.framesShown)
-                let last = shown.count < latest.stacktrace.count ? "last \(shown.count) frames, " : ""
-                lines.append(style.bold("stack trace (\(last)most recent call last):"))
-                for frame in shown { lines.append("  " + Self.line(of: frame)) }
+            if latest.chain.count > 1 {
+                for (index, exception) in latest.chain.enumerated() where !exception.stacktrace.isEmpty {
+                    let role = index == latest.chain.count - 1 ? "raised" : "cause"
+                    let title = safe("\(exception.type): \(exception.value)")
+                    lines += Self.lines(of: exception.stacktrace, heading: "\(role) \(title)", style: style)
+                }
+            } else if !latest.stacktrace.isEmpty {
+                lines += Self.lines(of: latest.stacktrace, heading: "stack trace", style: style)
             }
             if !latest.breadcrumbs.isEmpty {
                 lines.append(style.bold("breadcrumbs (last \(min(20, latest.breadcrumbs.count)), oldest first):"))
@@ -155,8 +162,38 @@ public struct IssueReport: Hashable, Sendable, Encodable {
         return lines.joined(separator: "\n") + "\n" + ReadCounts.text(read, style: style)
     }
 
-    /// The most frames the terminal shows, the most recent ones.
+    /// The most frames the terminal shows of a stack trace, the most recent ones.
     static let framesShown = 20
+
+    /// A stack trace under `heading`, most recent call last: each frame with its line of source when the event
+    /// quotes it; when some frames are the app's, each run of frames that are not is folded into a count.
+    private static func lines(
+        of frames: [SentryEvent.Stacktrace.Frame], heading: String, style: TextStyle
+    ) -> [String] {
+        let foldsLibraries = frames.contains { $0.inApp == true }
+        var entries: [[String]] = []
+        var folded = 0
+        func flush() {
+            if folded > 0 { entries.append(["  … \(counted(folded, "frame")) not in app"]) }
+            folded = 0
+        }
+        for frame in frames {
+            if foldsLibraries, frame.inApp == false {
+                folded += 1
+                continue
+            }
+            flush()
+            var entry = ["  " + line(of: frame)]
+            if let source = frame.contextLine?.trimmingCharacters(in: .whitespaces), !source.isEmpty {
+                entry.append("      " + TerminalText.safe(source))
+            }
+            entries.append(entry)
+        }
+        flush()
+        let shown = entries.suffix(framesShown)
+        let last = shown.count < entries.count ? "last \(shown.count) of \(entries.count) entries, " : ""
+        return [style.bold("\(heading) (\(last)most recent call last):")] + shown.flatMap { $0 }
+    }
 
     /// `Module/File.swift:42 in pay(_:)`, the place a frame names, with its binary when it has no file; a frame
     /// that is not the app's is marked so.
@@ -168,7 +205,19 @@ public struct IssueReport: Hashable, Sendable, Encodable {
         return place + function + (frame.inApp == false ? "  (not in app)" : "")
     }
 
-    /// What the window says of the issue: its signals and since when, its rates, whom it hit, its releases.
+    /// With a window, one line for the issue's releases: its events in the window, and up to the window's end with
+    /// its share of the release's events, newest release first.
+    private static func releaseLine(_ inWindow: [Count], _ shares: [IssueSignals.ReleaseShare]) -> String {
+        let windowEvents = Dictionary(uniqueKeysWithValues: inWindow.map { ($0.value, $0.events) })
+        let releases = shares.map { share -> String in
+            let percent = Int((share.share * 100).rounded())
+            return "\(TerminalText.safe(share.release)) (\(windowEvents[share.release] ?? 0) in the window; "
+                + "\(share.events) up to its end, \(percent)% of the release's events)"
+        }
+        return "releases: " + releases.joined(separator: ", ")
+    }
+
+    /// What the window says of the issue: its signals and since when, its rates, whom it hit.
     private static func lines(of signals: IssueSignals) -> [String] {
         let spike = signals.spike
         let names = signals.names.isEmpty ? "steady" : signals.names.joined(separator: ", ")
@@ -178,17 +227,11 @@ public struct IssueReport: Hashable, Sendable, Encodable {
         let segments = IssueRow.ranked(signals.segments).map { segment -> String in
             "\(TerminalText.safe(segment)) (\(signals.segments[segment] ?? 0))"
         }
-        var lines = [
+        return [
             "in the window: \(names)\(since); \(rates) events an hour\(factor)",
             "hit \(signals.users) of the \(signals.usersInWindow) users seen in the window"
                 + (segments.isEmpty ? "" : "; segments " + segments.joined(separator: ", ")),
         ]
-        let releases = signals.releases.map { share -> String in
-            let percent = Int((share.share * 100).rounded())
-            return "\(TerminalText.safe(share.release)) \(share.events) (\(percent)% of the release's events)"
-        }
-        if !releases.isEmpty { lines.append("by release: " + releases.joined(separator: ", ")) }
-        return lines
     }
 
     private static func counts(_ counts: [String: Int]) -> [Count] {

@@ -17,7 +17,8 @@ import Testing
                 mechanism: .init(
                     type: "auto.http.faultline", handled: false, data: ["attempt": 2, "ratio": .double(0.25)]),
                 stacktrace: .init(frames: [
-                    .init(function: "main", package: "/usr/bin/app", inApp: false),
+                    .init(
+                        function: "main", package: "/usr/bin/app", inApp: false, contextLine: "  run(app) # \"quoted\""),
                     .init(CallSite(fileID: "Shop/Checkout.swift", function: "pay(_:)", line: 42)),
                 ]))
         ])
@@ -26,7 +27,8 @@ import Testing
             method: "POST", url: "https://api.example/v1/boletos", queryString: "token=[Filtered]&order=1",
             headers: ["authorization": "[Filtered]", "Content-Type": "application/json", "x-b": "1", "X-A": "2"],
             data: ["cpf": "[Filtered]", "items": [1, .double(2.5), true, .null, ["nested": []]], "empty": [:]])
-        event.user = UserContext(id: "42", email: "ana@example.com", segment: "pro", data: ["plan": "gold"])
+        event.user = UserContext(
+            id: "42", email: "ana@example.com", segment: "pro", ipAddress: "{{auto}}", data: ["plan": "gold"])
         event.tags = ["error.kind": "server", "http.route": "/v1/boletos", "error_kind": "x", "Zed": "z", "a": ""]
         event.contexts = ["os": ["name": "Linux", "version": "6.1"], "response": ["status_code": 409]]
         event.breadcrumbs = .init([
