@@ -19,6 +19,7 @@ extension SentryEvent {
         release = try container.decodeIfPresent(String.self, forKey: .release)
         dist = try container.decodeIfPresent(String.self, forKey: .dist)
         environment = try container.decodeIfPresent(String.self, forKey: .environment)
+        transaction = try container.decodeIfPresent(String.self, forKey: .transaction)
         message = try Self.message(in: container)
         exception = try Self.listed(Exception.self, .exception, in: container)
         threads = try Self.listed(Thread.self, .threads, in: container)

@@ -181,6 +181,8 @@ public struct SentryEvent: Hashable, Sendable, Codable {
     public var release: String?
     public var dist: String?
     public var environment: String?
+    /// What the app was doing: a screen, a route or a job, as the SDK names it (Sentry's culprit when it is set).
+    public var transaction: String?
     public var message: String?
     public var exception: Values<Exception>?
     public var threads: Values<Thread>?
@@ -212,7 +214,8 @@ public struct SentryEvent: Hashable, Sendable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case eventID = "event_id"
-        case timestamp, level, platform, logger, release, dist, environment, message, exception, request, user, tags
+        case timestamp, level, platform, logger, release, dist, environment, transaction, message, exception, request
+        case user, tags
         case contexts, breadcrumbs, fingerprint, extra, sdk, threads
     }
 }

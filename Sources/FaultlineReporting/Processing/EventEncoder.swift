@@ -72,6 +72,7 @@ extension JSONWriter {
                 writer.values(threads.values) { $0.write($1) }
             }
             writer.member("timestamp", event.timestamp)
+            writer.member("transaction", event.transaction)
             if let user = event.user {
                 writer.key("user")
                 writer.write(user)

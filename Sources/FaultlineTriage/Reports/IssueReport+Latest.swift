@@ -11,6 +11,11 @@ extension IssueReport {
         public let level: String
         /// The SDK that sent it, such as `sentry.python/2.19.0`.
         public let sdk: String
+        /// Where it happened, as Sentry's culprit names it: the event's transaction, else its raised exception's
+        /// last in-app frame (`shop.checkout in pay`), else its last frame.
+        public let culprit: String?
+        public let release: String?
+        public let environment: String?
         /// Who it happened to, as the event names them.
         public let user: UserContext?
         /// Every tag, by name.
@@ -35,7 +40,8 @@ extension IssueReport {
         public let breadcrumbs: [Crumb]
 
         enum CodingKeys: String, CodingKey {
-            case timestamp, title, level, sdk, user, tags, contexts, exceptions, chain, request, stacktrace, breadcrumbs
+            case timestamp, title, level, sdk, culprit, release, environment, user, tags, contexts, exceptions, chain,
+                request, stacktrace, breadcrumbs
             case eventID = "event_id"
             case serverMessage = "server_message"
             case decodingPath = "decoding_path"
@@ -52,6 +58,8 @@ extension IssueReport {
             self.title = title
             level = event.level.rawValue
             sdk = event.sdk.clientName
+            release = event.release
+            environment = event.environment
             user = event.user
             tags = event.tags
             contexts = Self.summaries(of: event.contexts)
@@ -66,7 +74,15 @@ extension IssueReport {
             let exception = event.exception?.values.last?.stacktrace
             let thread = event.threads?.values.first { $0.current == true }?.stacktrace
             stacktrace = (exception ?? thread)?.frames ?? []
+            culprit = event.transaction ?? Self.culprit(of: stacktrace)
             breadcrumbs = (event.breadcrumbs?.values ?? []).map(Crumb.init)
+        }
+
+        /// `module in function` of the last in-app frame, else of the last frame; the file when there is no module.
+        private static func culprit(of frames: [SentryEvent.Stacktrace.Frame]) -> String? {
+            guard let frame = frames.last(where: { $0.inApp == true }) ?? frames.last else { return nil }
+            let place = frame.module ?? frame.filename
+            return [place, frame.function].compactMap { $0 }.joined(separator: " in ").nilIfEmpty
         }
 
         /// `Linux 6.1`, `CPython 3.11.2`: each summarized context's name and version, where it has either.
@@ -89,6 +105,9 @@ extension IssueReport {
             try container.encode(title, forKey: .title)
             try container.encode(level, forKey: .level)
             try container.encode(sdk, forKey: .sdk)
+            try container.encode(culprit, forKey: .culprit)
+            try container.encode(release, forKey: .release)
+            try container.encode(environment, forKey: .environment)
             try container.encode(user, forKey: .user)
             try container.encode(tags, forKey: .tags)
             try container.encode(contexts, forKey: .contexts)
@@ -106,7 +125,11 @@ extension IssueReport {
         /// exceptions, each only when the event has it.
         func detailLines() -> [String] {
             let safe = TerminalText.safe
-            var lines = ["level \(safe(level)) · \(safe(sdk))"]
+            var lines = [
+                ["level \(safe(level))", release.map { "release \(safe($0))" }, environment.map(safe), safe(sdk)]
+                    .compactMap { $0 }.joined(separator: " · ")
+            ]
+            if let culprit { lines.append("culprit: \(safe(culprit))") }
             if let user {
                 let identities = [
                     user.id.map { "id \(safe($0))" }, user.email.map { "email \(safe($0))" },
@@ -163,4 +186,8 @@ extension IssueReport {
         public let value: String
         public let stacktrace: [SentryEvent.Stacktrace.Frame]
     }
+}
+
+extension String {
+    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }

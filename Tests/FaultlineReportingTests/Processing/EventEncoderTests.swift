@@ -10,6 +10,7 @@ import Testing
         var event = SentryEvent(level: .warning, date: Date(timeIntervalSince1970: 1_790_000_000.123))
         event.release = "shop@3.1.0 (42)"
         event.environment = "staging"
+        event.transaction = "CheckoutViewController"
         event.message = "line one\nline \"two\"\t\\ back/slash \u{1} é 漢字 🚀"
         event.exception = .init([
             .init(

@@ -134,7 +134,8 @@ import Testing
             "2026-11-23T09:00:00.123Z", "2026-11-23 09:00:00 +0900", "1714567890", "took 1234 ms",
             "phone 010-1234-5678", "kim@example.com", "192.168.0.10:8080", "Content-Type: application/json",
             "data.profileImage: expected String, found null", "Request-Id: 7c1f0a9e", "retry in 30s (attempt 2/3)",
-            "x == token", "key_count: 3", "the token is invalid",
+            "x == token", "key_count: 3", "the token is invalid", "token_count=5 exceeded", "auth=ok step=3",
+            "session=3", "retries=2",
         ]
         for text in corpus {
             #expect(scrubber.text(text) == text)
