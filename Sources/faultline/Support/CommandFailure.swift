@@ -12,6 +12,8 @@ struct CommandFailure: Error {
         case failed = 1
         /// What the command needs is missing or cannot be used: a log directory or file, a port to listen on.
         case unavailable = 2
+        /// `incident --fail-on` found an issue flagged with one of the signals it names.
+        case flagged = 3
         /// The options are a mistake: a configuration that contradicts itself, a command that does not exist.
         case usage = 64
     }

@@ -19,13 +19,17 @@ struct IncidentCommand: AsyncParsableCommand, CommandWithExamples {
 
     static let examples: [(commandLine: String, purpose: String)] = [
         ("faultline incident", "What is new, spiking or regressed in the last hour, against the day before it."),
-        ("faultline incident --since 6h --baseline 7d", "A longer window, against the week before it."),
-        ("faultline incident --limit 5 --json", "The five most pressing issues, as JSON."),
+        (
+            "faultline incident --since 6h --baseline 7d --limit 5 --json",
+            "A longer window against the week before it: the five most pressing issues, as JSON."
+        ),
+        ("faultline incident --since 15m --fail-on new,spiking", "Exit with status 3 when an issue is new or spiking."),
     ]
 
     @OptionGroup var options: TriageOptions
     @OptionGroup var signals: SignalOptions
     @OptionGroup var limit: LimitOption
+    @OptionGroup var failOn: FailOnOption
 
     /// The window's start when --since is not given.
     private static let defaultSince = "1h"
@@ -36,7 +40,13 @@ struct IncidentCommand: AsyncParsableCommand, CommandWithExamples {
 
     func run() async throws {
         var report = IncidentReport(try await options.scan(signals: signals, defaultSince: Self.defaultSince))
+        let failing = failOn.failing(report.flagged)
         if let count = limit.limit { report = report.limited(to: count) }
         try options.print(report) { report.text(style: $0) }
+        guard failing.isEmpty else {
+            let signals = (failOn.signals ?? []).map(\.rawValue).joined(separator: ",")
+            let issues = failing.count == 1 ? "1 issue is" : "\(failing.count) issues are"
+            throw CommandFailure(message: "\(issues) flagged (--fail-on \(signals)).", status: .flagged)
+        }
     }
 }

@@ -55,6 +55,35 @@ import Testing
         #expect(rows.map { $0.split(separator: "  ")[1] } == ["new, new in app@1.2", "spiking", "regressed"])
     }
 
+    @Test func failOnExitsThreeWhenAnIssueHasASignalItNamesAndZeroOtherwise() throws {
+        let logs = try Self.plantedLog()
+        defer { try? FileManager.default.removeItem(at: logs) }
+        func incident(_ arguments: [String]) throws -> ExternalProcess.Outcome {
+            try BuiltFaultline.outcome(of: ["incident", "--log-dir", logs.path] + Self.window + arguments)
+        }
+
+        // With the planted new, spiking and regressed issues, each signal named fails the command, after the view
+        for (signals, issues) in [
+            ("new", "1 issue is"), ("spiking,regressed", "2 issues are"), ("new,spiking", "2 issues are"),
+        ] {
+            let outcome = try incident(["--fail-on", signals, "--json"])
+            #expect(outcome.status == 3, "\(signals)")
+            #expect(outcome.errors == "faultline: \(issues) flagged (--fail-on \(signals)).\n")
+            #expect((try JSONSerialization.jsonObject(with: outcome.output) as? [String: Any])?["flagged"] != nil)
+        }
+        // and --limit shortens the list, not what fails it
+        #expect(try incident(["--fail-on", "regressed", "--limit", "1"]).status == 3)
+        // Over the day before, when nothing was flagged, it exits 0
+        let quiet = try BuiltFaultline.outcome(of: [
+            "incident", "--log-dir", logs.path, "--since", "2026-11-23T09:00:00Z", "--until", "2026-11-23T10:00:00Z",
+            "--fail-on", "new,spiking,regressed",
+        ])
+        #expect(quiet.status == 0, "\(quiet.text)")
+        // and a signal it does not know is a usage error
+        let mistaken = try incident(["--fail-on", "new,spikey"])
+        #expect(mistaken.status == 64 && mistaken.errors.contains("--fail-on takes new, spiking, regressed"))
+    }
+
     @Test func firstSeenIsTheFirstEventInTheLogsWhateverTheWindow() throws {
         let logs = try Self.plantedLog()
         defer { try? FileManager.default.removeItem(at: logs) }
