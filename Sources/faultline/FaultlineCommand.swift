@@ -10,8 +10,8 @@ struct FaultlineCommand: AsyncParsableCommand {
         abstract: "Make API-client failures visible and actionable.",
         version: "faultline \(FaultlineVersion.current)",
         subcommands: [
-            SummaryCommand.self, IncidentCommand.self, IssuesCommand.self, ShowCommand.self, TimelineCommand.self,
-            TailCommand.self,
+            SummaryCommand.self, IncidentCommand.self, IssuesCommand.self, ShowCommand.self, EventsCommand.self,
+            TimelineCommand.self, TailCommand.self,
             StatsCommand.self, ReportCommand.self,
             ServeCommand.self, DemoCommand.self,
         ],

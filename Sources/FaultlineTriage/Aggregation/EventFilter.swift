@@ -14,6 +14,9 @@ public struct EventFilter: Hashable, Sendable {
     public var releases: Set<String> = []
     public var environments: Set<String> = []
     public var users: Set<String> = []
+    /// Only the events of one issue: those grouped by this fingerprint (``EventRecord/grouping``); `nil` accepts
+    /// every issue.
+    public var grouping: [String]?
 
     public init() {}
 
@@ -30,6 +33,7 @@ public struct EventFilter: Hashable, Sendable {
             && acceptsStatus(record.tags["http.status_code"])
             && Self.accepts(serverCodes, record.tags["server.code"]) && Self.accepts(releases, record.release)
             && Self.accepts(environments, record.environment) && acceptsUser(record)
+            && (grouping.map { $0 == record.grouping } ?? true)
     }
 
     /// Whether the event's user is one of ``users`` by any of its identities: id, email or username.

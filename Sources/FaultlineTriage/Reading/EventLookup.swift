@@ -1,0 +1,34 @@
+import FaultlineLogReading
+import Foundation
+
+/// Finding events by their id, as `faultline show` does when it is given an event id rather than an issue's.
+public enum EventLookup {
+    /// An event found, with its line exactly as stored.
+    public struct Found: Sendable {
+        public let record: EventRecord
+        public let line: Data
+    }
+
+    /// The events of `files` whose `event_id` starts with `prefix` (any case, dashes aside, as a UUID is sometimes
+    /// written), each id once: the first copy read, so a log's before an outbox envelope's. The read stops at a second
+    /// id, which makes the prefix ambiguous.
+    public static func events(withIDPrefix prefix: String, in files: [LogFile]) -> [Found] {
+        let wanted = Self.normalized(prefix)
+        guard !wanted.isEmpty else { return [] }
+        var reader = LogReader()
+        var found: [Found] = []
+        for file in files where found.count < 2 {
+            reader.read(file) { record, line in
+                guard found.count < 2, Self.normalized(record.eventID).hasPrefix(wanted),
+                    !found.contains(where: { $0.record.eventID == record.eventID })
+                else { return }
+                found.append(Found(record: record, line: Data(buffer: line)))
+            }
+        }
+        return found
+    }
+
+    private static func normalized(_ id: String) -> String {
+        id.lowercased().filter { $0 != "-" }
+    }
+}

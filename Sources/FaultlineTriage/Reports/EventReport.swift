@@ -1,0 +1,35 @@
+import FaultlineLogReading
+import FaultlineReporting
+
+/// `faultline show <event id>`: one event in full, with the issue it belongs to.
+public struct EventReport: Hashable, Sendable, Encodable {
+    /// The issue's id as shown, and its kind.
+    public let issue: String
+    public let kind: String
+    public let event: EventDetail
+
+    enum CodingKeys: String, CodingKey {
+        case issue, kind, event
+    }
+
+    /// The report of the event `record` read, decoded in full as `event`, among the issues of `scan`.
+    public init(_ record: EventRecord, decoded event: SentryEvent, in scan: LogScan) {
+        issue = scan.issues[record.grouping].map(scan.shortID(of:)) ?? IssueID.of(record.grouping)
+        kind = record.kind
+        self.event = EventDetail(event, title: record.title)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try JSONSchemaVersion.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(issue, forKey: .issue)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(event, forKey: .event)
+    }
+
+    /// The event as the terminal shows it, after the issue it belongs to.
+    public func text(style: TextStyle) -> String {
+        let header = "of issue \(issue) (\(TerminalText.safe(kind))): 'faultline events \(issue)' lists its events"
+        return ([header] + event.lines(heading: "event", style: style)).joined(separator: "\n") + "\n"
+    }
+}
