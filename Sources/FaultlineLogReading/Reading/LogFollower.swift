@@ -26,9 +26,9 @@ public struct LogFollower {
         }
     }
 
-    /// Reads the events appended since the last call and hands each to `event`: the rest of the file being read,
-    /// then, when the log rotated, the new file from its top.
-    public mutating func readNew(_ event: (EventRecord) -> Void) {
+    /// Reads the events appended since the last call and hands each to `event` with its line: the rest of the file
+    /// being read, then, when the log rotated, the new file from its top.
+    public mutating func readNew(_ event: (EventRecord, UnsafeBufferPointer<UInt8>) -> Void) {
         readRest(event)
         var status = stat()
         guard stat(url.path, &status) == 0,
@@ -44,13 +44,13 @@ public struct LogFollower {
     }
 
     /// Reads the open file from where the last read stopped to its end.
-    private mutating func readRest(_ event: (EventRecord) -> Void) {
+    private mutating func readRest(_ event: (EventRecord, UnsafeBufferPointer<UInt8>) -> Void) {
         guard let file, (try? file.seek(toOffset: offset)) != nil, let data = try? file.readToEnd(), !data.isEmpty
         else { return }
         offset += UInt64(data.count)
         var reader = self.reader
         data.withUnsafeBytes { bytes in
-            splitter.split(bytes) { line in reader.record(line) { record, _ in event(record) } }
+            splitter.split(bytes) { line in reader.record(line, event) }
         }
         self.reader = reader
     }

@@ -17,6 +17,10 @@ public struct EventFilter: Hashable, Sendable {
     /// Only the events of one issue: those grouped by this fingerprint (``EventRecord/grouping``); `nil` accepts
     /// every issue.
     public var grouping: [String]?
+    /// `--where` conditions, all of which an event must meet.
+    public var conditions: [FieldCondition] = []
+    /// `--grep`: text an event's message, title or exception must contain.
+    public var search: TextSearch?
 
     public init() {}
 
@@ -34,6 +38,14 @@ public struct EventFilter: Hashable, Sendable {
             && Self.accepts(serverCodes, record.tags["server.code"]) && Self.accepts(releases, record.release)
             && Self.accepts(environments, record.environment) && acceptsUser(record)
             && (grouping.map { $0 == record.grouping } ?? true)
+            && conditions.allSatisfy { $0.readsLine || $0.isMet(by: record, line: nil) }
+            && (search?.matches(record) ?? true)
+    }
+
+    /// Whether the event on `line` meets the conditions that read the line itself (paths such as `contexts.os.name`),
+    /// which ``accepts(_:)`` leaves to this; `true` without such conditions, without reading the line.
+    public func acceptsLine(of record: EventRecord, _ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        conditions.allSatisfy { !$0.readsLine || $0.isMet(by: record, line: line) }
     }
 
     /// Whether the event's user is one of ``users`` by any of its identities: id, email or username.

@@ -77,9 +77,11 @@ public struct LogScan: Sendable {
         self.window = window
         // Envelopes are read first (there are at most a thousand): those the log also holds are counted there.
         var reader = LogReader()
-        var outbox: [String: EventRecord] = [:]
+        var outbox: [String: (record: EventRecord, isAccepted: Bool)] = [:]
         for file in files where file.kind == .envelope {
-            reader.read(file) { outbox[$0.eventID] = $0 }
+            reader.read(file) { record, line in
+                outbox[record.eventID] = (record, filter.acceptsLine(of: record, line))
+            }
         }
         counts = reader.counts
         unreadableFiles = reader.unreadableFiles
@@ -110,8 +112,10 @@ public struct LogScan: Sendable {
                 progress(Progress(bytesRead: bytesRead, totalBytes: totalBytes))
             }
         }
-        let unsent = outbox.values.filter { !eventsAlsoInOutbox.contains($0.eventID) }
-        for record in unsent.sorted(by: { $0.timestamp < $1.timestamp }) { add(record, filter: filter) }
+        let unsent = outbox.values.filter { !eventsAlsoInOutbox.contains($0.record.eventID) }
+        for (record, isAccepted) in unsent.sorted(by: { $0.record.timestamp < $1.record.timestamp }) where isAccepted {
+            add(record, filter: filter)
+        }
         counts.duplicates += outbox.count - unsent.count
         shortIDs = IssueID.abbreviations(of: issues.values.map(\.id))
     }
@@ -123,13 +127,13 @@ public struct LogScan: Sendable {
         source = (piece, filter)
         var reader = LogReader()
         var duplicates = 0
-        reader.read(piece) { record, _ in
+        reader.read(piece) { record, line in
             guard seen.insert(EventKey(record.eventID)).inserted else {
                 duplicates += 1
                 return
             }
             if !outboxIDs.isEmpty, outboxIDs.contains(record.eventID) { eventsAlsoInOutbox.insert(record.eventID) }
-            add(record, filter: filter)
+            if filter.acceptsLine(of: record, line) { add(record, filter: filter) }
         }
         counts = reader.counts
         unreadableFiles = reader.unreadableFiles
@@ -206,9 +210,10 @@ public struct LogScan: Sendable {
         if !repeated.isEmpty, let (piece, filter) = later.source {
             var takenBack: Set<EventKey> = []
             var reader = LogReader()
-            reader.read(piece) { record, _ in
+            reader.read(piece) { record, line in
                 let key = EventKey(record.eventID)
-                if repeated.contains(key), takenBack.insert(key).inserted { later.remove(record, filter: filter) }
+                guard repeated.contains(key), takenBack.insert(key).inserted else { return }
+                if filter.acceptsLine(of: record, line) { later.remove(record, filter: filter) }
             }
             later.counts.duplicates += repeated.count
         }

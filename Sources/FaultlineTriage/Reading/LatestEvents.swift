@@ -15,8 +15,8 @@ public struct LatestEvents: Sendable {
         var latest: [EventRecord] = []
         for file in files.reversed() where count > 0 && file.kind != .envelope {
             var ofFile: [EventRecord] = []
-            reader.read(file) { record in
-                guard filter.accepts(record) else { return }
+            reader.read(file) { record, line in
+                guard filter.accepts(record), filter.acceptsLine(of: record, line) else { return }
                 ofFile.append(record)
                 // Kept to twice the count, written so that a count as large as Int.max does not overflow.
                 if ofFile.count - count > count { ofFile.removeFirst(ofFile.count - count) }

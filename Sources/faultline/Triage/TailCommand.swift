@@ -43,7 +43,11 @@ struct TailCommand: AsyncParsableCommand, CommandWithExamples {
         while !Task.isCancelled {
             try await Task.sleep(for: .milliseconds(500))
             var new: [EventRecord] = []
-            follower.readNew { if filter.accepts($0) && !printed.contains($0.eventID) { new.append($0) } }
+            follower.readNew { record, line in
+                guard filter.accepts(record), filter.acceptsLine(of: record, line), !printed.contains(record.eventID)
+                else { return }
+                new.append(record)
+            }
             for record in new { try print(record) }
         }
     }

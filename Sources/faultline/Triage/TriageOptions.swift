@@ -48,6 +48,17 @@ struct TriageOptions: ParsableArguments {
     @Option(help: "Only this user, by id, email or username; repeatable.")
     var user: [String] = []
 
+    @Option(
+        name: .customLong("where"),
+        help: ArgumentHelp(
+            "Only events whose field has this value: a tag (device.model=iPhone*), user.email, release, "
+                + "contexts.os.name, request.method…; != for the others, * for any text; repeatable, all must hold.",
+            valueName: "key=value"))
+    var conditions: [String] = []
+
+    @Option(help: "Only events whose message, title or exception contains this text, in any case (not a pattern).")
+    var grep: String?
+
     @Flag(help: "Print JSON with a stable schema.")
     var json = false
 
@@ -59,6 +70,13 @@ struct TriageOptions: ParsableArguments {
         for status in status where !EventFilter.isStatusPattern(status) {
             throw ValidationError(
                 "'\(status)' is not an HTTP status: use a number such as 503, or a class such as 5xx.")
+        }
+        for condition in conditions {
+            do {
+                _ = try FieldCondition(condition)
+            } catch {
+                throw ValidationError(error.description)
+            }
         }
         // Times are read here, so that a mistake is answered with this command's usage.
         _ = try window()
@@ -164,6 +182,8 @@ struct TriageOptions: ParsableArguments {
         filter.releases = Set(release)
         filter.environments = Set(environment)
         filter.users = Set(user)
+        filter.conditions = try conditions.map { try FieldCondition($0) }
+        filter.search = grep.map(TextSearch.init)
         return filter
     }
 }

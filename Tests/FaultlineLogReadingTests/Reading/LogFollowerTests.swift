@@ -21,17 +21,17 @@ import Testing
 
         // When half a line is appended, then the rest of it
         try Self.append(lines[1].prefix(40), to: log)
-        follower.readNew { read.append($0.eventID) }
+        follower.readNew { record, _ in read.append(record.eventID) }
         #expect(read.isEmpty)
         try Self.append(lines[1].dropFirst(40), to: log)
-        follower.readNew { read.append($0.eventID) }
+        follower.readNew { record, _ in read.append(record.eventID) }
         #expect(read == [events[1].eventID])
 
         // And when an event is appended, then the log rotates and a new file starts, before the follower reads again
         try Self.append(lines[2], to: log)
         try FileManager.default.moveItem(at: log, to: directory.appendingPathComponent("events-1.jsonl"))
         try lines[3].write(to: log)
-        follower.readNew { read.append($0.eventID) }
+        follower.readNew { record, _ in read.append(record.eventID) }
 
         // Then every new event was read once, in order
         #expect(read == events[1...].map(\.eventID))
@@ -53,9 +53,9 @@ import Testing
             event.message = "event \(index) " + String(repeating: "x", count: 300)
             try await log.append(EventEncoder.encode(event))
             written.append(event.eventID)
-            if index % 7 == 6 { follower.readNew { read.append($0.eventID) } }
+            if index % 7 == 6 { follower.readNew { record, _ in read.append(record.eventID) } }
         }
-        follower.readNew { read.append($0.eventID) }
+        follower.readNew { record, _ in read.append(record.eventID) }
 
         // Then every event was read once, in order, across the rotations
         #expect(await log.statistics.rotations >= 25)

@@ -12,7 +12,8 @@ import Testing
     static let options: [(command: [String], option: String)] = [
         (["incident"], "--spike-factor"), (["incident"], "--spike-minimum"), (["incident"], "--baseline"),
         (["issues", "--spiking"], "--spike-factor"), (["summary", "--since", "1h"], "--spike-minimum"),
-        (["issues"], "--limit"), (["incident"], "--limit"), (["events", "0"], "--limit"), (["tail"], "--lines"),
+        (["issues"], "--limit"), (["incident"], "--limit"), (["events", "0"], "--limit"), (["tags"], "--values"),
+        (["tail"], "--lines"),
         (["issues"], "--since"), (["summary"], "--until"), (["timeline"], "--since"), (["timeline"], "--bucket"),
         (["demo"], "--timeout"),
     ]

@@ -1,0 +1,36 @@
+import FaultlineLogReading
+
+/// How an event's tags are spread: for each tag, how many events have it and how many have each value, as Sentry's
+/// tag distribution shows them. Each event counts once however many times it was read, and for the events its
+/// reporter suppressed (``EventRecord/eventCount``).
+public struct TagDistribution: Sendable {
+    /// Events that passed the filter.
+    public private(set) var events = 0
+    /// Events by tag and value.
+    public private(set) var counts: [String: [String: Int]] = [:]
+    public private(set) var readCounts = ReadCounts()
+    public private(set) var unreadableFiles: [UnreadableFile] = []
+
+    /// Reads `files` and counts the tags of the events `filter` accepts.
+    public init(files: [LogFile], filter: EventFilter) {
+        var reader = LogReader()
+        var seen: Set<EventKey> = []
+        for file in files {
+            reader.read(file) { record, line in
+                guard seen.insert(EventKey(record.eventID)).inserted, filter.accepts(record),
+                    filter.acceptsLine(of: record, line)
+                else { return }
+                let count = record.eventCount
+                events += count
+                for (key, value) in record.tags { counts[key, default: [:]][value, default: 0] += count }
+            }
+        }
+        readCounts = reader.counts
+        unreadableFiles = reader.unreadableFiles
+    }
+
+    /// Keeps only the tags named `keys`.
+    public mutating func keep(_ keys: Set<String>) {
+        counts = counts.filter { keys.contains($0.key) }
+    }
+}
