@@ -230,6 +230,7 @@ let package = Package(
             dependencies: [
                 "Faultline", "FaultlineServe", "FaultlineTriage", "FaultlineLogReading", "FaultlineReporting",
                 "FaultlineTestServer", "SeedScenarios", "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strictSettings
         ),

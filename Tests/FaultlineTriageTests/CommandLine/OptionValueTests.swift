@@ -13,7 +13,8 @@ import Testing
         (["incident"], "--spike-factor"), (["incident"], "--spike-minimum"), (["incident"], "--baseline"),
         (["issues", "--spiking"], "--spike-factor"), (["summary", "--since", "1h"], "--spike-minimum"),
         (["issues"], "--limit"), (["incident"], "--limit"), (["events", "0"], "--limit"), (["tags"], "--values"),
-        (["tail"], "--lines"),
+        (["tail"], "--lines"), (["watch", "--webhook", "http://127.0.0.1:9/hook", "--once"], "--max-posts"),
+        (["watch", "--webhook", "http://127.0.0.1:9/hook", "--once"], "--every"),
         (["issues"], "--since"), (["summary"], "--until"), (["timeline"], "--since"), (["timeline"], "--bucket"),
         (["demo"], "--timeout"),
     ]

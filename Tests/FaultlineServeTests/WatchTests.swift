@@ -1,0 +1,126 @@
+import FaultlineTestServer
+import Foundation
+import Hummingbird
+import TestSupport
+import Testing
+
+/// `faultline watch` against a real webhook receiver on loopback: one post per newly flagged issue, none twice across
+/// restarts, retries past a failing answer, and alerts kept for the next round while the receiver is down.
+@Suite struct WatchTests {
+    /// What the receiver got, and the statuses it answers with first (200 after them).
+    actor Receiver {
+        private(set) var posts: [(headers: [String: String], body: Data)] = []
+        private var answers: [Int] = []
+
+        func answerNext(_ statuses: [Int]) {
+            answers = statuses
+        }
+
+        func receive(headers: [String: String], body: Data) -> Int {
+            posts.append((headers, body))
+            return answers.isEmpty ? 200 : answers.removeFirst()
+        }
+    }
+
+    private static func router(_ receiver: Receiver) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.post("hook") { request, _ -> Response in
+            let body = try await request.body.collect(upTo: 1 << 20)
+            var headers: [String: String] = [:]
+            for field in request.headers { headers[field.name.canonicalName] = field.value }  // lower-case names
+            let status = await receiver.receive(headers: headers, body: Data(buffer: body))
+            return Response(status: .init(code: status))
+        }
+        return router
+    }
+
+    /// A log with `count` new issues, their events ten minutes ago: new in the default window of an hour.
+    private static func appendNewIssues(_ range: Range<Int>, to log: URL) throws {
+        let time = Date().addingTimeInterval(-600).timeIntervalSince1970
+        var lines = ""
+        for index in range {
+            lines +=
+                #"{"event_id":"\#(String(format: "%032x", index + 1))","timestamp":\#(time),"level":"error","#
+                + #""message":"failure \#(index)","fingerprint":["issue-\#(index)"]}"# + "\n"
+        }
+        let handle = try FileHandle(forWritingTo: log)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(lines.utf8))
+        try handle.close()
+    }
+
+    /// One round of `faultline watch`, waited for without blocking a thread: the receiver runs in this process.
+    private static func watch(_ hook: URL, logs: URL, _ arguments: [String] = []) async throws
+        -> ExternalProcess.Outcome
+    {
+        try await ExternalProcess.start(
+            BuiltFaultline.url,
+            ["watch", "--webhook", hook.absoluteString, "--once", "--log-dir", logs.path] + arguments,
+            environment: ["NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
+        ).exit()
+    }
+
+    @Test func eachNewlyFlaggedIssueIsPostedOnceAcrossRestarts() async throws {
+        let logs = try TemporaryDirectory("watch")
+        defer { logs.remove() }
+        let log = logs.file("events.jsonl")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        try Self.appendNewIssues(0..<2, to: log)
+        let receiver = Receiver()
+        try await LoopbackServer.run(named: "webhook", router: Self.router(receiver), port: 0) { base in
+            let hook = base.appendingPathComponent("hook")
+            // When watch runs over two new issues, then again (a restart), then once a third is new
+            #expect(try await Self.watch(hook, logs: logs.url, ["--format", "json"]).status == 0)
+            #expect(await receiver.posts.count == 2)
+            #expect(try await Self.watch(hook, logs: logs.url, ["--format", "json"]).status == 0)
+            #expect(await receiver.posts.count == 2)
+            try Self.appendNewIssues(2..<3, to: log)
+            let third = try await Self.watch(hook, logs: logs.url, ["--format", "json"])
+            #expect(third.status == 0 && third.errors.contains("alerts: 1 posted, 0 failed"))
+
+            // Then each issue was posted once, as JSON naming its signal and the issue as --json prints it
+            let bodies = await receiver.posts.map { try? JSONSerialization.jsonObject(with: $0.body) as? [String: Any] }
+            #expect(bodies.map { $0?["signal"] as? String } == ["new", "new", "new"])
+            let titles = bodies.compactMap { ($0?["issue"] as? [String: Any])?["title"] as? String }
+            #expect(Set(titles) == ["failure 0", "failure 1", "failure 2"])
+            #expect(bodies.allSatisfy { $0?["schema_version"] as? Int == 1 })
+        }
+    }
+
+    @Test func aFailingReceiverIsRetriedAndADownOneKeepsTheAlertsForTheNextRound() async throws {
+        let logs = try TemporaryDirectory("watch")
+        defer { logs.remove() }
+        let log = logs.file("events.jsonl")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        try Self.appendNewIssues(0..<1, to: log)
+
+        // When the receiver is down, the round fails and posts nothing
+        let closed = try ClosedPort()
+        let down = try await Self.watch(URL(string: "http://127.0.0.1:\(closed.port)/hook")!, logs: logs.url)
+        closed.release()
+        #expect(down.status == 1 && down.errors.contains("could not post new issue"))
+
+        let receiver = Receiver()
+        try await LoopbackServer.run(named: "webhook", router: Self.router(receiver), port: 0) { base in
+            let hook = base.appendingPathComponent("hook")
+            // and once it is up, but answers 503 first, the alert is retried within the round and delivered once
+            await receiver.answerNext([503])
+            let up = try await Self.watch(hook, logs: logs.url)
+            #expect(up.status == 0, "\(up.errors)")
+            let posts = await receiver.posts
+            #expect(posts.count == 2)
+            #expect(posts[0].body == posts[1].body)
+            // as a Slack incoming webhook's JSON, by default
+            let slack = try JSONSerialization.jsonObject(with: posts[1].body) as? [String: Any]
+            #expect((slack?["text"] as? String)?.hasPrefix("faultline: new issue ") == true)
+            #expect((slack?["text"] as? String)?.contains("failure 0") == true)
+
+            // and an ntfy topic gets the title as a header and the details as text
+            try Self.appendNewIssues(1..<2, to: log)
+            #expect(try await Self.watch(hook, logs: logs.url, ["--format", "ntfy"]).status == 0)
+            let ntfy = try #require(await receiver.posts.last)
+            #expect(ntfy.headers["title"]?.hasPrefix("faultline: new issue ") == true)
+            #expect(String(decoding: ntfy.body, as: UTF8.self).hasPrefix("failure 1: 1 events"))
+        }
+    }
+}
