@@ -37,6 +37,9 @@ struct TriageSummary: ParsableCommand {
     @Option(help: "Write the results as JSON to this file.")
     var json: String?
 
+    /// The `--where` condition the filtered side runs: a tag every event of the corpus has.
+    static let tagCondition = "http.method=GET"
+
     /// jq's program: events counted by fingerprint, its parts joined by U+001F.
     static let jqProgram = #"reduce inputs as $e ({}; .[$e.fingerprint | join("\u001f")] += 1)"#
 
@@ -77,19 +80,24 @@ struct TriageSummary: ParsableCommand {
             faultline, "incident", "--json", "--file", large.path, "--since", "2026-11-22T00:00:00Z", "--until",
             "2026-11-23T00:00:00Z",
         ]
+        // A --where on a tag, which the scan reads anyway: the filter's own cost.
+        let filtered = summary + ["--where", Self.tagCondition]
         let jq = ["jq", "-n", "-c", Self.jqProgram, large.path]
         let agreed = try Self.countsAgree(faultline: faultline, jq: jq, log: large)
         var faultlineRuns: [ChildRun] = []
         var incidentRuns: [ChildRun] = []
+        var filteredRuns: [ChildRun] = []
         var jqRuns: [ChildRun] = []
         for round in 0...rounds {
-            for command in round % 2 == 0 ? [summary, incident, jq] : [jq, incident, summary] {
+            for command in round % 2 == 0 ? [summary, incident, filtered, jq] : [jq, filtered, incident, summary] {
                 let run = try ChildRun.run(command)
                 guard round > 0 else { continue }  // the first round warms the page cache
                 if command == summary {
                     faultlineRuns.append(run)
                 } else if command == incident {
                     incidentRuns.append(run)
+                } else if command == filtered {
+                    filteredRuns.append(run)
                 } else {
                     jqRuns.append(run)
                 }
@@ -97,8 +105,8 @@ struct TriageSummary: ParsableCommand {
         }
         let smallRun = try ChildRun.run([faultline, "summary", "--json", "--file", small.path])
         try report(
-            written: written, faultline: faultlineRuns, incident: incidentRuns, jq: jqRuns, small: smallRun,
-            agreed: agreed)
+            written: written, faultline: faultlineRuns, incident: incidentRuns, filtered: filteredRuns, jq: jqRuns,
+            small: smallRun, agreed: agreed)
         if smallEventsMegabytes > 0 {
             try reportPerEvent(written: writtenSmallEvents, log: smallEvents, faultline: faultline)
         }
@@ -165,13 +173,14 @@ struct TriageSummary: ParsableCommand {
     }
 
     private func report(
-        written: LogCorpus.Written, faultline: [ChildRun], incident: [ChildRun], jq: [ChildRun], small: ChildRun,
-        agreed: Int
+        written: LogCorpus.Written, faultline: [ChildRun], incident: [ChildRun], filtered: [ChildRun], jq: [ChildRun],
+        small: ChildRun, agreed: Int
     ) throws {
         let megabytes = Double(written.bytes) / 1e6
         let events = Double(written.events)
         let faultlineSeconds = Samples(faultline.map(\.seconds))
         let incidentSeconds = Samples(incident.map(\.seconds))
+        let filteredSeconds = Samples(filtered.map(\.seconds))
         let jqSeconds = Samples(jq.map(\.seconds))
         let faultlinePeak = faultline.map(\.peakResidentBytes).max() ?? 0
         print(
@@ -193,6 +202,11 @@ struct TriageSummary: ParsableCommand {
             | \(String(format: "%.0f", events / incidentSeconds.median)) \
             | \(ProcessMemory.mebibytes(incident.map(\.peakResidentBytes).max() ?? 0)) \
             | \(String(format: "%.1f", jqSeconds.median / incidentSeconds.median))× faster |
+            | faultline summary --where \(Self.tagCondition) | \(String(format: "%.2f", filteredSeconds.median)) \
+            | \(String(format: "%.0f", megabytes / filteredSeconds.median)) \
+            | \(String(format: "%.0f", events / filteredSeconds.median)) \
+            | \(ProcessMemory.mebibytes(filtered.map(\.peakResidentBytes).max() ?? 0)) \
+            | \(String(format: "%.1f", jqSeconds.median / filteredSeconds.median))× faster |
 
             memory against input size: faultline summary over a log of \(smallMegabytes) MiB made the same way \
             peaks at \(ProcessMemory.mebibytes(small.peakResidentBytes)); over \(self.megabytes) MiB at \
@@ -220,6 +234,7 @@ struct TriageSummary: ParsableCommand {
                     sides: [
                         .init("jq", side(jq, jqSeconds)), .init("faultline summary", side(faultline, faultlineSeconds)),
                         .init("faultline incident", side(incident, incidentSeconds)),
+                        .init("faultline summary --where", side(filtered, filteredSeconds)),
                     ],
                     parameters: [
                         "events": "\(written.events)", "rounds": "\(rounds)",
