@@ -29,7 +29,7 @@ public struct EventReport: Hashable, Sendable, Encodable {
 
     /// The event as the terminal shows it, after the issue it belongs to.
     public func text(style: TextStyle) -> String {
-        let header = "of issue \(issue) (\(TerminalText.safe(kind))): 'faultline events \(issue)' lists its events"
+        let header = "issue \(issue) · \(TerminalText.safe(kind)) · 'faultline events \(issue)' lists its events"
         return ([header] + event.lines(heading: "event", style: style)).joined(separator: "\n") + "\n"
     }
 }

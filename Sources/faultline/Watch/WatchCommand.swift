@@ -64,7 +64,10 @@ struct WatchCommand: AsyncParsableCommand, CommandWithExamples {
     }
 
     func run() async throws {
-        let poster = WebhookPoster(url: URL(string: webhook)!)
+        guard let url = URL(string: webhook) else {
+            throw CommandFailure(message: "--webhook is an http or https URL.", status: .usage)
+        }
+        let poster = WebhookPoster(url: url)
         let stateURL = try stateFile()
         let interval = TimeExpression.duration(every) ?? 60
         while true {
