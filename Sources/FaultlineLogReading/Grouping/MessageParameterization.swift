@@ -4,8 +4,8 @@
 /// `<email>`, `<url>`, `<ip>` (IPv4), `<uuid>`, `<sha1>`, `<md5>`, `<date>` (ISO 8601 dates and times, `15:04`,
 /// `3:04PM`), `<duration>` (`12ms`, `1.5s`), `<hex>` (`0x1f`), `<float>`, `<int>`, and after `=` a
 /// `<quoted_str>` or a `<bool>`. Sentry's host names, IPv6 addresses and named-month dates are not replaced.
-enum MessageParameterization {
-    static func normalized(_ text: String) -> String {
+package enum MessageParameterization {
+    package static func normalized(_ text: String) -> String {
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
             .filter { !$0.allSatisfy(\.isWhitespace) }.prefix(2)
         var trimmed = lines.joined(separator: "\n")

@@ -26,17 +26,20 @@ public struct FieldCondition: Hashable, Sendable {
         public let description: String
     }
 
-    /// Reads `KEY=VALUE` or `KEY!=VALUE`.
+    /// Reads `KEY=VALUE` or `KEY!=VALUE`, split at the first `=` byte (not character: a combining mark after it
+    /// would hide it in a `Character`).
     public init(_ text: String) throws(Mistake) {
-        guard let equals = text.firstIndex(of: "=") else {
+        let bytes = Array(text.utf8)
+        guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else {
             throw Mistake(description: "'\(text)' is not a condition: write KEY=VALUE or KEY!=VALUE.")
         }
-        isNegated = equals > text.startIndex && text[text.index(before: equals)] == "!"
-        let key = String(text[..<(isNegated ? text.index(before: equals) : equals)])
+        isNegated = equals > 0 && bytes[equals - 1] == UInt8(ascii: "!")
+        let key = String(decoding: bytes[..<(isNegated ? equals - 1 : equals)], as: UTF8.self)
         guard !key.isEmpty else { throw Mistake(description: "'\(text)' names no field before its '='.") }
         field = Self.field(named: key)
-        parts = text[text.index(after: equals)...].split(separator: "*", omittingEmptySubsequences: false).map(
-            String.init)
+        parts = bytes[(equals + 1)...].split(separator: UInt8(ascii: "*"), omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
     }
 
     /// Whether a condition needs the event's line, not only what the scan read.
@@ -66,13 +69,16 @@ public struct FieldCondition: Hashable, Sendable {
         return matches(value) != isNegated
     }
 
-    /// Whether `value` matches the pattern: its parts in order, the first at its start and the last at its end.
+    /// Whether `value` matches the pattern, byte for byte: its parts in order, the first at its start and the last at
+    /// its end.
     private func matches(_ value: String) -> Bool {
-        guard parts.count > 1 else { return value == parts[0] }
-        guard value.hasPrefix(parts[0]), value.hasSuffix(parts[parts.count - 1]),
-            value.utf8.count >= parts[0].utf8.count + parts[parts.count - 1].utf8.count
+        let bytes = value.utf8
+        guard let first = parts.first?.utf8, let last = parts.last?.utf8 else { return false }
+        guard parts.count > 1 else { return bytes.elementsEqual(first) }
+        guard bytes.count >= first.count + last.count, bytes.starts(with: first),
+            bytes.reversed().starts(with: last.reversed())
         else { return false }
-        var rest = value.utf8.dropFirst(parts[0].utf8.count).dropLast(parts[parts.count - 1].utf8.count)
+        var rest = bytes.dropFirst(first.count).dropLast(last.count)
         for part in parts.dropFirst().dropLast() where !part.isEmpty {
             guard let found = rest.firstRange(of: part.utf8) else { return false }
             rest = rest[found.upperBound...]
@@ -94,8 +100,12 @@ public struct FieldCondition: Hashable, Sendable {
         case "user.segment": return .userSegment
         default: break
         }
-        if key.hasPrefix("tags.") { return .tag(String(key.dropFirst(5))) }
-        let path = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        // Read by bytes, as the value is: a combining mark after `.` would hide it in a `Character`.
+        let bytes = Array(key.utf8)
+        if bytes.starts(with: "tags.".utf8) { return .tag(String(decoding: bytes.dropFirst(5), as: UTF8.self)) }
+        let path = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
         if Self.pathRoots.contains(path[0]) { return .path(path) }
         return .tag(key)
     }

@@ -30,6 +30,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case brotli
     /// Requests to the ingest: each event accepted is one log line triage reads, as the metrics counted it.
     case ingest
+    /// A `--where` condition against its `!=`, and messages normalised for grouping: no number left standing alone.
+    case query
 
     /// Runs the target on `data`.
     ///
@@ -49,6 +51,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .auth: try AuthFuzzing.run(data)
         case .brotli: try BrotliFuzzing.run(data)
         case .ingest: try IngestFuzzing.run(data)
+        case .query: try QueryFuzzing.run(data)
         }
     }
 }
