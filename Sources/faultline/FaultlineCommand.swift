@@ -12,7 +12,7 @@ struct FaultlineCommand: AsyncParsableCommand {
         subcommands: [
             SummaryCommand.self, IncidentCommand.self, IssuesCommand.self, ShowCommand.self, EventsCommand.self,
             TagsCommand.self, TimelineCommand.self, TailCommand.self,
-            StatsCommand.self, ReportCommand.self, WatchCommand.self,
+            StatsCommand.self, ReportCommand.self, WatchCommand.self, ForgetCommand.self,
             ServeCommand.self, DemoCommand.self,
         ],
         defaultSubcommand: SummaryCommand.self)

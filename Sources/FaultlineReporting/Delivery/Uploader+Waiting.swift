@@ -25,7 +25,9 @@ extension Uploader {
                 }
                 let start = number == cursor?.segment ? cursor?.offset ?? 0 : 0
                 for record in contents.records
-                where record.offset >= start && !done.contains(LogPosition(segment: number, offset: record.offset)) {
+                where record.offset >= start && !record.isErased
+                    && !done.contains(LogPosition(segment: number, offset: record.offset))
+                {
                     wait(bytes: Int(record.length), since: record.stored)
                 }
             } else if name.hasSuffix(".envelope"), !name.hasPrefix(".") {

@@ -24,6 +24,8 @@ import Foundation
 /// - After each rotation, the oldest rotated files are deleted until the active and rotated files together fit in
 ///   ``Configuration/maximumTotalSize``; the newest rotated file is kept whatever its size, so that the numbering of
 ///   segments never starts again.
+/// - While it is open, the log holds its directory's ``LogDirectoryLock`` shared, so that `faultline forget` never
+///   rewrites the files beside it; opening waits while a rewrite runs.
 package actor EventLog {
     /// What the log did since it was opened.
     package struct Statistics: Hashable, Sendable {
@@ -51,6 +53,8 @@ package actor EventLog {
     let now: @Sendable () -> Date
     /// The active file, opened for appending; `nil` between a rotation and the next line, and once closed.
     var file: AppendOnlyFile?
+    /// The directory's lock, held shared until the log is closed.
+    private var directoryLock: LogDirectoryLock?
     var isClosed = false
     /// The active file's size in bytes.
     var activeSize: Int
@@ -85,6 +89,12 @@ package actor EventLog {
                 operation: "create the directory", path: configuration.directory.path,
                 reason: error.localizedDescription)
         }
+        let lock: LogDirectoryLock
+        do {
+            lock = try LogDirectoryLock(sharing: configuration.directory)
+        } catch {
+            throw .fileOperationFailed(operation: "lock", path: configuration.directory.path, reason: "\(error)")
+        }
         try Self.finishRotations(configuration)
         let file = try AppendOnlyFile(opening: configuration.activeFile)
         let size = try file.endOfLastLine()
@@ -97,6 +107,7 @@ package actor EventLog {
         self.activeSince = size > 0 ? Self.creationDate(of: configuration.activeFile) : nil
         self.nextSequence = (rotations.map(\.rotation.sequence).max() ?? 0) + 1
         self.file = consume file
+        self.directoryLock = lock
         counts.cutOffBytes = cutOff
     }
 
@@ -162,6 +173,7 @@ package actor EventLog {
     package func close() throws(EventLogError) {
         defer {
             file = nil
+            directoryLock = nil
             isClosed = true
         }
         try file?.synchronize()

@@ -66,9 +66,10 @@ extension DurableQueue where Segments == LogSegments {
         }
     }
 
-    /// Indexes a waiting line read from the log when it is an object on a line; otherwise it cannot be sent, and is
-    /// counted as skipped.
+    /// Indexes a waiting line read from the log when it is an object on a line; a line `faultline forget` blanked is
+    /// passed over, and any other cannot be sent and is counted as skipped.
     private mutating func index(_ bytes: Data, at position: LogPosition) {
+        if bytes.first == UInt8(ascii: " ") { return }
         guard bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else {
             segments.skippedLines += 1
             return

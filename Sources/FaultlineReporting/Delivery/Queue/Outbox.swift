@@ -79,7 +79,7 @@ extension DurableQueue where Segments == EnvelopeSegments {
         for record in contents.records {
             segment.bytes += Int(record.length)
             let position = LogPosition(segment: number, offset: record.offset)
-            guard position >= from, !done.contains(position) else { continue }
+            guard position >= from, !done.contains(position), !record.isErased else { continue }
             append(
                 at: position, headerSize: record.headerSize, length: Int(record.length), category: record.category)
             segment.records += 1

@@ -6,7 +6,8 @@ import Foundation
 /// A record is the payload's length (4 bytes, little-endian, more than 0), a byte whose low 6 bits are the length of
 /// the category's name (1 to 32) and whose high bit says a time follows the name, the name of the category the
 /// envelope is rate-limited by (`error`, `session`: ASCII), when the flag is set the time the envelope was stored (8
-/// bytes, little-endian milliseconds since 1970), then the envelope's bytes. Records are written with the time;
+/// bytes, little-endian milliseconds since 1970), then the envelope's bytes. An envelope `faultline forget` erased is
+/// blanked with spaces of the same length (``Record/isErased``), so that every other record keeps its offset. Records are written with the time;
 /// those an earlier version wrote, without it, are read as well. Reading stops at the first record that is not whole
 /// or not well formed: the tail a crash cut short, or zeros a power loss left.
 enum OutboxSegment {
@@ -21,6 +22,8 @@ enum OutboxSegment {
         let stored: Date?
         /// The bytes before the envelope's.
         let headerSize: Int
+        /// Whether the envelope was blanked by an erasure (it starts with a space): it is never sent.
+        let isErased: Bool
 
         /// Where the envelope's bytes start in the file.
         var payloadOffset: Int { offset + headerSize }
@@ -96,7 +99,11 @@ enum OutboxSegment {
     ///
     /// - Throws: When the file cannot be read.
     static func contents(of path: String) throws -> Contents {
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: path, isDirectory: false))
+        records(in: try Data(contentsOf: URL(fileURLWithPath: path, isDirectory: false)))
+    }
+
+    /// The whole records of a file's `bytes`.
+    static func records(in bytes: Data) -> Contents {
         var contents = Contents(fileSize: bytes.count)
         bytes.withUnsafeBytes { buffer in
             var offset = 0
@@ -130,6 +137,7 @@ enum OutboxSegment {
                     bytes.loadUnaligned(fromByteOffset: nameEnd, as: UInt64.self).littleEndian)
                     / 1000) : nil
         return Record(
-            offset: offset, length: Int32(length), category: category, stored: stored, headerSize: payload - offset)
+            offset: offset, length: Int32(length), category: category, stored: stored, headerSize: payload - offset,
+            isErased: bytes[payload] == UInt8(ascii: " "))
     }
 }
