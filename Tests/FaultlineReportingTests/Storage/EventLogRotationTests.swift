@@ -41,7 +41,7 @@ import Testing
         }
         let rotatedNames = files.dropLast().map(\.lastPathComponent)
         #expect(rotatedNames == rotatedNames.sorted())
-        #expect(try directory.names().count == 10)
+        #expect(try Self.logFiles(in: directory).count == 10)
         let statistics = await log.statistics
         #expect(statistics.linesWritten == 95)
         #expect(statistics.rotations == 9)
@@ -69,7 +69,7 @@ import Testing
 
         // Then the file rotated before 11:01 and before 12:02, named by the UTC time of each rotation
         #expect(
-            try directory.names() == [
+            try Self.logFiles(in: directory) == [
                 "events-20261122T110100.000Z-000001.jsonl.gz", "events-20261122T120200.000Z-000002.jsonl.gz",
                 "events.jsonl",
             ])
@@ -112,14 +112,14 @@ import Testing
         let lines = (0..<200).map(Self.line)
         for line in lines {
             try await log.append(Data(line.utf8))
-            for name in try directory.names() where name.hasSuffix(".gz") && sizes[name] == nil {
+            for name in try Self.logFiles(in: directory) where name.hasSuffix(".gz") && sizes[name] == nil {
                 sizes[name] = try Data(contentsOf: directory.file(name)).count
             }
         }
 
         // Then the files deleted are the oldest, the counts and bytes are theirs, and what remains fits with room for
         // a full active file, with no room for the newest file deleted
-        let remaining = try directory.names().filter { $0.hasSuffix(".gz") }
+        let remaining = try Self.logFiles(in: directory).filter { $0.hasSuffix(".gz") }
         let evicted = sizes.keys.filter { !remaining.contains($0) }.sorted()
         let statistics = await log.statistics
         #expect(sizes.count == 19)
@@ -152,7 +152,7 @@ import Testing
         }
 
         // Then the files on disk stay within the total
-        let sizes = try directory.names().map { try Data(contentsOf: directory.file($0)).count }
+        let sizes = try Self.logFiles(in: directory).map { try Data(contentsOf: directory.file($0)).count }
         #expect(sizes.reduce(0, +) <= 200_000, "\(sizes)")
         #expect(await log.statistics.rotations > 10)
     }
@@ -165,7 +165,7 @@ import Testing
 
         // When it is rotated empty, then after a line, then again
         try await log.rotate()
-        let namesWhenEmpty = try directory.names()
+        let namesWhenEmpty = try Self.logFiles(in: directory)
         try await log.append(Data(#"{"a":1}"#.utf8))
         try await log.rotate()
         try await log.rotate()
@@ -193,13 +193,13 @@ import Testing
 
         // When a log opens the directory, then rotates
         let log = try EventLog(configuration: .init(directory: directory.url))
-        let namesWhenOpened = try directory.names()
+        let namesWhenOpened = try Self.logFiles(in: directory)
         try await log.rotate()
 
         // Then each rotation has its compressed file only, no line is lost, and numbering continues after 7
         #expect(namesWhenOpened == ["\(older).jsonl.gz", "\(newer).jsonl.gz", "events.jsonl"])
         #expect(try LogContents.lines(in: directory.url) == ["old", "a", "b", "c"])
-        #expect(try directory.names().last?.hasSuffix("-000008.jsonl.gz") == true)
+        #expect(try Self.logFiles(in: directory).last?.hasSuffix("-000008.jsonl.gz") == true)
     }
 
     @Test func theLogsFilesAreListedOldestFirstIgnoringOtherFiles() throws {
@@ -241,5 +241,10 @@ import Testing
                 "other-20261122T100000.000Z-000001.jsonl.gz", "other.jsonl",
             ])
         #expect(EventLog.files(in: directory.file("missing")) == [])
+    }
+
+    /// The names of the log's files in `directory`, without the lock every log holds there.
+    private static func logFiles(in directory: TemporaryDirectory) throws -> [String] {
+        try directory.names().filter { $0 != LogDirectoryLock.fileName }
     }
 }
