@@ -30,6 +30,11 @@ public enum IngestServer {
         _ configuration: IngestConfiguration, handlesSignals: Bool = false,
         onStart: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws {
+        // Held shared while serve runs, with or without a local log, so that `faultline forget` never rewrites the log
+        // or the forward queues beside it.
+        try FileManager.default.createDirectory(at: configuration.logDirectory, withIntermediateDirectories: true)
+        let directoryLock = try LogDirectoryLock(sharing: configuration.logDirectory)
+        defer { withExtendedLifetime(directoryLock) {} }
         let forwarder = try configuration.forwarding.map {
             try Forwarder($0, logDirectory: configuration.logDirectory)
         }

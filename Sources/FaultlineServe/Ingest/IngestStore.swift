@@ -23,9 +23,6 @@ actor IngestStore {
     static let rememberedIDs = 100_000
 
     private let log: EventLog?
-    /// The log directory's lock, held shared while serve runs, with or without a local log, so that `faultline forget`
-    /// does not rewrite the forward queues beside it.
-    private let directoryLock: LogDirectoryLock
     private var seen: Set<String> = []
     /// Events claimed by a request and neither kept nor given up yet.
     private var inFlight: Set<String> = []
@@ -41,8 +38,6 @@ actor IngestStore {
     init(_ configuration: IngestConfiguration) throws {
         rateLimit = configuration.eventsPerMinute.map(RateLimit.init)
         directory = configuration.logDirectory
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        directoryLock = try LogDirectoryLock(sharing: directory)
         metrics = IngestMetrics(statistics: IngestStatistics.stored(in: configuration.logDirectory))
         guard configuration.storesLocally else {
             log = nil
