@@ -230,7 +230,6 @@ let package = Package(
             dependencies: [
                 "Faultline", "FaultlineServe", "FaultlineTriage", "FaultlineLogReading", "FaultlineReporting",
                 "FaultlineTestServer", "SeedScenarios", "TestSupport",
-                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strictSettings
         ),

@@ -54,6 +54,14 @@ public enum IngestServer {
             await forwarder.reportRefusedDSNs(to: warnings)
         }
         defer { refusals.cancel() }
+        let expiry = Task {
+            guard let age = configuration.maximumAge else { return }
+            while !Task.isCancelled {
+                await store.expire()
+                try? await Task.sleep(for: Retention.checkInterval(of: age))
+            }
+        }
+        defer { expiry.cancel() }
         var logger = Logger(label: "faultline-serve")
         logger.logLevel = .warning
         let application = Application(

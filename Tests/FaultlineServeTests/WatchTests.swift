@@ -1,37 +1,43 @@
 import FaultlineTestServer
 import Foundation
-import Hummingbird
 import TestSupport
 import Testing
 
-/// `faultline watch` against a real webhook receiver on loopback: one post per newly flagged issue, none twice across
+/// `faultline watch` against a real webhook receiver on loopback, in a process of its own: one post per newly flagged issue, none twice across
 /// restarts, retries past a failing answer, and alerts kept for the next round while the receiver is down.
 @Suite struct WatchTests {
-    /// What the receiver got, and the statuses it answers with first (200 after them).
-    actor Receiver {
-        private(set) var posts: [(headers: [String: String], body: Data)] = []
-        private var answers: [Int] = []
+    /// A webhook receiver in a process of its own (`Tests/peers/webhook_receiver.py`), which answers with the statuses
+    /// it was started with, then 200, and records what it got.
+    struct Receiver {
+        let process: ExternalProcess
+        let record: URL
+        let hook: URL
 
-        func answerNext(_ statuses: [Int]) {
-            answers = statuses
+        /// Starts one that answers `statuses` first, recording in `directory`.
+        init(answeringFirst statuses: [Int] = [], in directory: TemporaryDirectory) async throws {
+            record = directory.file("posts-\(UUID()).jsonl")
+            process = try PythonPeer.start(
+                "webhook_receiver.py", [record.path] + statuses.map(String.init), output: .lines)
+            let port = try #require(Int(try await process.line()))
+            hook = URL(string: "http://127.0.0.1:\(port)/hook")!
         }
 
-        func receive(headers: [String: String], body: Data) -> Int {
-            posts.append((headers, body))
-            return answers.isEmpty ? 200 : answers.removeFirst()
+        /// What it got, in order: each post's headers (lower-case names) and body.
+        var posts: [(headers: [String: String], body: Data)] {
+            get throws {
+                guard let text = try? String(contentsOf: record, encoding: .utf8) else { return [] }
+                return try text.split(separator: "\n").map { line in
+                    let post = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                    let body = try #require(Data(base64Encoded: post["body"] as? String ?? ""))
+                    return (post["headers"] as? [String: String] ?? [:], body)
+                }
+            }
         }
-    }
 
-    private static func router(_ receiver: Receiver) -> Router<BasicRequestContext> {
-        let router = Router()
-        router.post("hook") { request, _ -> Response in
-            let body = try await request.body.collect(upTo: 1 << 20)
-            var headers: [String: String] = [:]
-            for field in request.headers { headers[field.name.canonicalName] = field.value }  // lower-case names
-            let status = await receiver.receive(headers: headers, body: Data(buffer: body))
-            return Response(status: .init(code: status))
+        /// Stops it (SIGTERM).
+        func stop() {
+            process.terminate()
         }
-        return router
     }
 
     /// A log with `count` new issues, their events ten minutes ago: new in the default window of an hour.
@@ -49,7 +55,7 @@ import Testing
         try handle.close()
     }
 
-    /// One round of `faultline watch`, waited for without blocking a thread: the receiver runs in this process.
+    /// One round of `faultline watch`, waited for without blocking a thread.
     private static func watch(_ hook: URL, logs: URL, _ arguments: [String] = []) async throws
         -> ExternalProcess.Outcome
     {
@@ -66,25 +72,23 @@ import Testing
         let log = logs.file("events.jsonl")
         FileManager.default.createFile(atPath: log.path, contents: nil)
         try Self.appendNewIssues(0..<2, to: log)
-        let receiver = Receiver()
-        try await LoopbackServer.run(named: "webhook", router: Self.router(receiver), port: 0) { base in
-            let hook = base.appendingPathComponent("hook")
-            // When watch runs over two new issues, then again (a restart), then once a third is new
-            #expect(try await Self.watch(hook, logs: logs.url, ["--format", "json"]).status == 0)
-            #expect(await receiver.posts.count == 2)
-            #expect(try await Self.watch(hook, logs: logs.url, ["--format", "json"]).status == 0)
-            #expect(await receiver.posts.count == 2)
-            try Self.appendNewIssues(2..<3, to: log)
-            let third = try await Self.watch(hook, logs: logs.url, ["--format", "json"])
-            #expect(third.status == 0 && third.errors.contains("alerts: 1 posted, 0 failed"))
+        let receiver = try await Receiver(in: logs)
+        defer { receiver.stop() }
+        // When watch runs over two new issues, then again (a restart), then once a third is new
+        #expect(try await Self.watch(receiver.hook, logs: logs.url, ["--format", "json"]).status == 0)
+        #expect(try receiver.posts.count == 2)
+        #expect(try await Self.watch(receiver.hook, logs: logs.url, ["--format", "json"]).status == 0)
+        #expect(try receiver.posts.count == 2)
+        try Self.appendNewIssues(2..<3, to: log)
+        let third = try await Self.watch(receiver.hook, logs: logs.url, ["--format", "json"])
+        #expect(third.status == 0 && third.errors.contains("alerts: 1 posted, 0 failed"))
 
-            // Then each issue was posted once, as JSON naming its signal and the issue as --json prints it
-            let bodies = await receiver.posts.map { try? JSONSerialization.jsonObject(with: $0.body) as? [String: Any] }
-            #expect(bodies.map { $0?["signal"] as? String } == ["new", "new", "new"])
-            let titles = bodies.compactMap { ($0?["issue"] as? [String: Any])?["title"] as? String }
-            #expect(Set(titles) == ["failure 0", "failure 1", "failure 2"])
-            #expect(bodies.allSatisfy { $0?["schema_version"] as? Int == 1 })
-        }
+        // Then each issue was posted once, as JSON naming its signal and the issue as --json prints it
+        let bodies = try receiver.posts.map { try? JSONSerialization.jsonObject(with: $0.body) as? [String: Any] }
+        #expect(bodies.map { $0?["signal"] as? String } == ["new", "new", "new"])
+        let titles = bodies.compactMap { ($0?["issue"] as? [String: Any])?["title"] as? String }
+        #expect(Set(titles) == ["failure 0", "failure 1", "failure 2"])
+        #expect(bodies.allSatisfy { $0?["schema_version"] as? Int == 1 })
     }
 
     @Test func aFailingReceiverIsRetriedAndADownOneKeepsTheAlertsForTheNextRound() async throws {
@@ -100,27 +104,24 @@ import Testing
         closed.release()
         #expect(down.status == 1 && down.errors.contains("could not post new issue"))
 
-        let receiver = Receiver()
-        try await LoopbackServer.run(named: "webhook", router: Self.router(receiver), port: 0) { base in
-            let hook = base.appendingPathComponent("hook")
-            // and once it is up, but answers 503 first, the alert is retried within the round and delivered once
-            await receiver.answerNext([503])
-            let up = try await Self.watch(hook, logs: logs.url)
-            #expect(up.status == 0, "\(up.errors)")
-            let posts = await receiver.posts
-            #expect(posts.count == 2)
-            #expect(posts[0].body == posts[1].body)
-            // as a Slack incoming webhook's JSON, by default
-            let slack = try JSONSerialization.jsonObject(with: posts[1].body) as? [String: Any]
-            #expect((slack?["text"] as? String)?.hasPrefix("faultline: new issue ") == true)
-            #expect((slack?["text"] as? String)?.contains("failure 0") == true)
+        // and once it is up, but answers 503 first, the alert is retried within the round and delivered once
+        let receiver = try await Receiver(answeringFirst: [503], in: logs)
+        defer { receiver.stop() }
+        let up = try await Self.watch(receiver.hook, logs: logs.url)
+        #expect(up.status == 0, "\(up.errors)")
+        let posts = try receiver.posts
+        #expect(posts.count == 2)
+        #expect(posts.first?.body == posts.last?.body)
+        // as a Slack incoming webhook's JSON, by default
+        let slack = try JSONSerialization.jsonObject(with: try #require(posts.last).body) as? [String: Any]
+        #expect((slack?["text"] as? String)?.hasPrefix("faultline: new issue ") == true)
+        #expect((slack?["text"] as? String)?.contains("failure 0") == true)
 
-            // and an ntfy topic gets the title as a header and the details as text
-            try Self.appendNewIssues(1..<2, to: log)
-            #expect(try await Self.watch(hook, logs: logs.url, ["--format", "ntfy"]).status == 0)
-            let ntfy = try #require(await receiver.posts.last)
-            #expect(ntfy.headers["title"]?.hasPrefix("faultline: new issue ") == true)
-            #expect(String(decoding: ntfy.body, as: UTF8.self).hasPrefix("failure 1: 1 events"))
-        }
+        // and an ntfy topic gets the title as a header and the details as text
+        try Self.appendNewIssues(1..<2, to: log)
+        #expect(try await Self.watch(receiver.hook, logs: logs.url, ["--format", "ntfy"]).status == 0)
+        let ntfy = try #require(try receiver.posts.last)
+        #expect(ntfy.headers["title"]?.hasPrefix("faultline: new issue ") == true)
+        #expect(String(decoding: ntfy.body, as: UTF8.self).hasPrefix("failure 1: 1 events"))
     }
 }

@@ -18,13 +18,15 @@ package enum PythonPeer {
     }
 
     /// Starts `script` with `arguments`, and `environment` added to the test's own, for a script that talks to a
-    /// server in this process: wait for it with ``ExternalProcess/exit(within:)``, which blocks no thread.
-    package static func start(_ script: String, _ arguments: [String], environment: [String: String] = [:]) throws
-        -> ExternalProcess
-    {
+    /// server in this process: wait for it with ``ExternalProcess/exit(within:)``, which blocks no thread. With
+    /// `output` ``ExternalProcess/Output/lines``, read what it prints as it runs (a server's port).
+    package static func start(
+        _ script: String, _ arguments: [String], environment: [String: String] = [:],
+        output: ExternalProcess.Output = .collected
+    ) throws -> ExternalProcess {
         try ExternalProcess.start(
             Repository.python, [Repository.file("Tests/peers/\(script)").path] + arguments,
-            environment: Self.environment(environment))
+            environment: Self.environment(environment), output: output)
     }
 
     /// Starts the virtualenv's `tool` (`sentry-cli`) with `arguments`, and `environment` added to the test's own.

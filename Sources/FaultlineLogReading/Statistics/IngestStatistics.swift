@@ -20,12 +20,18 @@ public struct IngestStatistics: Hashable, Sendable, Codable, StatisticsFile {
     /// What the SDKs said in their client reports they did not send, by `reason/category`, such as
     /// `ratelimit_backoff/error` for the events an SDK dropped while serve's 429 held.
     public var droppedBySDKs: [String: Int] = [:]
+    /// The local log's rotated files deleted to keep it within its size cap (`--max-log-bytes`).
+    public var logFilesEvicted = 0
+    /// The local log's rotated files removed past its maximum age (`--max-age`).
+    public var logFilesExpired = 0
 
     public init() {}
 
     private enum CodingKeys: String, CodingKey {
         case updated, requests, stored, dropped
         case droppedBySDKs = "dropped_by_sdks"
+        case logFilesEvicted = "log_files_evicted"
+        case logFilesExpired = "log_files_expired"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -35,6 +41,8 @@ public struct IngestStatistics: Hashable, Sendable, Codable, StatisticsFile {
         stored = try container.decodeIfPresent(Int.self, forKey: .stored) ?? 0
         dropped = try container.decodeIfPresent([String: Int].self, forKey: .dropped) ?? [:]
         droppedBySDKs = try container.decodeIfPresent([String: Int].self, forKey: .droppedBySDKs) ?? [:]
+        logFilesEvicted = try container.decodeIfPresent(Int.self, forKey: .logFilesEvicted) ?? 0
+        logFilesExpired = try container.decodeIfPresent(Int.self, forKey: .logFilesExpired) ?? 0
     }
 
     /// Reads the statistics stored in `directory`; empty ones when there are none or they cannot be read.

@@ -33,6 +33,13 @@ extension Reporter {
         /// The most bytes the local log takes on disk; 64 MiB by default. Past it the oldest rotated files are deleted,
         /// and their events not yet sent are counted as `cache_overflow`: the log is what the uploader sends from.
         public var maxLogSize = 64 * 1024 * 1024
+        /// How long the local log keeps an event, and the outbox an envelope; `nil` (the default) keeps them until
+        /// ``maxLogSize`` (or the outbox's limits) delete them. With an age, say `.seconds(30 * 24 * 3600)` for a
+        /// retention policy, the log's files are rotated within a 24th of it and removed whole once past it, checked
+        /// as events are written and as the uploader sends, at most once a minute; events not yet
+        /// sent are counted in ``DeliveryStatistics/expired`` and reported as `cache_overflow`. `configureDelivery`
+        /// may give the outbox an age of its own (``Uploader/Configuration/maxAge``).
+        public var maxLogAge: Duration?
         /// The gzip level of the log's rotated files, 0 (stored) to 9 (smallest); 6 by default. It trades CPU for the
         /// events an outage keeps within ``maxLogSize``: level 6 costs about twice level 1's CPU per event and stores
         /// them in well under half its space (Benchmarks/README.md has the figures).
@@ -106,6 +113,7 @@ extension Reporter {
         var deliveryConfiguration: Uploader.Configuration? {
             guard let dsn else { return nil }
             var configuration = Uploader.Configuration(dsn: dsn, outboxDirectory: outboxDirectory)
+            configuration.maxAge = maxLogAge
             configureDelivery(&configuration)
             return configuration
         }

@@ -84,7 +84,8 @@ public actor Reporter {
         if let unreadable = options.unreadableEnvironmentDSN { throw unreadable }
         let logConfiguration = EventLog.Configuration(
             directory: options.logDirectory, maximumFileSize: options.maxLogFileSize,
-            maximumTotalSize: options.maxLogSize, compressionLevel: options.logCompressionLevel)
+            maximumTotalSize: options.maxLogSize, compressionLevel: options.logCompressionLevel,
+            maximumAge: options.maxLogAge)
         let log = try EventLog(configuration: logConfiguration, now: options.clock)
         let uploader = try options.deliveryConfiguration
             .map { try Uploader(configuration: $0, transport: options.transport, log: log) }

@@ -12,8 +12,12 @@ public struct DeliveryStatistics: Hashable, Sendable, Codable, StatisticsFile {
     public var delivered = 0
     /// Sends that failed and were kept for another attempt (network errors, 429, 502, 503, 504).
     public var retried = 0
-    /// Events not delivered, by reason and category.
+    /// Events not delivered, by reason and category; those dropped by age are in ``expired``.
     public var discarded: [DiscardedEvents] = []
+    /// Events and envelopes not delivered because they waited past the maximum age (``Uploader/Configuration/maxAge``,
+    /// `Reporter.Options.maxLogAge`), by category; reported upstream as `cache_overflow`, which client reports have
+    /// for a cache that dropped what it held, as they have no reason for age.
+    public var expired: [DiscardedEvents] = []
     /// Events and envelopes waiting to be sent when the statistics were written: a reporter's events in its log after
     /// the delivery cursor, and the outbox's envelopes. `nil` in files written before it was kept.
     public var waiting: Int?
@@ -36,8 +40,19 @@ public struct DeliveryStatistics: Hashable, Sendable, Codable, StatisticsFile {
     public init() {}
 
     private enum CodingKeys: String, CodingKey {
-        case updated, delivered, retried, discarded, waiting
+        case updated, delivered, retried, discarded, expired, waiting
         case lastFailure = "last_failure"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        updated = try container.decodeIfPresent(Date.self, forKey: .updated)
+        delivered = try container.decode(Int.self, forKey: .delivered)
+        retried = try container.decode(Int.self, forKey: .retried)
+        discarded = try container.decode([DiscardedEvents].self, forKey: .discarded)
+        expired = try container.decodeIfPresent([DiscardedEvents].self, forKey: .expired) ?? []
+        waiting = try container.decodeIfPresent(Int.self, forKey: .waiting)
+        lastFailure = try container.decodeIfPresent(DeliveryFailure.self, forKey: .lastFailure)
     }
 
     /// Reads the statistics stored in `directory`; empty ones when there are none or they cannot be read.
@@ -50,6 +65,16 @@ public struct DeliveryStatistics: Hashable, Sendable, Codable, StatisticsFile {
         } else {
             discarded.append(DiscardedEvents(reason: reason, category: category, quantity: quantity))
             discarded.sort { ($0.reason.rawValue, $0.category.rawValue) < ($1.reason.rawValue, $1.category.rawValue) }
+        }
+    }
+
+    /// Adds `quantity` events of `category` dropped because they waited past the maximum age.
+    mutating func recordExpired(_ category: DataCategory, quantity: Int) {
+        if let index = expired.firstIndex(where: { $0.category == category }) {
+            expired[index].quantity += quantity
+        } else {
+            expired.append(DiscardedEvents(reason: .cacheOverflow, category: category, quantity: quantity))
+            expired.sort { $0.category.rawValue < $1.category.rawValue }
         }
     }
 

@@ -16,6 +16,12 @@ extension Uploader {
         /// The most bytes of envelopes the outbox holds; 32 MiB by default. Past it the oldest segment files are deleted,
         /// as past ``maxOutboxCount``.
         public var maxOutboxBytes = 32 * 1024 * 1024
+        /// How long an envelope may wait in the outbox; `nil` (the default) keeps it until it is sent or a limit
+        /// deletes it. Past the age, the outbox's oldest segment files are deleted whole (a segment holds envelopes
+        /// stored within a 24th of the age), checked when sending starts, at most once a minute: what waited in them
+        /// is counted in ``DeliveryStatistics/expired`` and reported as `cache_overflow`. A reporter's uploader
+        /// takes `Reporter.Options.maxLogAge`, which removes its log's old files too.
+        public var maxAge: Duration?
         /// How many stored envelopes start a send at once; 20 by default.
         public var batchSize = 20
         /// How long a stored envelope waits for others before it is sent anyway; 5 seconds by default.

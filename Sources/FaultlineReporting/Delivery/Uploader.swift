@@ -54,6 +54,8 @@ public actor Uploader {
     /// The first ``close(timeout:)``, which later calls wait for.
     private var closing: Task<Bool, Never>?
     private var statisticsStoredAt: ContinuousClock.Instant?
+    /// When the outbox and the log are next checked for what is past their maximum age.
+    private var nextExpiryCheck: ContinuousClock.Instant?
     private var cursorStoredAt: ContinuousClock.Instant?
     private var storedCounts: DeliveryStatistics?
     private let transport: any EnvelopeTransport
@@ -93,7 +95,8 @@ public actor Uploader {
         let outbox = try Outbox(
             directory: configuration.outboxDirectory,
             limits: .init(
-                maximumCount: configuration.maxOutboxCount, maximumBytes: configuration.maxOutboxBytes),
+                maximumCount: configuration.maxOutboxCount, maximumBytes: configuration.maxOutboxBytes,
+                maximumAge: configuration.maxAge),
             unreadable: { _, _ in unreadable += 1 })
         var logQueue = try log.map {
             try LogQueue(
@@ -184,8 +187,7 @@ public actor Uploader {
         guard let log else { preconditionFailure("an uploader appends events only to the log it was opened over") }
         let appended = try await log.appendLine(line)
         guard !isClosed, logQueue != nil else { return }
-        let evicted = logQueue?.evict(appended.evictedSegments) ?? 0
-        if evicted > 0 { recordDiscarded(.cacheOverflow, quantity: evicted) }
+        dropLines(of: appended.removed)
         let position = appended.position
         if rateLimits.deadline(for: .error, at: clock.now) != nil {
             logQueue?.skip(to: LogPosition(segment: position.segment, offset: position.offset + line.count + 1))
@@ -194,6 +196,36 @@ public actor Uploader {
         }
         logQueue?.append(line, at: position, eventID: eventID)
         startSendingOrWait()
+    }
+
+    /// Drops the lines not sent yet of the segments the log took out: those it evicted counted as `cache_overflow`,
+    /// those past its maximum age as expired.
+    private func dropLines(of removed: EventLog.RemovedSegments) {
+        let evicted = logQueue?.evict(removed.evicted) ?? 0
+        if evicted > 0 { recordDiscarded(.cacheOverflow, quantity: evicted) }
+        let expired = logQueue?.evict(removed.expired) ?? 0
+        if expired > 0 { recordExpired(.error, quantity: expired) }
+    }
+
+    /// Drops what waited past the maximum age, in the outbox and in the log, when a check is due (`Retention`).
+    private func expireIfDue() async {
+        guard let age = [configuration.maxAge, log?.configuration.maximumAge].compactMap({ $0 }).min(),
+            nextExpiryCheck.map({ clock.now >= $0 }) ?? true
+        else { return }
+        nextExpiryCheck = clock.now + Retention.checkInterval(of: age)
+        if let maxAge = configuration.maxAge {
+            for category in outbox.expire(storedBefore: Date() - maxAge.timeInterval) {
+                recordExpired(category, quantity: 1)
+            }
+        }
+        if let log, let removed = try? await log.expire() { dropLines(of: removed) }
+    }
+
+    /// Counts `quantity` events of `category` dropped because they waited past the maximum age, reported as
+    /// `cache_overflow`.
+    private func recordExpired(_ category: DataCategory, quantity: Int) {
+        counts.recordExpired(category, quantity: quantity)
+        if category != .internal { pendingReport.record(.cacheOverflow, category, quantity: quantity) }
     }
 
     /// Starts sending once a batch waits, or schedules a send after the flush interval.
@@ -392,6 +424,7 @@ extension Uploader {
             storeStatistics(force: isEmpty)
             if isEmpty { idleWaiters.resume { true } }
         }
+        await expireIfDue()
         let concurrency = max(configuration.maxConcurrentRequests, 1)
         await withTaskGroup(of: (PendingEnvelope, EnvelopeResponse?).self) { group in
             var inFlight = 0

@@ -20,12 +20,17 @@ extension EventLog {
         package var maximumTotalSize: Int
         /// The gzip level of rotated files, 0 (stored) to 9 (smallest), or -1 for zlib's default; 6 by default.
         package var compressionLevel: Int32
+        /// How long lines are kept; `nil` (the default) keeps them until ``maximumTotalSize`` evicts them. With an age,
+        /// the active file rotates once its first line is a 24th of it old (or ``maximumFileAge``, when that is
+        /// sooner), and a rotated file is removed once it was rotated longer ago than the age (`EventLog.expire()`):
+        /// a line is kept at most the age and a 24th of it past the check that removes it.
+        package var maximumAge: Duration?
 
         /// Creates a configuration; see the properties for the defaults.
         package init(
             directory: URL, fileName: String = LogLayout.logName, maximumFileSize: Int = 8 * 1024 * 1024,
             maximumFileAge: Duration = .seconds(24 * 60 * 60), maximumTotalSize: Int = 64 * 1024 * 1024,
-            compressionLevel: Int32 = 6
+            compressionLevel: Int32 = 6, maximumAge: Duration? = nil
         ) {
             self.directory = directory
             self.fileName = fileName
@@ -33,11 +38,18 @@ extension EventLog {
             self.maximumFileAge = maximumFileAge
             self.maximumTotalSize = maximumTotalSize
             self.compressionLevel = compressionLevel
+            self.maximumAge = maximumAge
         }
 
         /// The size at which the active file rotates: ``maximumFileSize``, or half of ``maximumTotalSize`` when that
         /// is smaller, so that the active file and the newest rotated one, which is always kept, fit in the total.
         package var rotationSize: Int { max(1, min(maximumFileSize, maximumTotalSize / 2)) }
+
+        /// How old the active file's first line gets before the file rotates: ``maximumFileAge``, or a 24th of
+        /// ``maximumAge`` when that is sooner, so that a rotated file spans a small part of the age it is kept for.
+        package var rotationAge: Duration {
+            maximumAge.map { min(maximumFileAge, Retention.span(of: $0)) } ?? maximumFileAge
+        }
 
         /// The file lines are appended to, `<directory>/<fileName>.jsonl`.
         package var activeFile: URL { directory.appendingPathComponent(fileName + LogLayout.logSuffix) }

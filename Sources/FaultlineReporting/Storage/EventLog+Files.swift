@@ -93,6 +93,11 @@ extension EventLog {
         return values?.creationDate ?? values?.contentModificationDate
     }
 
+    /// When the file at `url` was last modified; `nil` when it is not known.
+    static func modificationDate(of url: URL) -> Date? {
+        try? url.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate
+    }
+
     static func remove(_ url: URL) throws(EventLogError) {
         do {
             try FileManager.default.removeItem(at: url)

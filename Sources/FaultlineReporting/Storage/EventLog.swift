@@ -17,13 +17,16 @@ import Foundation
 ///   file is the segment that its rotation will number, so a position stays true across rotations. An uploader reads
 ///   the lines it has to send from the log by their positions: the log is its outbox.
 /// - Before a line that would take the active file past ``Configuration/rotationSize``, or once the file's first
-///   line is ``Configuration/maximumFileAge`` old, the file is renamed to
-///   `events-<UTC yyyyMMdd'T'HHmmss.SSS'Z'>-<sequence>.jsonl`, compressed to the same name with `.gz` through a
+///   line is ``Configuration/rotationAge`` old, the file is renamed to
+///   `events-<UTC yyyyMMdd'T'HHmmss.SSS'Z' of its last line>-<sequence>.jsonl`, compressed to the same name with `.gz` through a
 ///   temporary file and an atomic rename, and the plain file removed. A rotation interrupted by a crash is completed
 ///   when the next log is opened.
 /// - After each rotation, the oldest rotated files are deleted until the active and rotated files together fit in
 ///   ``Configuration/maximumTotalSize``; the newest rotated file is kept whatever its size, so that the numbering of
 ///   segments never starts again.
+/// - With a ``Configuration/maximumAge``, the rotated files whose last line is older than the age are removed when a line
+///   is appended or ``expire()`` is called, at most once per `Retention.checkInterval(of:)`; the newest is emptied
+///   instead (an empty gzip member), for the same reason.
 /// - While it is open, the log holds its directory's ``LogDirectoryLock`` shared, so that `faultline forget` never
 ///   rewrites the files beside it; opening waits while a rewrite runs.
 package actor EventLog {
@@ -39,12 +42,23 @@ package actor EventLog {
         package internal(set) var evictedBytes = 0
         /// The bytes of a last line a crash cut short, cut off when the log opened.
         package internal(set) var cutOffBytes = 0
+        /// Rotated files removed (or, the newest, emptied) because their lines were past the maximum age.
+        package internal(set) var expiredFiles = 0
+        /// The bytes those files took.
+        package internal(set) var expiredBytes = 0
     }
 
-    /// Where a line was appended, and the segments that appending it rotated out of the log.
-    struct AppendedLine {
-        let position: LogPosition
-        let evictedSegments: [Int]
+    /// The segments an append or ``expire()`` took out of the log: evicted to keep it within its total size, or
+    /// expired past its maximum age; each list oldest first.
+    package struct RemovedSegments: Hashable, Sendable {
+        package internal(set) var evicted: [Int] = []
+        package internal(set) var expired: [Int] = []
+    }
+
+    /// Where a line was appended, and the segments appending it took out of the log.
+    package struct AppendedLine: Sendable {
+        package let position: LogPosition
+        package let removed: RemovedSegments
     }
 
     /// Where the log is written and when its files rotate; readers find the files with
@@ -58,14 +72,17 @@ package actor EventLog {
     var isClosed = false
     /// The active file's size in bytes.
     var activeSize: Int
-    /// When the active file's first line was written; `nil` while it is empty.
+    /// When the active file's first and last lines were written; `nil` while it is empty.
     var activeSince: Date?
+    var activeUntil: Date?
     /// The time of the last rotation, so that a clock going back never makes a newer name sort first.
     var lastRotation = Date.distantPast
     var nextSequence: Int
     var counts = Statistics()
-    /// The segments evicted by the rotation the line being appended caused.
-    var evictedSegments: [Int] = []
+    /// The segments the line being appended (or the expiry being run) took out of the log.
+    var removedSegments = RemovedSegments()
+    /// When the log next looks for files past the maximum age.
+    var nextExpiryCheck = Date.distantPast
 
     static let newline = UInt8(ascii: "\n")
 
@@ -105,6 +122,7 @@ package actor EventLog {
         self.now = now
         self.activeSize = size
         self.activeSince = size > 0 ? Self.creationDate(of: configuration.activeFile) : nil
+        self.activeUntil = size > 0 ? Self.modificationDate(of: configuration.activeFile) : nil
         self.nextSequence = (rotations.map(\.rotation.sequence).max() ?? 0) + 1
         self.file = consume file
         self.directoryLock = lock
@@ -131,9 +149,9 @@ package actor EventLog {
         try appendLine(line).position
     }
 
-    /// Appends `line` as ``append(_:)`` does, and says which segments the rotation it caused evicted.
-    func appendLine(_ line: Data) throws(EventLogError) -> AppendedLine {
-        evictedSegments.removeAll()
+    /// Appends `line` as ``append(_:)`` does, and says which segments appending it took out of the log.
+    package func appendLine(_ line: Data) throws(EventLogError) -> AppendedLine {
+        removedSegments = RemovedSegments()
         guard !line.isEmpty else { throw .emptyLine }
         // memchr(3): a byte-by-byte search took 1% of all delivery CPU on a 13 KB event.
         let newlineOffset = line.withUnsafeBytes { bytes in
@@ -145,6 +163,7 @@ package actor EventLog {
         if activeSize > 0, activeSize + line.count + 1 > configuration.rotationSize || isOld(at: date) {
             try rotateActiveFile(at: date)
         }
+        if date >= nextExpiryCheck { try expireOldFiles(at: date) }
         if file == nil { file = try AppendOnlyFile(opening: configuration.activeFile) }
         var record = line
         record.append(Self.newline)
@@ -156,9 +175,21 @@ package actor EventLog {
         }
         let position = LogPosition(segment: nextSequence, offset: activeSize)
         if activeSize == 0 { activeSince = date }
+        activeUntil = date
         activeSize += record.count
         counts.linesWritten += 1
-        return AppendedLine(position: position, evictedSegments: evictedSegments)
+        return AppendedLine(position: position, removed: removedSegments)
+    }
+
+    /// Removes the lines past ``Configuration/maximumAge`` now, as appending a line does when a check is due; nothing
+    /// without a maximum age.
+    ///
+    /// - Returns: The segments taken out of the log: expired, and evicted when the active file rotated.
+    package func expire() throws(EventLogError) -> RemovedSegments {
+        guard !isClosed else { throw .closed(configuration.activeFile) }
+        removedSegments = RemovedSegments()
+        try expireOldFiles(at: now())
+        return removedSegments
     }
 
     /// Rotates the active file now, whatever its size and age; does nothing when it is empty.
@@ -181,6 +212,6 @@ package actor EventLog {
 
     private func isOld(at date: Date) -> Bool {
         guard let activeSince else { return false }
-        return Duration.seconds(date.timeIntervalSince(activeSince)) >= configuration.maximumFileAge
+        return Duration.seconds(date.timeIntervalSince(activeSince)) >= configuration.rotationAge
     }
 }

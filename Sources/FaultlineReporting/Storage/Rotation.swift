@@ -1,7 +1,8 @@
 import Foundation
 
 /// One rotation of a log's active file, which names the files it goes through, such as
-/// `events-20261122T104134.123Z-000042.jsonl.gz`: the log's name, the UTC time of the rotation to the millisecond,
+/// `events-20261122T104134.123Z-000042.jsonl.gz`: the log's name, the UTC time of its file's last line (or of the
+/// rotation, when that is not known) to the millisecond,
 /// and a sequence number that tells apart rotations in the same millisecond. Names sort by age, as text and as
 /// values.
 struct Rotation: Hashable, Comparable {
@@ -25,7 +26,7 @@ struct Rotation: Hashable, Comparable {
 
     /// The name of the log, `events` for `events.jsonl`.
     let logName: String
-    /// The rotation time, `yyyyMMdd'T'HHmmss.SSS'Z'`.
+    /// The time of its file's last line, `yyyyMMdd'T'HHmmss.SSS'Z'`.
     let stamp: String
     let sequence: Int
 
@@ -35,8 +36,8 @@ struct Rotation: Hashable, Comparable {
     /// The shape of a stamp, `0` standing for any digit.
     private static let stampShape = Array("00000000T000000.000Z".utf8)
 
-    /// The rotation of the log `logName` at `date`.
-    init(logName: String, rotatedAt date: Date, sequence: Int) {
+    /// The rotation of the log `logName` stamped with `date`.
+    init(logName: String, stampedAt date: Date, sequence: Int) {
         self.logName = logName
         self.stamp = date.formatted(Self.stampStyle)
         self.sequence = sequence
@@ -63,6 +64,9 @@ struct Rotation: Hashable, Comparable {
         self.stamp = stamp
         self.sequence = sequence
     }
+
+    /// The time of its stamp: when its file's last line was written; `nil` when the stamp is no date.
+    var date: Date? { try? Date(stamp, strategy: Self.stampStyle) }
 
     /// The name of this rotation's file at `stage`; the sequence number has at least 6 digits.
     func fileName(_ stage: Stage) -> String {

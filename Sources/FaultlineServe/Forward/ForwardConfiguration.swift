@@ -19,6 +19,10 @@ public struct ForwardConfiguration: Sendable {
     /// The most bytes of envelopes one upstream's queue holds; 1 GiB by default; past it as past
     /// ``maximumQueueCount``.
     public var maximumQueueBytes = 1024 * 1024 * 1024
+    /// How long an envelope may wait in an upstream's queue; `nil` (the default) keeps it until it is forwarded or a
+    /// cap deletes it. Past it, the oldest segment files are deleted whole, what waited in them reported upstream as
+    /// `cache_overflow` (``Uploader/Configuration/maxAge``), as Relay drops what waited longer than its limit.
+    public var maximumAge: Duration?
     /// The most requests in flight to one upstream; 8 by default.
     public var maximumConcurrentRequests = 8
     /// Whether serve asks each upstream at start whether it takes the relay's DSN, and says what it found on

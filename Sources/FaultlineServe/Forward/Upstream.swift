@@ -19,6 +19,7 @@ struct Upstream: Sendable {
             dsn: dsn, outboxDirectory: ForwardConfiguration.queueDirectory(for: dsn, in: logDirectory))
         settings.maxOutboxCount = configuration.maximumQueueCount
         settings.maxOutboxBytes = configuration.maximumQueueBytes
+        settings.maxAge = configuration.maximumAge
         settings.maxConcurrentRequests = configuration.maximumConcurrentRequests
         settings.backoff = configuration.backoff
         // An upstream that refuses the relay's key or project is misconfigured: nothing is dropped for it.

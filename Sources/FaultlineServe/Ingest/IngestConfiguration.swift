@@ -11,6 +11,11 @@ public struct IngestConfiguration: Sendable {
     /// The most bytes the local log's files take together; `nil` (the default) for the log's own default of 64 MiB.
     /// Past it the oldest rotated files are deleted.
     public var maximumLogBytes: Int?
+    /// How long the local log keeps an event and a forward queue an envelope; `nil` (the default) keeps them until
+    /// the size caps delete them. Files past the age are removed whole, checked every minute (or every 24th of the
+    /// age, when that is sooner); the forward queues' envelopes dropped by age are reported upstream as
+    /// `cache_overflow`.
+    public var maximumAge: Duration?
     /// The project id in the DSN and the request path.
     public var projectID = "1"
     /// The public key clients must send.

@@ -45,6 +45,7 @@ actor IngestStore {
         }
         var logConfiguration = EventLog.Configuration(directory: configuration.logDirectory)
         if let maximumLogBytes = configuration.maximumLogBytes { logConfiguration.maximumTotalSize = maximumLogBytes }
+        logConfiguration.maximumAge = configuration.maximumAge
         log = try EventLog(configuration: logConfiguration)
         var reader = LogReader()
         let active = LogFile(url: logConfiguration.activeFile, kind: .log)
@@ -88,7 +89,7 @@ actor IngestStore {
             if let log {
                 // The append suspends: a request carrying the same event meanwhile finds it in flight.
                 do {
-                    try await log.append(event.line)
+                    countRemoved(try await log.appendLine(event.line).removed)
                 } catch {
                     settle(event.id, kept: false)
                     throw error
@@ -116,6 +117,20 @@ actor IngestStore {
     func release(_ ids: [String]) {
         guard log == nil else { return }
         for id in ids { settle(id, kept: false) }
+    }
+
+    /// Removes the log's files past the maximum age, when it has one, and counts them; a failure is tried again at
+    /// the next call.
+    func expire() async {
+        guard let log, let removed = try? await log.expire() else { return }
+        countRemoved(removed)
+    }
+
+    /// Counts the log's files an append or an expiry removed.
+    private func countRemoved(_ removed: EventLog.RemovedSegments) {
+        guard !removed.evicted.isEmpty || !removed.expired.isEmpty else { return }
+        metrics.countLogFiles(evicted: removed.evicted.count, expired: removed.expired.count)
+        statisticsChanged()
     }
 
     /// Counts what a client report says was dropped.

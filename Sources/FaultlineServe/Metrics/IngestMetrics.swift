@@ -57,6 +57,12 @@ struct IngestMetrics: Sendable {
         statistics.droppedBySDKs["\(reason)/\(category)", default: 0] += count
     }
 
+    /// Counts the log's files removed: `evicted` by the size cap, `expired` past the maximum age.
+    mutating func countLogFiles(evicted: Int, expired: Int) {
+        statistics.logFilesEvicted += evicted
+        statistics.logFilesExpired += expired
+    }
+
     mutating func countRequest(status: Int) {
         requests.add([String(status)])
         statistics.requests[String(status), default: 0] += 1

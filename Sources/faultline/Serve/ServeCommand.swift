@@ -1,6 +1,7 @@
 import ArgumentParser
 import FaultlineReporting
 import FaultlineServe
+import FaultlineTriage
 import Foundation
 
 /// `faultline serve`: a Sentry-compatible ingest on this machine, writing what it accepts to a log directory that
@@ -67,6 +68,16 @@ struct ServeCommand: AsyncParsableCommand, CommandWithExamples {
 
     @Option(
         help: ArgumentHelp(
+            "How long the local log and the forward queues keep what they hold: 30d, 12h (no limit by default).",
+            discussion: """
+                Files past the age are removed whole, checked every minute; the log's files rotate within a 24th of \
+                it. Envelopes a forward queue drops by age are reported upstream as cache_overflow. 'faultline \
+                stats' counts the files removed by age apart from those the size caps delete.
+                """, valueName: "age"))
+    var maxAge: String?
+
+    @Option(
+        help: ArgumentHelp(
             "Forward every accepted envelope to this upstream DSN (Sentry, GlitchTip, Bugsink).",
             discussion: """
                 Envelopes are forwarded as received, events, attachments, sessions and client reports alike, with \
@@ -127,6 +138,9 @@ struct ServeCommand: AsyncParsableCommand, CommandWithExamples {
         if let forward {
             do { _ = try DSN(forward) } catch { throw ValidationError("--forward: \(error)") }
         }
+        if let maxAge, (TimeExpression.duration(maxAge) ?? 0) <= 0 {
+            throw ValidationError("--max-age '\(maxAge)' is not an age: use a number and s, m, h, d or w, such as 30d.")
+        }
     }
 
     func run() async throws {
@@ -142,6 +156,7 @@ struct ServeCommand: AsyncParsableCommand, CommandWithExamples {
         configuration.warnings = { StandardError.say($0, as: "faultline serve") }
         configuration.scrubsValues = scrubValues
         configuration.maximumLogBytes = maxLogBytes
+        configuration.maximumAge = maximumAge
         do {
             configuration.forwarding = try forwarding(project: project, key: configuration.publicKey)
         } catch let error as ForwardRoutesFile.Failure {
@@ -174,7 +189,13 @@ struct ServeCommand: AsyncParsableCommand, CommandWithExamples {
         forwarding.checksUpstreams = true
         if let forwardQueueMaxEnvelopes { forwarding.maximumQueueCount = forwardQueueMaxEnvelopes }
         if let forwardQueueMaxBytes { forwarding.maximumQueueBytes = forwardQueueMaxBytes }
+        forwarding.maximumAge = maximumAge
         return forwarding
+    }
+
+    /// `--max-age` as a duration; `nil` without it.
+    private var maximumAge: Duration? {
+        maxAge.flatMap(TimeExpression.duration).map { .seconds($0) }
     }
 
     private static func run(_ settings: IngestConfiguration, logs: URL) async throws {

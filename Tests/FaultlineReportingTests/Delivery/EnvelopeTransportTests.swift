@@ -29,10 +29,11 @@ import Testing
                 return await group.reduce(into: []) { $0.append($1) }
             }
 
-            // Then each returns without an answer, without waiting for the endpoint, and so does a later request
+            // Then each returns without an answer, without waiting for the endpoint (which holds them a minute; a
+            // loaded machine takes seconds to cancel them), and so does a later request
             #expect(answers.count == 8)
             #expect(answers.allSatisfy { $0 == nil })
-            #expect(ContinuousClock.now - started < slowed(.seconds(10)))
+            #expect(ContinuousClock.now - started < slowed(.seconds(30)))
             #expect(await sender.send(request) == nil)
         }
     }

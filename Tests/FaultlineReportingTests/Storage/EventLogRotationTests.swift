@@ -67,10 +67,10 @@ import Testing
         clock.advance(by: .seconds(2 * 60))
         try await log.append(Data(#"{"at":"12:02"}"#.utf8))
 
-        // Then the file rotated before 11:01 and before 12:02, named by the UTC time of each rotation
+        // Then the file rotated before 11:01 and before 12:02, each named by the UTC time of its last line
         #expect(
             try Self.logFiles(in: directory) == [
-                "events-20261122T110100.000Z-000001.jsonl.gz", "events-20261122T120200.000Z-000002.jsonl.gz",
+                "events-20261122T103000.000Z-000001.jsonl.gz", "events-20261122T120000.000Z-000002.jsonl.gz",
                 "events.jsonl",
             ])
         let files = EventLog.files(in: directory.url)

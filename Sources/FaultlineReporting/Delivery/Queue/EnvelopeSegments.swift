@@ -1,3 +1,4 @@
+import Faultline
 import Foundation
 
 /// The outbox's segment files, `<number, 12 digits>.segment` in its directory (framed as ``OutboxSegment`` says):
@@ -9,6 +10,10 @@ struct EnvelopeSegments: QueueSegments {
         var maximumCount = 1000
         /// The most bytes all envelopes take; 32 MiB by default.
         var maximumBytes = 32 * 1024 * 1024
+        /// How long an envelope is kept; `nil` (the default) keeps it until it is sent or a limit deletes it. With an
+        /// age, a segment holds envelopes stored within a 24th of it, and is deleted once its newest is that old
+        /// (``DurableQueue/expire(storedBefore:)``).
+        var maximumAge: Duration?
     }
 
     /// A segment file: its records, how many of them are not done, and its size.
@@ -20,6 +25,17 @@ struct EnvelopeSegments: QueueSegments {
         var bytes = 0
         /// Where its next record starts.
         var end = 0
+        /// When its first and its last record were stored; `nil` while none is, or for records an earlier version
+        /// stored without the time.
+        var oldest: Date?
+        var newest: Date?
+
+        /// Notes a record stored at `date`.
+        mutating func stored(at date: Date?) {
+            guard let date else { return }
+            oldest = min(oldest ?? date, date)
+            newest = max(newest ?? date, date)
+        }
     }
 
     let directory: URL
@@ -84,24 +100,29 @@ struct EnvelopeSegments: QueueSegments {
 
     static func fill(_ queue: inout DurableQueue<EnvelopeSegments>) {}
 
-    /// Appends the record of `envelope`, stored now, to the active segment, starting a new one when it is full.
+    /// Appends the record of `envelope`, stored at `date`, to the active segment, starting a new one when it is full or
+    /// its first record is a 24th of the maximum age old.
     ///
     /// - Returns: Where the record starts, and the bytes before the envelope's.
-    mutating func append(_ envelope: Data, category: DataCategory) throws -> (position: LogPosition, headerSize: Int) {
+    mutating func append(
+        _ envelope: Data, category: DataCategory, at date: Date
+    ) throws -> (position: LogPosition, headerSize: Int) {
         if let active = files[activeSegment], active.records > 0,
             active.bytes + envelope.count > segmentBytes || active.records >= segmentCount
+                || isOld(active, at: date)
         {
             rotate()
         }
         var segment = files[activeSegment] ?? Segment()
         let descriptor = try writerDescriptor()
-        let bytes = OutboxSegment.record(of: envelope, category: category, stored: Date())
+        let bytes = OutboxSegment.record(of: envelope, category: category, stored: date)
         try OutboxSegment.append(bytes, to: descriptor, at: segment.end)
         let position = LogPosition(segment: activeSegment, offset: segment.end)
         segment.records += 1
         segment.pending += 1
         segment.bytes += envelope.count
         segment.end += bytes.count
+        segment.stored(at: date)
         totalBytes += envelope.count
         files[activeSegment] = segment
         return (position, bytes.count - envelope.count)
@@ -117,8 +138,14 @@ struct EnvelopeSegments: QueueSegments {
         reader = nil
     }
 
+    /// Whether `segment`'s first envelope is a 24th of the maximum age old at `date`, so that no segment spans more.
+    private func isOld(_ segment: Segment, at date: Date) -> Bool {
+        guard let age = limits.maximumAge, let oldest = segment.oldest else { return false }
+        return date.timeIntervalSince(oldest) >= Retention.span(of: age).timeInterval
+    }
+
     /// Starts a new active segment; the last one is deleted if none of its envelopes is left.
-    private mutating func rotate() {
+    mutating func rotate() {
         if let writer { close(writer.descriptor) }
         writer = nil
         let previous = activeSegment

@@ -84,6 +84,7 @@ extension DurableQueue where Segments == EnvelopeSegments {
                 at: position, headerSize: record.headerSize, length: Int(record.length), category: record.category)
             segment.records += 1
             segment.pending += 1
+            segment.stored(at: record.stored)
         }
         segments.totalBytes += segment.bytes
         if segment.pending > 0 { segments.files[number] = segment } else { unlink(path) }
@@ -98,11 +99,11 @@ extension DurableQueue where Segments == EnvelopeSegments {
     ///
     /// - Returns: The categories of the envelopes that waited in the segments deleted to make room for it.
     /// - Throws: When the envelope is larger than the outbox, or it cannot be written; nothing is evicted then.
-    mutating func store(_ envelope: Data, category: DataCategory) throws -> [DataCategory] {
+    mutating func store(_ envelope: Data, category: DataCategory, at date: Date = Date()) throws -> [DataCategory] {
         guard envelope.count <= min(limits.maximumBytes, Int(Int32.max)) else {
             throw OutboxError.envelopeTooLarge(size: envelope.count, limit: limits.maximumBytes)
         }
-        let (position, headerSize) = try segments.append(envelope, category: category)
+        let (position, headerSize) = try segments.append(envelope, category: category, at: date)
         append(at: position, headerSize: headerSize, length: envelope.count, category: category, bytes: envelope)
         var evicted: [DataCategory] = []
         while count - evictedInFlight > limits.maximumCount || totalBytes > limits.maximumBytes,
@@ -112,6 +113,20 @@ extension DurableQueue where Segments == EnvelopeSegments {
             evicted += evict(before: oldest + 1)
         }
         return evicted
+    }
+
+    /// Deletes the segments whose newest envelope was stored before `cutoff`, oldest first, the active one included.
+    ///
+    /// - Returns: The categories of the envelopes that waited in them; those being sent are done when their send ends.
+    mutating func expire(storedBefore cutoff: Date) -> [DataCategory] {
+        var expired: [DataCategory] = []
+        for number in segments.files.keys.sorted() {
+            guard let newest = segments.files[number]?.newest, newest < cutoff else { break }
+            if number == segments.activeSegment { segments.rotate() }
+            segments.delete(number)
+            expired += evict(before: number + 1)
+        }
+        return expired
     }
 
     /// Stores the cursor and closes the files; when nothing waits, deletes the segments and the cursor.
