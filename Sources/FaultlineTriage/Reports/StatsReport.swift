@@ -136,6 +136,11 @@ public struct StatsReport: Hashable, Sendable, Encodable {
                 ? "not stored: none"
                 : "not stored: "
                     + ingest.dropped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        if ingest.logFilesEvicted > 0 || ingest.logFilesExpired > 0 {
+            lines.append(
+                "log files removed: \(ingest.logFilesEvicted) by size (--max-log-bytes), \(ingest.logFilesExpired) by age "
+                    + "(--max-age)")
+        }
         if !ingest.droppedBySDKs.isEmpty {
             lines.append(
                 "dropped by the SDKs (their client reports): "
@@ -155,6 +160,10 @@ public struct StatsReport: Hashable, Sendable, Encodable {
             let date = RFC3339.string(from: failure.date, precision: .seconds)
             let note = failure.refusedTheDSN ? " (the endpoint refused the DSN: its key or project)" : ""
             lines.append("last failure: \(TerminalText.safe(answer)) at \(date)\(note)")
+        }
+        if !delivery.expired.isEmpty {
+            let expired = delivery.expired.map { "\($0.category.rawValue) \($0.quantity)" }.joined(separator: ", ")
+            lines.append("dropped by age (reported as cache_overflow): \(expired)")
         }
         if delivery.discarded.isEmpty {
             lines.append("dropped: none")

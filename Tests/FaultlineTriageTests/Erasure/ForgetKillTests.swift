@@ -7,7 +7,8 @@ import Testing
 /// never between, and readable; run again, it finishes the work: exactly the user's lines blanked, every other line
 /// byte-identical.
 @Suite(.serialized) struct ForgetKillTests {
-    static let rounds = 4
+    /// The most rounds; each kill lands mid-rewrite with a chance of about a half.
+    static let maximumRounds = 16
 
     @Test func aKillMidRewriteLeavesEachFileWholeAndARunAgainFinishes() async throws {
         let pristine = try TemporaryDirectory("forget-kill")
@@ -26,28 +27,30 @@ import Testing
         #expect(original.count >= 6)
         let isUsers = { (line: Data) in line.range(of: Data(#""id":"user-3""#.utf8)) != nil }
 
+        // How long forget takes to the end here, now, to kill it at random moments within that
+        let timed = try TemporaryDirectory("forget-kill-timed")
+        defer { timed.remove() }
+        try Self.copy(pristine, to: timed)
+        let started = ContinuousClock.now
+        _ = try BuiltFaultline.run(["forget", "--user", "user-3", "--log-dir", timed.path])
+        let duration = ContinuousClock.now - started
+
+        // Rounds until two kills landed while a file was being rewritten (it spends about half its time so)
         var killedMidRewrite = 0
-        for round in 0..<Self.rounds {
-            let work = try TemporaryDirectory("forget-kill-\(round)")
+        var rounds = 0
+        while killedMidRewrite < 2, rounds < Self.maximumRounds {
+            rounds += 1
+            let work = try TemporaryDirectory("forget-kill-\(rounds)")
             defer { work.remove() }
-            for name in try pristine.names() {
-                try FileManager.default.copyItem(at: pristine.file(name), to: work.file(name))
-            }
-            // Given forget killed as soon as it writes a rewrite (or after a random moment, in odd rounds)
+            try Self.copy(pristine, to: work)
+            // Given forget killed at a random moment of its run
             let child = try ExternalProcess.start(
                 BuiltFaultline.url, ["forget", "--user", "user-3", "--log-dir", work.path], output: .collected)
-            let deadline = ContinuousClock.now + .milliseconds(round % 2 == 0 ? 20_000 : Int.random(in: 20...400))
-            var sawRewrite = false
-            while child.isRunning, ContinuousClock.now < deadline {
-                if try work.names().contains(where: { $0.hasSuffix(".rewrite.tmp") }) {
-                    sawRewrite = true
-                    break
-                }
-                try await Task.sleep(for: .milliseconds(1))
-            }
+            try await Task.sleep(for: duration * Double.random(in: 0.05...0.95))
             child.kill()
-            let outcome = try await child.exit()
-            if outcome.reason == .uncaughtSignal, sawRewrite { killedMidRewrite += 1 }
+            _ = try await child.exit()
+            // a rewrite the kill cut short leaves its temporary file
+            if try work.names().contains(where: { $0.hasSuffix(".rewrite.tmp") }) { killedMidRewrite += 1 }
 
             // Then every file is whole: each line is the original, or the user's blanked to the same length
             let killed = try ForgetCommandTests.lines(in: work.url)
@@ -71,7 +74,13 @@ import Testing
             }
             #expect(try work.names().allSatisfy { !$0.hasSuffix(".tmp") })
         }
-        #expect(killedMidRewrite > 0, "no round killed forget while it rewrote a file")
-        print("forget kill test: \(killedMidRewrite) of \(Self.rounds) rounds killed forget mid-rewrite")
+        #expect(killedMidRewrite >= 2, "only \(killedMidRewrite) of \(rounds) kills landed while a file was rewritten")
+        print("forget kill test: \(killedMidRewrite) of \(rounds) kills landed mid-rewrite (forget takes \(duration))")
+    }
+
+    private static func copy(_ source: TemporaryDirectory, to destination: TemporaryDirectory) throws {
+        for name in try source.names() {
+            try FileManager.default.copyItem(at: source.file(name), to: destination.file(name))
+        }
     }
 }
