@@ -149,7 +149,7 @@ public struct UserErasure: Sendable {
 
     /// Whether the event on `line` is one of the users'. A line that holds neither an identity of theirs as it is nor
     /// a `\u` escape cannot name them, and is not read.
-    func isUsersEvent(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+    package func isUsersEvent(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         if let plainIdentities, !Self.line(line, contains: Array("\\u".utf8)),
             !plainIdentities.contains(where: { Self.line(line, contains: $0) })
         {

@@ -19,7 +19,10 @@ struct ServeCommand: AsyncParsableCommand, CommandWithExamples {
 
     static let examples: [(commandLine: String, purpose: String)] = [
         ("faultline serve", "An ingest on 127.0.0.1:8000 that writes to ./faultline-logs; it prints the DSN to use."),
-        ("faultline serve --port 9000 --rate-limit 600", "Another port, at most 600 events a minute."),
+        (
+            "faultline serve --port 9000 --rate-limit 600 --max-age 30d",
+            "Another port, at most 600 events a minute, each kept 30 days at most."
+        ),
         (
             "faultline serve --forward https://KEY@o1.ingest.sentry.io/42",
             "Keep every event here and forward it to Sentry."

@@ -32,6 +32,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case ingest
     /// A `--where` condition against its `!=`, and messages normalised for grouping: no number left standing alone.
     case query
+    /// `faultline forget`: a log file, plain or gzip, with its selected lines blanked and nothing else changed; a
+    /// user found by each of their identities however the line escapes them.
+    case erasure
 
     /// Runs the target on `data`.
     ///
@@ -52,6 +55,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .brotli: try BrotliFuzzing.run(data)
         case .ingest: try IngestFuzzing.run(data)
         case .query: try QueryFuzzing.run(data)
+        case .erasure: try ErasureFuzzing.run(data)
         }
     }
 }
