@@ -28,7 +28,8 @@ import Foundation
 ///   is appended or ``expire()`` is called, at most once per `Retention.checkInterval(of:)`; the newest is emptied
 ///   instead (an empty gzip member), for the same reason.
 /// - While it is open, the log holds its directory's ``LogDirectoryLock`` shared, so that `faultline forget` never
-///   rewrites the files beside it; opening waits while a rewrite runs.
+///   rewrites the files beside it; opening waits while a rewrite runs. (Not on iOS, tvOS, watchOS or visionOS: see
+///   `lockDirectory(_:)`.)
 package actor EventLog {
     /// What the log did since it was opened.
     package struct Statistics: Hashable, Sendable {
@@ -106,12 +107,7 @@ package actor EventLog {
                 operation: "create the directory", path: configuration.directory.path,
                 reason: error.localizedDescription)
         }
-        let lock: LogDirectoryLock
-        do {
-            lock = try LogDirectoryLock(sharing: configuration.directory)
-        } catch {
-            throw .fileOperationFailed(operation: "lock", path: configuration.directory.path, reason: "\(error)")
-        }
+        let lock = try Self.lockDirectory(configuration.directory)
         try Self.finishRotations(configuration)
         let file = try AppendOnlyFile(opening: configuration.activeFile)
         let size = try file.endOfLastLine()
@@ -127,6 +123,21 @@ package actor EventLog {
         self.file = consume file
         self.directoryLock = lock
         counts.cutOffBytes = cutOff
+    }
+
+    /// Takes the lock of the log's `directory`, shared, where `faultline forget` may run: not on iOS, tvOS, watchOS or
+    /// visionOS, which terminate a suspended app that holds a file lock in a shared container (0xdead10cc), and where
+    /// nothing rewrites an app's log.
+    private static func lockDirectory(_ directory: URL) throws(EventLogError) -> LogDirectoryLock? {
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+            return nil
+        #else
+            do {
+                return try LogDirectoryLock(sharing: directory)
+            } catch {
+                throw .fileOperationFailed(operation: "lock", path: directory.path, reason: "\(error)")
+            }
+        #endif
     }
 
     /// What the log did since it was opened.

@@ -36,10 +36,10 @@ enum ErasureFuzzing {
             erased = try LogFileErasure.blankLines(in: file, isCompressed: isCompressed, where: isSelected)
         } catch {
             try Disagreement.check(isRawGzip && isCompressed, "a file forget wrote could not be read: \(error)")
-            try Disagreement.check((try? Data(contentsOf: file)) == stored, "a file forget refused was changed")
+            try Disagreement.check(read(file) == stored, "a file forget refused was changed")
             return
         }
-        guard let written = try? Data(contentsOf: file),
+        guard let written = read(file),
             let after = isCompressed ? try? Gzip.decompress(written, maximumSize: 1 << 26) : written
         else { throw Disagreement(description: "the rewritten file cannot be read") }
         let before = isCompressed && isRawGzip ? (try? Gzip.decompress(stored, maximumSize: 1 << 26)) ?? Data() : content
@@ -60,6 +60,18 @@ enum ErasureFuzzing {
         expected.append(contentsOf: last)
         try Disagreement.check(after == expected, "the blanked file is not the file with its selected lines blanked")
         try Disagreement.check(erased == count, "\(erased) lines said blanked, \(count) were")
+    }
+
+    /// The bytes of `file`, read with a file handle: `Data(contentsOf:)` leaks a buffer when the file is empty
+    /// (LeakSanitizer found it here).
+    private static func read(_ file: URL) -> Data? {
+        guard let handle = try? FileHandle(forReadingFrom: file) else { return nil }
+        defer { try? handle.close() }
+        do {
+            return try handle.readToEnd() ?? Data()
+        } catch {
+            return nil
+        }
     }
 
     /// An event's user id, email and username each find the event, whatever the line escapes in them.
