@@ -1,4 +1,3 @@
-import Faultline
 import FaultlineReporting
 import FaultlineServe
 import FaultlineTriage
@@ -17,15 +16,9 @@ import Testing
             app.remove()
             serveLogs.remove()
         }
-        var settings = IngestConfiguration(logDirectory: serveLogs.url, publicKey: ServeFixture.publicKey)
-        settings.port = 0
-        let ingest = try await RunningIngest(settings)
         // Given serve down while an app logs 60 events of six users, and two envelopes wait in its outbox
-        try await ingest.stop()
-        var options = Reporter.Options(logDirectory: app.url, environmentVariables: [:])
-        options.dsn = try DSN(ingest.dsn)
-        options.fingerprintLimit = nil
-        options.configureDelivery = { $0.backoff = Backoff(initial: .milliseconds(50), maximum: .milliseconds(200)) }
+        let ingest = try await OutageFixture.downIngest(logs: serveLogs.url)
+        let options = try OutageFixture.appOptions(logs: app.url, sendingTo: ingest)
         var reporter = try Reporter(options: options)
         for index in 0..<60 {
             await reporter.capture(

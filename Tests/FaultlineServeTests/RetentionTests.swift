@@ -1,4 +1,3 @@
-import Faultline
 import FaultlineLogReading
 import FaultlineReporting
 import FaultlineServe
@@ -18,18 +17,12 @@ import Testing
             app.remove()
             serveLogs.remove()
         }
-        var settings = IngestConfiguration(logDirectory: serveLogs.url, publicKey: ServeFixture.publicKey)
-        settings.port = 0
-        let ingest = try await RunningIngest(settings)
-        try await ingest.stop()
         // Given an app that logs 10 events while serve is down, under a maximum age of a day
+        let ingest = try await OutageFixture.downIngest(logs: serveLogs.url)
         let clock = FakeClock(Date())
-        var options = Reporter.Options(logDirectory: app.url, environmentVariables: [:])
-        options.dsn = try DSN(ingest.dsn)
-        options.fingerprintLimit = nil
+        var options = try OutageFixture.appOptions(logs: app.url, sendingTo: ingest)
         options.maxLogAge = .seconds(24 * 3600)
         options.clock = { clock.date }
-        options.configureDelivery = { $0.backoff = Backoff(initial: .milliseconds(50), maximum: .milliseconds(200)) }
         var reporter = try Reporter(options: options)
         for index in 0..<10 { await reporter.capture(message: "old \(index)", level: .error) }
         _ = await reporter.close(timeout: .milliseconds(300))
@@ -63,11 +56,8 @@ import Testing
             relayLogs.remove()
             upstreamLogs.remove()
         }
-        var settings = IngestConfiguration(logDirectory: upstreamLogs.url, publicKey: RelayFixture.upstreamKey)
-        settings.port = 0
-        let upstream = try await RunningIngest(settings)
-        try await upstream.stop()
         // Given serve with a maximum age of 2 seconds forwarding to an upstream that is down
+        let upstream = try await OutageFixture.downIngest(logs: upstreamLogs.url, publicKey: RelayFixture.upstreamKey)
         let (relay, port) = try await ServeFixture.launch(
             logs: relayLogs.url, ["--max-age", "2s", "--forward", upstream.dsn])
         defer { relay.kill() }

@@ -42,7 +42,8 @@ enum ErasureFuzzing {
         guard let written = read(file),
             let after = isCompressed ? try? Gzip.decompress(written, maximumSize: 1 << 26) : written
         else { throw Disagreement(description: "the rewritten file cannot be read") }
-        let before = isCompressed && isRawGzip ? (try? Gzip.decompress(stored, maximumSize: 1 << 26)) ?? Data() : content
+        let before =
+            isCompressed && isRawGzip ? (try? Gzip.decompress(stored, maximumSize: 1 << 26)) ?? Data() : content
         var expected = Data()
         var count = 0
         var lines = before.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
@@ -79,7 +80,9 @@ enum ErasureFuzzing {
         let record = line.withUnsafeBytes { try? EventRecord(line: $0.bindMemory(to: UInt8.self)) }
         guard let record else { return }
         for identity in [record.user, record.userEmail, record.userName].compactMap({ $0 }) {
-            let found = line.withUnsafeBytes { UserErasure(users: [identity]).isUsersEvent($0.bindMemory(to: UInt8.self)) }
+            let found = line.withUnsafeBytes {
+                UserErasure(users: [identity]).isUsersEvent($0.bindMemory(to: UInt8.self))
+            }
             try Disagreement.check(found, "the event of '\(identity)' was not found by it")
         }
     }
