@@ -76,7 +76,8 @@ import Testing
                 let ingest = stats["ingest"] as? [String: Any]
                 let queue = (stats["forward"] as? [[String: Any]])?.first
                 let expired = (queue?["delivery"] as? [String: Any])?["expired"] as? [[String: Any]]
-                return ingest?["log_files_expired"] as? Int == 1 && expired?.first?["quantity"] as? Int == 3
+                // (one file, or one per event when a loaded machine appended them a 24th of the age apart)
+                return (ingest?["log_files_expired"] as? Int ?? 0) >= 1 && expired?.first?["quantity"] as? Int == 3
             })
         let stats = try Self.stats(of: relayLogs)
         #expect((stats["ingest"] as? [String: Any])?["log_files_evicted"] as? Int == 0)

@@ -7,8 +7,8 @@ import Testing
 /// never between, and readable; run again, it finishes the work: exactly the user's lines blanked, every other line
 /// byte-identical.
 @Suite(.serialized) struct ForgetKillTests {
-    /// The most rounds; each kill lands mid-rewrite with a chance of about a half.
-    static let maximumRounds = 16
+    /// The most rounds; a kill lands mid-rewrite with a chance of about a third (so 30 all miss once in 50 000 runs).
+    static let maximumRounds = 30
 
     @Test func aKillMidRewriteLeavesEachFileWholeAndARunAgainFinishes() async throws {
         let pristine = try TemporaryDirectory("forget-kill")
@@ -35,10 +35,10 @@ import Testing
         _ = try BuiltFaultline.run(["forget", "--user", "user-3", "--log-dir", timed.path])
         let duration = ContinuousClock.now - started
 
-        // Rounds until two kills landed while a file was being rewritten (it spends about half its time so)
+        // Rounds until a kill landed while a file was being rewritten (forget spends about half its time so)
         var killedMidRewrite = 0
         var rounds = 0
-        while killedMidRewrite < 2, rounds < Self.maximumRounds {
+        while killedMidRewrite < 1, rounds < Self.maximumRounds {
             rounds += 1
             let work = try TemporaryDirectory("forget-kill-\(rounds)")
             defer { work.remove() }
@@ -74,7 +74,7 @@ import Testing
             }
             #expect(try work.names().allSatisfy { !$0.hasSuffix(".tmp") })
         }
-        #expect(killedMidRewrite >= 2, "only \(killedMidRewrite) of \(rounds) kills landed while a file was rewritten")
+        #expect(killedMidRewrite >= 1, "none of \(rounds) kills landed while a file was rewritten")
         print("forget kill test: \(killedMidRewrite) of \(rounds) kills landed mid-rewrite (forget takes \(duration))")
     }
 
