@@ -3,8 +3,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `faultline watch` against a real webhook receiver on loopback, in a process of its own: one post per newly flagged issue, none twice across
-/// restarts, retries past a failing answer, and alerts kept for the next round while the receiver is down.
+/// `faultline watch` against a real webhook receiver on loopback, in a process of its own: one post per newly flagged
+/// issue, none twice across restarts, retries past a failing answer, and alerts kept for the next round while the
+/// receiver is down.
 @Suite struct WatchTests {
     /// A webhook receiver in a process of its own (`Tests/peers/webhook_receiver.py`), which answers with the statuses
     /// it was started with, then 200, and records what it got.

@@ -22,8 +22,8 @@ extension EventLog {
         package var compressionLevel: Int32
         /// How long lines are kept; `nil` (the default) keeps them until ``maximumTotalSize`` evicts them. With an age,
         /// the active file rotates once its first line is a 24th of it old (or ``maximumFileAge``, when that is
-        /// sooner), and a rotated file is removed once it was rotated longer ago than the age (`EventLog.expire()`):
-        /// a line is kept at most the age and a 24th of it past the check that removes it.
+        /// sooner), and a rotated file is removed once its last line is older than the age (`EventLog.expire()`):
+        /// a line is kept at most the age, its file's span (a 24th of the age) and the time to the next check.
         package var maximumAge: Duration?
 
         /// Creates a configuration; see the properties for the defaults.

@@ -45,8 +45,8 @@ extension EventLog {
     }
 
     /// Rotates the active file when its first line is ``Configuration/rotationAge`` old, then removes the rotated files
-    /// whose last line is older than ``Configuration/maximumAge`` (their stamp), oldest first; the newest is emptied instead of removed, so
-    /// that the next log opened here numbers its segments on from it. Nothing without a maximum age.
+    /// whose last line (their stamp) is older than ``Configuration/maximumAge``, oldest first; the newest is emptied
+    /// instead of removed, so that the next log opened here numbers its segments on from it. Nothing without an age.
     func expireOldFiles(at date: Date) throws(EventLogError) {
         guard let maximumAge = configuration.maximumAge else { return }
         nextExpiryCheck = date + Retention.checkInterval(of: maximumAge).timeInterval

@@ -18,15 +18,15 @@ import Foundation
 ///   the lines it has to send from the log by their positions: the log is its outbox.
 /// - Before a line that would take the active file past ``Configuration/rotationSize``, or once the file's first
 ///   line is ``Configuration/rotationAge`` old, the file is renamed to
-///   `events-<UTC yyyyMMdd'T'HHmmss.SSS'Z' of its last line>-<sequence>.jsonl`, compressed to the same name with `.gz` through a
-///   temporary file and an atomic rename, and the plain file removed. A rotation interrupted by a crash is completed
+///   `events-<UTC yyyyMMdd'T'HHmmss.SSS'Z' of its last line>-<sequence>.jsonl`, compressed to the same name with
+///   `.gz` through a temporary file and an atomic rename, and the plain file removed. A rotation interrupted by a crash is completed
 ///   when the next log is opened.
 /// - After each rotation, the oldest rotated files are deleted until the active and rotated files together fit in
 ///   ``Configuration/maximumTotalSize``; the newest rotated file is kept whatever its size, so that the numbering of
 ///   segments never starts again.
-/// - With a ``Configuration/maximumAge``, the rotated files whose last line is older than the age are removed when a line
-///   is appended or ``expire()`` is called, at most once per `Retention.checkInterval(of:)`; the newest is emptied
-///   instead (an empty gzip member), for the same reason.
+/// - With a ``Configuration/maximumAge``, the rotated files whose last line is older than the age are removed when a
+///   line is appended or ``expire()`` is called, at most once per `Retention.checkInterval(of:)`; the newest is
+///   emptied instead (an empty gzip member), for the same reason.
 /// - While it is open, the log holds its directory's ``LogDirectoryLock`` shared, so that `faultline forget` never
 ///   rewrites the files beside it; opening waits while a rewrite runs. (Not on iOS, tvOS, watchOS or visionOS: see
 ///   `lockDirectory(_:)`.)

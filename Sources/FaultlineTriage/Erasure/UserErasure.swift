@@ -7,8 +7,8 @@ import Foundation
 /// (the outbox, `serve --forward`'s queues) an event, transaction or feedback of the user's, a session whose
 /// distinct id is the user's, or a user report with the user's email or name erases its whole envelope.
 ///
-/// - Each of the user's lines in the logs (`events.jsonl`, the rotated `*.jsonl.gz`, any `*.jsonl`) is blanked: replaced
-///   by spaces of the same length, so that every other line keeps its bytes and its offset, which a reporter's
+/// - Each of the user's lines in the logs (`events.jsonl`, the rotated `*.jsonl.gz`, any `*.jsonl`) is blanked:
+///   replaced by spaces of the same length, so that every other line keeps its bytes and its offset, which a reporter's
 ///   delivery cursor holds. Readers skip blank lines and nothing sends them. Envelopes are blanked the same way in
 ///   their segment files.
 /// - A file is rewritten only when it holds one of the user's events, through a temporary file, a flush to disk and an

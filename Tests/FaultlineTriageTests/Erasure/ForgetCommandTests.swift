@@ -87,7 +87,8 @@ import Testing
     @Test func aUserIsFoundHoweverTheirIdIsEscapedInTheJSON() throws {
         let log = try TemporaryDirectory("forget-escaped")
         defer { log.remove() }
-        // As Python's json.dumps (\u escapes), Foundation's JSONSerialization (\/) and Swift's encoder (raw UTF-8) write them
+        // As Python's json.dumps (\u escapes), Foundation's JSONSerialization (\/) and Swift's encoder (raw UTF-8)
+        // write them
         let lines = [
             #"{"event_id":"01","timestamp":1795000000,"message":"a","user":{"id":"j\u00fcrgen"}}"#,
             #"{"event_id":"02","timestamp":1795000001,"message":"b","user":{"id":"jürgen"}}"#,

@@ -7,8 +7,8 @@ import Foundation
 /// the category's name (1 to 32) and whose high bit says a time follows the name, the name of the category the
 /// envelope is rate-limited by (`error`, `session`: ASCII), when the flag is set the time the envelope was stored (8
 /// bytes, little-endian milliseconds since 1970), then the envelope's bytes. An envelope `faultline forget` erased is
-/// blanked with spaces of the same length (``Record/isErased``), so that every other record keeps its offset. Records are written with the time;
-/// those an earlier version wrote, without it, are read as well. Reading stops at the first record that is not whole
+/// blanked with spaces of the same length (``Record/isErased``), so that every other record keeps its offset. Records
+/// are written with the time; those an earlier version wrote, without it, are read as well. Reading stops at the first record that is not whole
 /// or not well formed: the tail a crash cut short, or zeros a power loss left.
 enum OutboxSegment {
     /// A whole record in a segment.
