@@ -13,10 +13,10 @@ import Testing
     @Test func aKillMidRewriteLeavesEachFileWholeAndARunAgainFinishes() async throws {
         let pristine = try TemporaryDirectory("forget-kill")
         defer { pristine.remove() }
-        // A log of 6 rotated files of about 128 KB each and an active file; user-3 has events in every one
-        let writer = try EventLog(configuration: .init(directory: pristine.url, maximumFileSize: 128 * 1024))
+        // A log of 6 rotated files of about 64 KB each and an active file; user-3 has events in every one
+        let writer = try EventLog(configuration: .init(directory: pristine.url, maximumFileSize: 64 * 1024))
         let padding = String(repeating: "context ", count: 20)
-        for index in 0..<4_500 {
+        for index in 0..<2_400 {
             let line =
                 #"{"event_id":"\#(String(format: "%032x", index))","timestamp":\#(1_795_000_000 + index),"#
                 + #""message":"failure \#(index) \#(padding)","user":{"id":"user-\#(index % 10)"}}"#
