@@ -25,14 +25,15 @@ import Testing
         options.clock = { clock.date }
         var reporter = try Reporter(options: options)
         for index in 0..<10 { await reporter.capture(message: "old \(index)", level: .error) }
-        _ = await reporter.close(timeout: .milliseconds(300))
+        #expect(try await eventually { await reporter.statistics.captured.values.reduce(0, +) == 10 })
+        _ = await reporter.close(timeout: .zero)
 
         // When it starts again two days later, logs one event, and serve is back
         clock.advance(by: .seconds(2 * 24 * 3600))
         reporter = try Reporter(options: options)
         await reporter.capture(message: "new", level: .error)
         try await ingest.restart()
-        #expect(await reporter.flush(timeout: .seconds(60)))
+        #expect(await reporter.flush(timeout: patience))
         _ = await reporter.close()
         try await ingest.stop()
 
@@ -71,7 +72,7 @@ import Testing
 
         // When the age passes, its log's file and the queue's segment are removed, and counted as removed by age
         #expect(
-            try await eventually(within: .seconds(60)) {
+            try await eventually {
                 let stats = try Self.stats(of: relayLogs)
                 let ingest = stats["ingest"] as? [String: Any]
                 let queue = (stats["forward"] as? [[String: Any]])?.first
@@ -90,7 +91,7 @@ import Testing
             headers: ServeFixture.auth)
         #expect(status == 200)
         #expect(
-            try await eventually(within: .seconds(60)) {
+            try await eventually {
                 IngestStatistics.stored(in: upstreamLogs.url).droppedBySDKs["cache_overflow/error"] == 3
             })
         relay.terminate()
