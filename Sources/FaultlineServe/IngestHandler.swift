@@ -49,8 +49,10 @@ struct IngestHandler: Sendable {
                     retryAfter: seconds, rateLimits: "\(seconds):error:key")
             }
             let stored: [String]
+            let storedOutcomes: Int
             do {
                 stored = try await store.store(ingest.events, records: ingest.records)
+                storedOutcomes = try await store.store(requestOutcomes: ingest.requestOutcomes)
             } catch let inFlight as IngestStore.EventInFlight {
                 throw IngestRequest.Refusal(
                     status: 503, reason: "event \(inFlight.eventID) is being stored by another request; send it again",
@@ -75,7 +77,11 @@ struct IngestHandler: Sendable {
             let duplicates = ingest.events.count - stored.count
             let outcome = [
                 configuration.storesLocally ? "stored \(counted(stored.count, "event"))" : nil,
-                duplicates > 0 ? "\(duplicates) already stored" : nil, forwarded,
+                duplicates > 0 ? "\(duplicates) already stored" : nil,
+                storedOutcomes > 0 ? "\(counted(storedOutcomes, "interval")) of request outcomes" : nil,
+                ingest.unreadableRequestOutcomes > 0
+                    ? "\(ingest.unreadableRequestOutcomes) unreadable request outcomes dropped" : nil,
+                forwarded,
             ]
             return (
                 Response(

@@ -7,6 +7,7 @@ public actor SeedServerState {
     private var requestCountsByAccessToken: [String: Int] = [:]
     private var requestCountsByFlakyKey: [String: Int] = [:]
     private var expiredTokenRequests: [Tenant: Int] = [:]
+    private var userDelay: (delay: Duration, every: Int)?
 
     init() {}
 
@@ -44,6 +45,18 @@ public actor SeedServerState {
     /// Makes `tenant`'s refresh endpoint wait `delay` before answering (zero by default).
     public func setRefreshDelay(_ delay: Duration, for tenant: Tenant) {
         refreshDelays[tenant] = delay
+    }
+
+    /// Makes `GET /boleto/users/{id}` wait `delay` before answering for every id that is a multiple of `every`: latency
+    /// planted for tests of durations and percentiles.
+    public func setUserDelay(_ delay: Duration, forEvery every: Int) {
+        userDelay = (delay, max(1, every))
+    }
+
+    /// How long `GET /boleto/users/{id}` waits for `id`; `nil` when it answers at once.
+    func userDelay(for id: Int) -> Duration? {
+        guard let userDelay, id.isMultiple(of: userDelay.every) else { return nil }
+        return userDelay.delay
     }
 
     /// The number of requests to authenticated routes, of any tenant and with any outcome, that carried `token`.

@@ -11,7 +11,7 @@ struct FaultlineCommand: AsyncParsableCommand {
         version: "faultline \(FaultlineVersion.current)",
         subcommands: [
             SummaryCommand.self, IncidentCommand.self, IssuesCommand.self, ShowCommand.self, EventsCommand.self,
-            TagsCommand.self, TimelineCommand.self, TailCommand.self,
+            RoutesCommand.self, TagsCommand.self, TimelineCommand.self, TailCommand.self,
             StatsCommand.self, ReportCommand.self, WatchCommand.self, ForgetCommand.self,
             ServeCommand.self, DemoCommand.self,
         ],

@@ -55,7 +55,18 @@ import Testing
         #expect(metrics[travels] == 2)
         #expect(
             metrics[#"faultline_decoding_failures_total{path="data.profileImage",route="/boleto/users/{id}"}"#] == 2)
-        #expect(metrics[#"faultline_ingest_requests_total{status="200"}"#] == 8)
+        // and every envelope was accepted: one per event, and one per line of request outcomes the app wrote
+        let outcomes = try String(
+            contentsOf: LogLayout(appLogs).requestOutcomes.appendingPathComponent("outcomes.jsonl"), encoding: .utf8)
+        let outcomeLines = outcomes.split(separator: "\n").count
+        #expect(outcomeLines >= 1)
+        #expect(metrics[#"faultline_ingest_requests_total{status="200"}"#] == 8 + outcomeLines)
+        // and serve keeps the request outcomes the app counted: the same requests, route by route
+        let appRoutes = RoutesReport(RouteOutcomes(files: RouteOutcomes.files(in: appLogs), filter: .init()))
+        let serveRoutes = RoutesReport(RouteOutcomes(files: RouteOutcomes.files(in: logs), filter: .init()))
+        #expect(serveRoutes.read.intervals == outcomeLines)
+        #expect(serveRoutes.routes == appRoutes.routes)
+        #expect(serveRoutes.totals.requests >= 8)
     }
 
     @Test func pastTheRateLimitRequestsGet429WithRetryAfterAndRateLimits() async throws {

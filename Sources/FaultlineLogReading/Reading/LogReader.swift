@@ -25,32 +25,57 @@ public struct LogReader {
     /// Reads every event of `piece`, in order.
     package mutating func read(_ piece: LogPiece, _ event: (EventRecord, UnsafeBufferPointer<UInt8>) -> Void) {
         switch piece.file.kind {
-        case .log: readLines(of: piece, event)
-        case .rotatedLog: readCompressedLines(of: piece.file.url, event)
+        case .log: withoutActuallyEscaping(event) { readLines(of: piece, .events($0)) }
+        case .rotatedLog: withoutActuallyEscaping(event) { readCompressedLines(of: piece.file.url, .events($0)) }
         case .envelope: readEnvelope(piece.file.url, event)
         }
     }
 
-    private mutating func readLines(of piece: LogPiece, _ event: (EventRecord, UnsafeBufferPointer<UInt8>) -> Void) {
+    /// Hands every line of `file`, a plain or rotated log, to `line`, counting the file and its bytes (and a gzip file
+    /// that is truncated or corrupt), but not its lines: for a log whose lines are not events, such as request
+    /// outcomes. An envelope has no lines.
+    package mutating func readLines(of file: LogFile, _ line: (UnsafeBufferPointer<UInt8>) -> Void) {
+        switch file.kind {
+        case .log: withoutActuallyEscaping(line) { readLines(of: LogPiece(file), .lines($0)) }
+        case .rotatedLog: withoutActuallyEscaping(line) { readCompressedLines(of: file.url, .lines($0)) }
+        case .envelope: break
+        }
+    }
+
+    /// What a line read goes to: read as an event, or handed over as it is.
+    private enum LineHandler {
+        case events((EventRecord, UnsafeBufferPointer<UInt8>) -> Void)
+        case lines((UnsafeBufferPointer<UInt8>) -> Void)
+    }
+
+    /// Hands `line` to `handler`.
+    private mutating func handle(_ line: UnsafeBufferPointer<UInt8>, _ handler: LineHandler) {
+        switch handler {
+        case .events(let event): record(line, event)
+        case .lines(let body): body(line)
+        }
+    }
+
+    private mutating func readLines(of piece: LogPiece, _ handler: LineHandler) {
         var splitter = LineSplitter()
         let failure = FileBytes.read(piece.file.url, range: piece.range) { chunk, _ in
             counts.bytes += chunk.count
-            splitter.split(chunk) { record($0, event) }
+            splitter.split(chunk) { handle($0, handler) }
         }
-        finish(piece.file.url, failure: failure, isFirstOfFile: piece.isFirstOfFile, splitter: &splitter, event)
+        finish(piece.file.url, failure: failure, isFirstOfFile: piece.isFirstOfFile, splitter: &splitter, handler)
     }
 
-    private mutating func readCompressedLines(of url: URL, _ event: (EventRecord, UnsafeBufferPointer<UInt8>) -> Void) {
+    private mutating func readCompressedLines(of url: URL, _ handler: LineHandler) {
         var splitter = LineSplitter()
         var gzipStream = GzipStream()
         var gzipFailure: GzipError?
         let failure = FileBytes.read(url) { chunk, isEnd in
             counts.bytes += chunk.count
             gzipFailure = gzipStream.decompress(chunk, isEnd: isEnd) { piece in
-                splitter.split(piece) { record($0, event) }
+                splitter.split(piece) { handle($0, handler) }
             }
         }
-        finish(url, failure: failure, isFirstOfFile: true, splitter: &splitter, event)
+        finish(url, failure: failure, isFirstOfFile: true, splitter: &splitter, handler)
         switch gzipFailure {
         case .truncated?: counts.truncatedGzip += 1
         case .corrupt?, .tooLarge?: counts.corruptGzip += 1
@@ -59,15 +84,14 @@ public struct LogReader {
     }
 
     private mutating func finish(
-        _ url: URL, failure: Int32?, isFirstOfFile: Bool, splitter: inout LineSplitter,
-        _ event: (EventRecord, UnsafeBufferPointer<UInt8>) -> Void
+        _ url: URL, failure: Int32?, isFirstOfFile: Bool, splitter: inout LineSplitter, _ handler: LineHandler
     ) {
         if let failure {
             if isFirstOfFile { skip(url, failure) }
             return
         }
         if isFirstOfFile { counts.files += 1 }
-        splitter.finish { record($0, event) }
+        splitter.finish { handle($0, handler) }
         counts.tooLong += splitter.longLines
     }
 

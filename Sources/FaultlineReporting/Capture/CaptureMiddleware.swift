@@ -5,12 +5,13 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Captures the client's failures as events and records every request as an `http` breadcrumb.
+/// Captures the client's failures as events, counts every request's outcome and duration by route
+/// (``Reporter/Options/recordsRequestOutcomes``) and records it as an `http` breadcrumb.
 ///
 /// Put it first in `APIClient.Configuration.middlewares` so that it sees each request's final outcome, after
-/// retries and token refreshes. Cancellations are neither captured nor recorded. A session expiry shared by many
-/// requests is captured once. Which failures are captured is set by ``Reporter/Options/failedRequestStatusCodes``
-/// and ``Reporter/Options/failedRequestTargets``.
+/// retries and token refreshes: its duration is the caller's wait, retries included. Cancellations are neither
+/// captured, counted nor recorded. A session expiry shared by many requests is captured once. Which failures are
+/// captured is set by ``Reporter/Options/failedRequestStatusCodes`` and ``Reporter/Options/failedRequestTargets``.
 public struct CaptureMiddleware: APIMiddleware {
     /// The reporter events go to.
     public let reporter: Reporter
@@ -26,12 +27,16 @@ public struct CaptureMiddleware: APIMiddleware {
     public func intercept<Value: Sendable>(
         _ request: URLRequest, context: RequestContext, next: APIMiddlewareNext<Value>
     ) async throws(RequestFailure) -> APIResponse<Value> {
+        let start = ContinuousClock.now
         do throws(RequestFailure) {
             let response = try await next(request, context)
-            await reporter.record(.response(response.context, status: response.statusCode), baseURL: baseURL)
+            let duration = ContinuousClock.now - start
+            await reporter.record(
+                .response(response.context, status: response.statusCode, duration: duration), baseURL: baseURL)
             return response
         } catch {
-            await reporter.record(.failure(error, request: request), baseURL: baseURL)
+            let duration = ContinuousClock.now - start
+            await reporter.record(.failure(error, request: request, duration: duration), baseURL: baseURL)
             throw error
         }
     }

@@ -100,6 +100,15 @@ extension Reporter {
         /// and `faultline show` display. Grouping is unchanged: a failure's event is grouped by its fingerprint.
         /// On by default; recording it costs a few words per request.
         public var attachStacktrace = true
+        /// Whether the capture middlewares count every request by route (method and route template) and outcome, with
+        /// its duration: the denominator of a failure rate and the durations of its percentiles, which `faultline
+        /// routes` shows. On by default. Counted in memory and written to the log (and sent, as an item of type
+        /// `faultline.request_outcomes`, which `faultline serve` keeps and a Relay passes on) as one line per
+        /// ``requestOutcomesInterval`` in which requests ended, and at flush and close; never one per request.
+        /// Cancellations are not counted.
+        public var recordsRequestOutcomes = true
+        /// How long the request outcomes of one line span; a minute by default.
+        public var requestOutcomesInterval = Duration.seconds(60)
         /// The clock that dates events, breadcrumbs and log rotations; the system clock by default. Tests and demos
         /// set one they control, so that the logs they make are the same on every run.
         public var clock: @Sendable () -> Date = { Date() }

@@ -45,14 +45,21 @@ public actor Reporter {
     private let writer: EventWriter
     private let queue: AsyncStream<PendingCapture>.Continuation
     private var submitted = 0
-    private var isClosed = false
+    private(set) var isClosed = false
     private var capturedExpiries: Set<UUID> = []
     private var observations: [Task<Void, Never>] = []
+    /// The request outcomes of the interval under way (`Reporter+RequestOutcomes.swift`); `nil` until a request ends
+    /// in it.
+    var requestOutcomes: RequestOutcomes?
+    /// Writes ``requestOutcomes`` at the end of its interval.
+    var requestOutcomesDue: Task<Void, Never>?
+    /// Where request outcomes are written; `nil` when ``Options/recordsRequestOutcomes`` is off.
+    let requestOutcomesLog: RequestOutcomesLog?
     private var admission: CaptureAdmission
     /// Draws event and request ids without a system call.
-    private var identifiers = IdentifierGenerator()
+    var identifiers = IdentifierGenerator()
     /// Counts what the reporter and its writer did, and hands drops to the uploader.
-    private let ledger: StatisticsLedger
+    let ledger: StatisticsLedger
 
     /// What the reporter did since it started.
     public struct Statistics: Hashable, Sendable {
@@ -96,6 +103,11 @@ public actor Reporter {
             attachesStacktrace: options.attachStacktrace, beforeSend: options.beforeSend)
         let ledger = StatisticsLedger(uploader: uploader)
         let writer = EventWriter(log: log, assembler: assembler, uploader: uploader, ledger: ledger)
+        requestOutcomesLog =
+            options.recordsRequestOutcomes
+            ? try RequestOutcomesLog(
+                LogLayout(options.logDirectory), compressionLevel: options.logCompressionLevel,
+                maximumAge: options.maxLogAge, uploader: uploader, now: options.clock) : nil
         let (events, queue) = AsyncStream.makeStream(
             of: PendingCapture.self, bufferingPolicy: .bufferingOldest(options.maxQueueSize))
         self.options = options
@@ -126,6 +138,7 @@ public actor Reporter {
     public func flush(timeout: Duration) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         let written = await writer.waitUntilProcessed(submitted, timeout: timeout)
+        await writeRequestOutcomes()
         guard let uploader else { return written }
         // What was dropped reaches the uploader before it flushes, to go out in its client report.
         await ledger.reportDiscards()
@@ -145,7 +158,9 @@ public actor Reporter {
         queue.finish()
         let deadline = ContinuousClock.now + timeout
         let written = await writer.waitUntilProcessed(submitted, timeout: timeout)
+        await writeRequestOutcomes()
         await writer.close()
+        await closeRequestOutcomesLog()
         guard let uploader else { return written }
         // What was dropped reaches the uploader before it closes, to go out in its client report.
         await ledger.reportDiscards()
@@ -295,15 +310,19 @@ public actor Reporter {
 
     /// Records how a request of a client on `baseURL` ended, in one step for the capture middlewares: captures a
     /// failure that ``Options/capturesAutomatically(_:baseURL:)`` selects, with ``RequestUser/current`` as its user,
-    /// then adds the request's `http` breadcrumb (scrubbed URL, method, route, status), so the event does not carry
-    /// its own request. A cancellation is neither captured nor recorded.
+    /// counts the request's outcome (``Options/recordsRequestOutcomes``), then adds the request's `http` breadcrumb
+    /// (scrubbed URL, method, route, status), so the event does not carry its own request. A cancellation is neither
+    /// captured, counted nor recorded.
     package func record(_ outcome: RequestOutcome, baseURL: URL) {
-        if case .failure(let failure, let request) = outcome {
+        switch outcome {
+        case .failure(let failure, let request, _), .failedAfterResponse(let failure, let request):
             guard !failure.isCancelled else { return }
             if options.capturesAutomatically(failure, baseURL: baseURL) {
                 submit(failure, request: request, user: RequestUser.current, callSite: failure.context.callSite)
             }
+        case .response: break
         }
+        count(outcome)
         keep(outcome.breadcrumb(url: scrubber.url(outcome.context.url).url, at: options.clock()))
     }
 

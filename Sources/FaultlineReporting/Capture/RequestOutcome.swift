@@ -7,16 +7,31 @@ import Foundation
 
 /// How a request that a capture middleware saw ended, for ``Reporter/record(_:baseURL:)``.
 package enum RequestOutcome: Sendable {
-    /// A response the client accepted, with its status.
-    case response(RequestContext, status: Int)
+    /// A response the client accepted, with its status, `duration` after the request started.
+    case response(RequestContext, status: Int, duration: Duration)
     /// A failure (a cancellation too), with the request as sent, whose scrubbed headers the event carries.
-    case failure(RequestFailure, request: URLRequest?)
+    case failure(RequestFailure, request: URLRequest?, duration: Duration)
+    /// A failure found after its response was recorded as accepted, as the OpenAPI runtime decodes a response after
+    /// the middlewares: its request is counted once, as this failure.
+    case failedAfterResponse(RequestFailure, request: URLRequest?)
 
     /// The request's context.
     var context: RequestContext {
         switch self {
-        case .response(let context, _): context
-        case .failure(let failure, _): failure.context
+        case .response(let context, _, _): context
+        case .failure(let failure, _, _), .failedAfterResponse(let failure, _): failure.context
+        }
+    }
+
+    /// How the request ended, as ``RequestOutcomes`` counts it: `ok`, or the failure's kind and, when a response came,
+    /// its status class (`server.4xx`); `nil` for a cancellation, which is not counted.
+    var name: String? {
+        switch self {
+        case .response: return RequestOutcomes.success
+        case .failure(let failure, _, _), .failedAfterResponse(let failure, _):
+            guard let kind = FailureKind(failure.reason) else { return nil }
+            guard let status = failure.context.statusCode else { return kind.rawValue }
+            return "\(kind.rawValue).\(status / 100)xx"
         }
     }
 
@@ -31,10 +46,10 @@ package enum RequestOutcome: Sendable {
         ]
         let level: Breadcrumb.Level
         switch self {
-        case .response(_, let status):
+        case .response(_, let status, _):
             data["status_code"] = .int(status)
             level = status >= 500 ? .error : status >= 400 ? .warning : .info
-        case .failure(let failure, _):
+        case .failure(let failure, _, _), .failedAfterResponse(let failure, _):
             if let status = failure.context.statusCode { data["status_code"] = .int(status) }
             data["reason"] = .string(FailureKind(failure.reason)?.rawValue ?? "cancelled")
             level = (failure.context.statusCode ?? 500) >= 500 ? .error : .warning

@@ -30,14 +30,15 @@ public enum DataCategory: String, Hashable, Sendable, Codable, CaseIterable {
     case metricBucket = "metric_bucket"
     /// Logs: the `log` item.
     case logItem = "log_item"
-    /// Client reports: the `client_report` item; limited only by a limit on all categories.
+    /// Client reports (the `client_report` item) and Faultline's request outcomes (``RequestOutcomes/type``): limited
+    /// only by a limit on all categories, and never counted in a client report.
     case `internal`
 
     /// The category of an envelope item of type `itemType`; `nil` for a type Sentry's rate limits do not name.
     public init?(itemType: String) {
         switch itemType {
         case "event": self = .error
-        case "client_report": self = .internal
+        case "client_report", RequestOutcomes.type: self = .internal
         case "transaction": self = .transaction
         case "raw_security": self = .security
         case "attachment": self = .attachment

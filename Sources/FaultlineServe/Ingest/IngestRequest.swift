@@ -3,8 +3,8 @@ import FaultlineLogReading
 import FaultlineReporting
 import Foundation
 
-/// What one request to the ingest carries, checked: its events ready for the log and its client reports, or the
-/// status and reason it is refused with. Nothing of a refused request is stored.
+/// What one request to the ingest carries, checked: its events ready for the log, its request outcomes and its client
+/// reports, or the status and reason it is refused with. Nothing of a refused request is stored.
 package struct IngestRequest {
     /// Why a request is refused: the HTTP status, and the reason sent in `X-Sentry-Error`.
     package struct Refusal: Error, Hashable {
@@ -26,6 +26,10 @@ package struct IngestRequest {
     /// What the metrics count of each of ``events``, in the same order: read with the event, so that the store
     /// need not read its line again; `nil` for a line triage would not read.
     package private(set) var records: [EventRecord?] = []
+    /// The request outcomes the request carries (items of type `faultline.request_outcomes`), read and checked.
+    package private(set) var requestOutcomes: [RequestOutcomes] = []
+    /// Items of request outcomes that could not be read: dropped, neither stored nor forwarded.
+    package private(set) var unreadableRequestOutcomes = 0
     /// A reason and data category a client report counts drops under.
     struct Discard: Hashable, Sendable {
         let reason: String
@@ -83,6 +87,14 @@ package struct IngestRequest {
             case "client_report":
                 readClientReport(item.payload)
                 forwarded.append(item)
+            case RequestOutcomes.type:
+                // Stored and forwarded as read again, so that neither keeps bytes the reader did not check.
+                guard let outcomes = try? RequestOutcomes(line: item.payload) else {
+                    unreadableRequestOutcomes += 1
+                    continue
+                }
+                requestOutcomes.append(outcomes)
+                forwarded.append(Envelope.Item(type: item.type, payload: outcomes.line(), headers: item.headers))
             default: forwarded.append(item)  // sessions, attachments: accepted, not stored, forwarded as they are
             }
         }

@@ -23,6 +23,8 @@ actor IngestStore {
     static let rememberedIDs = 100_000
 
     private let log: EventLog?
+    /// Where request outcomes are stored, beside the log; `nil` without a log.
+    private let requestOutcomesLog: RequestOutcomesLog?
     private var seen: Set<String> = []
     /// Events claimed by a request and neither kept nor given up yet.
     private var inFlight: Set<String> = []
@@ -41,16 +43,23 @@ actor IngestStore {
         metrics = IngestMetrics(statistics: IngestStatistics.stored(in: configuration.logDirectory))
         guard configuration.storesLocally else {
             log = nil
+            requestOutcomesLog = nil
             return
         }
         var logConfiguration = EventLog.Configuration(directory: configuration.logDirectory)
         if let maximumLogBytes = configuration.maximumLogBytes { logConfiguration.maximumTotalSize = maximumLogBytes }
         logConfiguration.maximumAge = configuration.maximumAge
         log = try EventLog(configuration: logConfiguration)
+        let requestOutcomesLog = try RequestOutcomesLog(
+            LogLayout(configuration.logDirectory), maximumAge: configuration.maximumAge)
+        self.requestOutcomesLog = requestOutcomesLog
         var reader = LogReader()
         let active = LogFile(url: logConfiguration.activeFile, kind: .log)
         var ids: [String] = []
         reader.read(active) { ids.append($0.eventID) }
+        reader.readLines(of: LogFile(url: requestOutcomesLog.activeFile, kind: .log)) { line in
+            if let outcomes = try? RequestOutcomes(line: line) { ids.append(outcomes.id) }
+        }
         seenOrder = Array(Set(ids.suffix(Self.rememberedIDs)))
         seen = Set(seenOrder)
     }
@@ -105,6 +114,28 @@ actor IngestStore {
         return stored
     }
 
+    /// Appends each interval of request outcomes whose id is new to the request outcomes' log; returns how many were
+    /// stored. Without a log, nothing is stored (they are forwarded).
+    ///
+    /// - Throws: The log's error when an append failed; the intervals before it are stored, and known by their ids
+    ///   when the client sends them again.
+    func store(requestOutcomes: [RequestOutcomes]) async throws -> Int {
+        guard let requestOutcomesLog else { return 0 }
+        var stored = 0
+        for outcomes in requestOutcomes where !seen.contains(outcomes.id) && !inFlight.contains(outcomes.id) {
+            inFlight.insert(outcomes.id)
+            do {
+                try await requestOutcomesLog.write(outcomes)
+            } catch {
+                settle(outcomes.id, kept: false)
+                throw error
+            }
+            settle(outcomes.id, kept: true)
+            stored += 1
+        }
+        return stored
+    }
+
     /// Keeps the events `ids` stored without a log, once the forward queue took them: a client that sends them again
     /// is told they are duplicates.
     func keep(_ ids: [String]) {
@@ -122,6 +153,7 @@ actor IngestStore {
     /// Removes the log's files past the maximum age, when it has one, and counts them; a failure is tried again at
     /// the next call.
     func expire() async {
+        _ = try? await requestOutcomesLog?.expire()
         guard let log, let removed = try? await log.expire() else { return }
         countRemoved(removed)
     }
@@ -166,6 +198,7 @@ actor IngestStore {
     func close() async throws {
         statisticsWrite?.cancel()
         storeStatistics()
+        try await requestOutcomesLog?.close()
         try await log?.close()
     }
 

@@ -51,12 +51,13 @@ struct BoletoRoutes {
     }
 
     /// `GET /boleto/users/{id}`: the user, `400` 40002 for an id that is not an integer, `404` 40401 for one that
-    /// does not exist.
-    private func user(_ request: Request, context: BasicRequestContext) throws -> Response {
+    /// does not exist; after the delay the state sets for the id (``SeedServerState/setUserDelay(_:forEvery:)``).
+    private func user(_ request: Request, context: BasicRequestContext) async throws -> Response {
         guard let id = context.parameters.get("id", as: Int.self) else {
             return try .boletoFailure(.invalidParameterFormat)
         }
         guard BoletoUser.existingIDs.contains(id) else { return try .boletoFailure(.userNotFound) }
+        if let delay = await state.userDelay(for: id) { try await Task.sleep(for: delay) }
         return try .boletoSuccess(BoletoUser(id: id))
     }
 

@@ -17,15 +17,7 @@ struct TriageOptions: ParsableArguments {
         help: "Read this file instead of a directory (.jsonl, .jsonl.gz, .envelope; - for standard input); repeatable.")
     var files: [String] = []
 
-    // Taken as given even when they start with `-`, so that `--since -5m` is answered as a time that is not one,
-    // not as a missing value.
-    @Option(
-        parsing: .unconditional,
-        help: "The window's start: events from this time are counted, 30m, 2h, 7d, 2026-11-23 or 2026-11-23T14:00:00Z.")
-    var since: String?
-
-    @Option(parsing: .unconditional, help: "The window's end: events before this time are counted, as --since.")
-    var until: String?
+    @OptionGroup var times: WindowOptions
 
     @Option(help: "Only this kind (server, transport, decoding, session_expired, other, error, message); repeatable.")
     var kind: [String] = []
@@ -88,26 +80,7 @@ struct TriageOptions: ParsableArguments {
     func window(defaultSince: String? = nil, now: Double = Date().timeIntervalSince1970) throws -> (
         since: Double?, until: Double?
     ) {
-        func seconds(_ text: String?) throws -> Double? {
-            guard let text else { return nil }
-            guard let seconds = TimeExpression.seconds(text, now: now) else {
-                if text.hasPrefix("-"), TimeExpression.duration(String(text.dropFirst())) != nil {
-                    throw ValidationError(
-                        "'\(text)' is not a time; durations count back from now: write \(text.dropFirst()).")
-                }
-                throw ValidationError("'\(text)' is not a time: use 30m, 2h, 7d, 2026-11-23 or 2026-11-23T14:00:00Z.")
-            }
-            return seconds
-        }
-        let (start, end) = (try seconds(since ?? defaultSince), try seconds(until))
-        if let start, start > now, let since {
-            throw ValidationError("--since \(since) is in the future: the window would hold no event yet.")
-        }
-        if let start, let end, end < start, let until {
-            throw ValidationError(
-                "--until \(until) is before --since \(since ?? defaultSince ?? ""): the window ends before it starts.")
-        }
-        return (start, end)
+        try times.window(defaultSince: defaultSince, now: now)
     }
 
     /// Reads the logs once with the filters applied, with a progress line on a terminal when that takes a while;

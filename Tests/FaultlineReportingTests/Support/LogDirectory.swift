@@ -28,6 +28,13 @@ struct LogDirectory {
         }
     }
 
+    /// The request outcomes in the active file of the request outcomes' log now, in order.
+    func requestOutcomes() throws -> [RequestOutcomes] {
+        let file = LogLayout(url).requestOutcomes.appendingPathComponent("outcomes.jsonl")
+        guard FileManager.default.fileExists(atPath: file.path) else { return [] }
+        return try Data(contentsOf: file).split(separator: 0x0A).map { try RequestOutcomes(line: $0) }
+    }
+
     func remove() {
         directory.remove()
     }

@@ -1,0 +1,94 @@
+/// Durations counted in fixed log-linear buckets of microseconds: one bucket per microsecond below 32 µs, then 16
+/// buckets to each power of two. A bucket is at most 1/16 as wide as its lower bound, so a percentile read at a
+/// bucket's middle is within 1/32 (3.2 %) of a duration that fell in it, or 0.5 µs; and since every histogram has
+/// the same buckets, those of different intervals and devices merge exactly, by adding their counts.
+///
+/// In the log a histogram is a list of `[lower bound in µs, count]` pairs, ascending, of its non-empty buckets.
+package struct LatencyHistogram: Hashable, Sendable {
+    /// The count of each non-empty bucket, by index.
+    package private(set) var counts: [Int: Int] = [:]
+    /// The durations counted.
+    package private(set) var total = 0
+
+    /// The buckets to each power of two.
+    static let bucketsPerOctave = 16
+
+    /// An empty histogram.
+    package init() {}
+
+    /// Counts `duration`: negative durations count as zero, and those past 2^62 µs in the last bucket.
+    package mutating func record(_ duration: Duration) {
+        add(count: 1, toBucket: Self.bucket(ofMicroseconds: Self.microseconds(duration)))
+    }
+
+    /// Adds the counts of `other`.
+    package mutating func merge(_ other: LatencyHistogram) {
+        for (bucket, count) in other.counts { add(count: count, toBucket: bucket) }
+    }
+
+    /// Adds `count` durations to the bucket whose lower bound is `lowerBound` µs, as a line of the log names it.
+    /// Returns `false`, adding nothing, when no bucket starts there or `count` is not positive.
+    @discardableResult
+    package mutating func add(count: Int, inBucketFrom lowerBound: UInt64) -> Bool {
+        let bucket = Self.bucket(ofMicroseconds: lowerBound)
+        guard count > 0, Self.lowerBound(of: bucket) == lowerBound else { return false }
+        add(count: count, toBucket: bucket)
+        return true
+    }
+
+    /// The duration below which a `fraction` (0 to 1) of the counted durations fall, read at the middle of its
+    /// bucket; `nil` when nothing was counted.
+    package func percentile(_ fraction: Double) -> Duration? {
+        guard total > 0 else { return nil }
+        let rank = max(1, Int((fraction * Double(total)).rounded(.up)))
+        var seen = 0
+        for bucket in counts.keys.sorted() {
+            seen += counts[bucket]!
+            if seen >= rank {
+                let middle = (Double(Self.lowerBound(of: bucket)) + Double(Self.upperBound(of: bucket))) / 2
+                return .nanoseconds(Int64(middle * 1000))
+            }
+        }
+        return nil
+    }
+
+    /// The non-empty buckets, ascending: each one's lower bound in µs and its count.
+    package var buckets: [(lowerBound: UInt64, count: Int)] {
+        counts.keys.sorted().map { (Self.lowerBound(of: $0), counts[$0]!) }
+    }
+
+    private mutating func add(count: Int, toBucket bucket: Int) {
+        counts[bucket, default: 0] += count
+        total += count
+    }
+
+    private static func microseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0 else { return 0 }
+        guard seconds < 4_000_000_000_000 else { return 1 << 62 }
+        return UInt64(seconds) * 1_000_000 + UInt64(attoseconds / 1_000_000_000_000)
+    }
+
+    /// The index of the bucket of `value` µs: the value itself below 32; above, 16 per power of two.
+    static func bucket(ofMicroseconds value: UInt64) -> Int {
+        let value = min(value, 1 << 62)
+        guard value >= 32 else { return Int(value) }
+        let exponent = 63 - value.leadingZeroBitCount
+        let step = exponent - 4
+        return bucketsPerOctave * (exponent - 3) + Int((value >> step) & 15)
+    }
+
+    /// The smallest duration in µs of bucket `index`.
+    static func lowerBound(of index: Int) -> UInt64 {
+        guard index >= 32 else { return UInt64(index) }
+        let step = index / bucketsPerOctave - 1
+        return UInt64(bucketsPerOctave + index % bucketsPerOctave) << step
+    }
+
+    /// The smallest duration in µs past bucket `index`.
+    static func upperBound(of index: Int) -> UInt64 {
+        guard index >= 32 else { return UInt64(index) + 1 }
+        let step = index / bucketsPerOctave - 1
+        return UInt64(bucketsPerOctave + index % bucketsPerOctave + 1) << step
+    }
+}

@@ -1,0 +1,94 @@
+import FaultlineReporting
+import Foundation
+import Testing
+
+/// A line of request outcomes is read back as it was written, routes past the limit are counted together, and a line
+/// that is not one is refused with its reason.
+@Suite struct RequestOutcomesLineTests {
+    static let users = RequestOutcomes.Route(method: "GET", route: "/users/{id}")
+
+    @Test func aLineIsReadBackAsItWasWritten() throws {
+        var outcomes = RequestOutcomes(
+            start: Date(timeIntervalSince1970: 1_795_000_000), release: "boleto@2.4.1", environment: "production")
+        outcomes.end = outcomes.start + 60
+        for index in 0..<100 {
+            outcomes.record(
+                Self.users, outcome: index.isMultiple(of: 20) ? "decoding.2xx" : "ok",
+                duration: .milliseconds(40 + index))
+        }
+        outcomes.record(.init(method: "POST", route: "/travels"), outcome: "server.4xx", duration: .seconds(2))
+
+        let line = outcomes.line()
+        #expect(RequestOutcomes.isLine(line))
+        #expect(!line.contains(UInt8(ascii: "\n")))
+        let read = try RequestOutcomes(line: line)
+        #expect(read == outcomes)
+        #expect(read.routes[Self.users]?.requests == 100)
+        #expect(read.routes[Self.users]?.failures == 5)
+        #expect(read.routes[Self.users]?.outcomes == ["ok": 95, "decoding.2xx": 5])
+    }
+
+    @Test func routesPastTheLimitAreCountedTogether() throws {
+        // (the log keeps times to the millisecond)
+        var outcomes = RequestOutcomes(start: Date(timeIntervalSince1970: 1_795_000_000))
+        for index in 0..<(RequestOutcomes.routeLimit + 50) {
+            outcomes.record(.init(method: "GET", route: "/r\(index)"), outcome: "ok", duration: .milliseconds(1))
+        }
+        outcomes.record(.init(method: "GET", route: "/r0"), outcome: "transport", duration: .milliseconds(1))
+        #expect(outcomes.routes.count == RequestOutcomes.routeLimit)
+        #expect(outcomes.overflow.requests == 50)
+        #expect(outcomes.routes[.init(method: "GET", route: "/r0")]?.requests == 2)
+        #expect(try RequestOutcomes(line: outcomes.line()) == outcomes)
+    }
+
+    @Test func aSuccessFoundFailedLaterIsCountedOnceAsTheFailure() {
+        var outcomes = RequestOutcomes(start: Date())
+        outcomes.record(Self.users, outcome: "ok", duration: .milliseconds(5))
+        outcomes.reclassifySuccess(of: Self.users, as: "decoding.2xx")
+        #expect(outcomes.routes[Self.users]?.outcomes == ["decoding.2xx": 1])
+        #expect(outcomes.routes[Self.users]?.durations.total == 1)
+        // with no success of its route in the interval, it is a request of its own, without a duration
+        outcomes.reclassifySuccess(of: Self.users, as: "decoding.2xx")
+        #expect(outcomes.routes[Self.users]?.outcomes == ["decoding.2xx": 2])
+        #expect(outcomes.routes[Self.users]?.durations.total == 1)
+    }
+
+    @Test(arguments: [
+        (
+            #"{"type":"faultline.request_outcomes","id":"5b0c8e5fd2a84b6e9c1d0f3a7e2b4c61","start":"2026-11-28T12:00:00Z","timestamp":"2026-11-28T12:01:00Z"}"#,
+            "no routes list"
+        ),
+        (
+            #"{"type":"other","start":"2026-11-28T12:00:00Z","timestamp":"2026-11-28T12:01:00Z","routes":[]}"#,
+            "its type is not"
+        ),
+        (
+            #"{"type":"faultline.request_outcomes","id":"5b0c8e5fd2a84b6e9c1d0f3a7e2b4c61","start":"2026-11-28T12:02:00Z","timestamp":"2026-11-28T12:01:00Z","routes":[]}"#,
+            "no RFC 3339 start and timestamp"
+        ),
+        (
+            #"{"type":"faultline.request_outcomes","id":"5b0c8e5fd2a84b6e9c1d0f3a7e2b4c61","start":"2026-11-28T12:00:00Z","timestamp":"2026-11-28T12:01:00Z","routes":[{"method":"GET","route":"/a","outcomes":{"ok":-1},"durations_us":[]}]}"#,
+            "a count is not an integer"
+        ),
+        (
+            #"{"type":"faultline.request_outcomes","id":"5b0c8e5fd2a84b6e9c1d0f3a7e2b4c61","start":"2026-11-28T12:00:00Z","timestamp":"2026-11-28T12:01:00Z","routes":[{"method":"GET","route":"/a","outcomes":{"ok":1},"durations_us":[[33,1]]}]}"#,
+            "a duration bucket"
+        ),
+        (
+            #"{"type":"faultline.request_outcomes","id":"5b0c8e5fd2a84b6e9c1d0f3a7e2b4c61","start":"2026-11-28T12:00:00Z","timestamp":"2026-11-28T12:01:00Z","routes":[{"method":"GET","route":"/a","outcomes":{"ok":1},"durations_us":[]},{"method":"GET","route":"/a","outcomes":{"ok":1},"durations_us":[]}]}"#,
+            "comes twice"
+        ),
+        (#"{"type":"faultline.request_outcomes","#, "not JSON"),
+        (
+            #"{"type":"faultline.request_outcomes","id":"5B0C","start":"2026-11-28T12:00:00Z","timestamp":"2026-11-28T12:01:00Z","routes":[]}"#,
+            "its id is not"
+        ),
+    ])
+    func aLineThatIsNotRequestOutcomesIsRefusedWithItsReason(line: String, reason: String) {
+        #expect {
+            try RequestOutcomes(line: Data(line.utf8))
+        } throws: { error in
+            (error as? RequestOutcomes.ParseFailure)?.reason.contains(reason) == true
+        }
+    }
+}
