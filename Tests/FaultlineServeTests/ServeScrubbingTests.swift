@@ -105,8 +105,12 @@ import Testing
     /// Every byte of every file in `directory`, rotated gzip files decompressed.
     private static func bytes(in directory: URL) throws -> Data {
         var bytes = Data()
-        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
-            var data = try Data(contentsOf: directory.appendingPathComponent(name))
+        for name in try FileManager.default.subpathsOfDirectory(atPath: directory.path) {
+            var isDirectory: ObjCBool = false
+            let url = directory.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue
+            else { continue }
+            var data = try Data(contentsOf: url)
             if name.hasSuffix(".gz") { data = try Gzip.decompress(data, maximumSize: 256 << 20) }
             bytes.append(data)
         }

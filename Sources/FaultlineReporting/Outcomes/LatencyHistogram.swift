@@ -46,7 +46,7 @@ package struct LatencyHistogram: Hashable, Sendable {
             seen += counts[bucket]!
             if seen >= rank {
                 let middle = (Double(Self.lowerBound(of: bucket)) + Double(Self.upperBound(of: bucket))) / 2
-                return .nanoseconds(Int64(middle * 1000))
+                return .microseconds(middle)
             }
         }
         return nil

@@ -8,8 +8,8 @@ extension RequestOutcomes {
     }
 
     /// The most requests one line may count for an outcome or a bucket: more than any device sends in an interval,
-    /// few enough that no sum of them overflows.
-    package static let countLimit = 1 << 40
+    /// few enough that no sum of them overflows, over as many lines as a log of any size holds.
+    package static let countLimit = 1 << 32
 
     /// Reads request outcomes back from the JSON of ``line()``, as the log holds them or an envelope item carries them
     /// (its members in any order, unknown members ignored). Every count must be an integer from 1 to ``countLimit``,

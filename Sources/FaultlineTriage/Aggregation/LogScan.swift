@@ -49,6 +49,9 @@ public struct LogScan: Sendable {
     /// The first and last event time that passed, seconds since 1970.
     public private(set) var firstSeen: Double?
     public private(set) var lastSeen: Double?
+    /// The requests the reporters counted by route in the same window, read beside the events (``countRequests(_:)``);
+    /// `nil` when none were read: an issue's share of its route's requests comes from them.
+    public private(set) var routeRequests: RouteOutcomes?
     /// Ids of outbox events that were found in the log too.
     private var eventsAlsoInOutbox: Set<String> = []
     /// The events read, by id, to count each once.
@@ -243,6 +246,37 @@ public struct LogScan: Sendable {
     /// window bounds what is counted, not how old an issue is).
     public func firstSeen(of issue: Issue) -> Double {
         histories[issue.fingerprint].map { min($0.firstSeen, issue.firstSeen) } ?? issue.firstSeen
+    }
+
+    /// Takes the requests the reporters counted by route in the scan's window, for each issue's share of its route's
+    /// requests (``requests(of:)``); nothing when none were counted.
+    public mutating func countRequests(_ outcomes: RouteOutcomes) {
+        routeRequests = outcomes.read.intervals > 0 ? outcomes : nil
+    }
+
+    /// The requests of the route most of `issue`'s events came from, with their method when the events say it, and of
+    /// them those that failed as the issue's did (its kind and status class, such as `server.4xx`) when it is the only
+    /// issue of its route, kind and status class, so that they are its own; `nil` when the route has no request counts
+    /// (its app does not record them, or the events have no route).
+    public func requests(of issue: Issue) -> (all: Int, failed: Int?)? {
+        guard let routeRequests, let key = Self.outcomeKey(of: issue) else { return nil }
+        guard let all = routeRequests.requests(ofRoute: key.route, method: key.method) else { return nil }
+        let isAlone = !issues.values.contains { $0.fingerprint != issue.fingerprint && Self.outcomeKey(of: $0) == key }
+        let failed = routeRequests.requests(ofRoute: key.route, method: key.method, outcome: key.outcome)
+        return (all, isAlone ? failed : nil)
+    }
+
+    /// The route, method and outcome (`server.4xx`) the request outcomes count an issue's failures under.
+    private struct OutcomeKey: Hashable {
+        let route: String
+        let method: String?
+        let outcome: String
+    }
+
+    private static func outcomeKey(of issue: Issue) -> OutcomeKey? {
+        guard let route = IssueRow.mostCommon(issue.routes) else { return nil }
+        let outcome = IssueRow.mostCommon(issue.statuses).map { "\(issue.kind).\($0.prefix(1))xx" } ?? issue.kind
+        return OutcomeKey(route: route, method: issue.latest.tags["http.method"], outcome: outcome)
     }
 
     /// The id of `issue` as it is shown: the shortest prefix of its id, of at least 8 digits, that no other issue

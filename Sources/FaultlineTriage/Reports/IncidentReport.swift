@@ -135,20 +135,22 @@ public struct IncidentReport: Hashable, Sendable, Encodable {
     static func table(_ rows: [IssueRow], style: TextStyle) -> String {
         var table = TextTable(
             header: [
-                "ID", "SIGNALS", "KIND", "ISSUE", "EVENTS", "USERS", "PER HOUR (BEFORE → NOW)", "FACTOR", "SINCE (UTC)",
+                "ID", "SIGNALS", "KIND", "ISSUE", "EVENTS", "OF REQUESTS", "USERS", "PER HOUR (BEFORE → NOW)", "FACTOR",
+                "SINCE (UTC)",
             ],
-            rightAligned: [4, 5, 7], flexible: 3, dropOrder: [2, 7, 6])
+            rightAligned: [4, 5, 6, 8], flexible: 3, dropOrder: [2, 8, 7, 5])
         for row in rows {
             guard let signals = row.signals else { continue }
             let spike = signals.spike
             table.rows.append([
                 row.id, signals.names.joined(separator: ", "), row.kind,
                 row.title,
-                String(row.events), "\(signals.users) of \(signals.usersInWindow)",
+                String(row.events), row.shareOfRequests, "\(signals.users) of \(signals.usersInWindow)",
                 "\(number(spike.baselineRate)) → \(number(spike.windowRate))",
                 spike.factor.map { "\(number($0))×" } ?? "-", signals.since.map(UTCTime.minute) ?? "-",
             ])
         }
+        if !rows.contains(where: { $0.routeRequests != nil }) { table.leaveOut(5) }
         return table.render(style: style)
     }
 

@@ -72,6 +72,7 @@ public struct IssueReport: Hashable, Sendable, Encodable {
             "\(counted(issue.events, "event")), \(counted(issue.users, "user")), "
                 + "first seen \(issue.firstSeen), last seen \(issue.lastSeen)",
             "fingerprint: \(fingerprint.map(safe).joined(separator: " · "))",
+            "requests: \(safe(issue.ofRequests))",
         ]
         if let signals = issue.signals { lines += Self.lines(of: signals) }
         lines.append("")

@@ -15,6 +15,13 @@ public struct IssueRow: Hashable, Sendable, Codable {
     public let status: String?
     public let serverCode: String?
     public let events: Int
+    /// The requests of its route (and method) in the window, as the reporters counted them (`faultline routes`), and
+    /// of them those that failed as its events did (its kind and status class, such as `decoding.2xx`) when it is the
+    /// only issue of its route, kind and status class: exact where its events are not (sampled, over the fingerprint
+    /// limit, or a session expiry that many requests share); `null` where the route has no request counts, or the
+    /// failures are shared.
+    public let routeRequests: Int?
+    public let failedRequests: Int?
     public let users: Int
     /// RFC 3339, UTC.
     public let firstSeen: String
@@ -33,6 +40,8 @@ public struct IssueRow: Hashable, Sendable, Codable {
         case serverCode = "server_code"
         case firstSeen = "first_seen"
         case lastSeen = "last_seen"
+        case routeRequests = "route_requests"
+        case failedRequests = "failed_requests"
     }
 
     /// The row of `issue` as `scan` read it: first seen in all the logs read (before the window too), counted in the
@@ -47,6 +56,8 @@ public struct IssueRow: Hashable, Sendable, Codable {
         status = Self.mostCommon(issue.statuses)
         serverCode = Self.mostCommon(issue.serverCodes)
         events = issue.events
+        let requests = scan.requests(of: issue)
+        (routeRequests, failedRequests) = (requests?.all, requests?.failed)
         users = issue.users.count
         firstSeen = RFC3339.string(seconds: scan.firstSeen(of: issue), precision: .seconds)
         lastSeen = RFC3339.string(seconds: issue.lastSeen, precision: .seconds)
@@ -69,6 +80,8 @@ public struct IssueRow: Hashable, Sendable, Codable {
         try container.encode(status.flatMap { Int($0) }, forKey: .status)
         try container.encode(serverCode, forKey: .serverCode)
         try container.encode(events, forKey: .events)
+        try container.encode(routeRequests, forKey: .routeRequests)
+        try container.encode(failedRequests, forKey: .failedRequests)
         try container.encode(users, forKey: .users)
         try container.encode(firstSeen, forKey: .firstSeen)
         try container.encode(lastSeen, forKey: .lastSeen)
@@ -87,12 +100,32 @@ public struct IssueRow: Hashable, Sendable, Codable {
         status = try container.decodeIfPresent(Int.self, forKey: .status).map(String.init)
         serverCode = try container.decodeIfPresent(String.self, forKey: .serverCode)
         events = try container.decode(Int.self, forKey: .events)
+        routeRequests = try container.decodeIfPresent(Int.self, forKey: .routeRequests)
+        failedRequests = try container.decodeIfPresent(Int.self, forKey: .failedRequests)
         users = try container.decode(Int.self, forKey: .users)
         firstSeen = try container.decode(String.self, forKey: .firstSeen)
         lastSeen = try container.decode(String.self, forKey: .lastSeen)
         releases = try container.decode([String].self, forKey: .releases)
         trend = try container.decode([Int].self, forKey: .trend)
         signals = try container.decodeIfPresent(IssueSignals.self, forKey: .signals)
+    }
+
+    /// Its share of its route's requests: `5.0 % of 100`; `-` where the route has no request counts.
+    public var shareOfRequests: String {
+        guard let routeRequests, routeRequests > 0 else { return "-" }
+        return "\(RoutesReport.percent(Double(failedRequests ?? events) / Double(routeRequests))) of \(routeRequests)"
+    }
+
+    /// Its failed requests (or, where the route's failures of its kind are shared with other issues, its events) out
+    /// of its route's requests: `5 of 100 requests (5.0 %)`; or that the route has no request counts.
+    public var ofRequests: String {
+        guard let routeRequests, routeRequests > 0 else {
+            return "no request counts for \(route ?? "its route") (the app records none, or none in the window)"
+        }
+        let failed = failedRequests ?? events
+        let share = RoutesReport.percent(Double(failed) / Double(routeRequests))
+        let counting = failedRequests == nil ? ", counting its events: other issues fail alike on the route" : ""
+        return "\(failed) of \(counted(routeRequests, "request")) (\(share))\(counting)"
     }
 
     /// The sparkline of ``trend``.

@@ -101,27 +101,29 @@ public struct IssuesReport: Hashable, Sendable, Codable {
         }
     }
 
-    /// The issues' table, with a SIGNALS column when an issue has one: titles whole where the width has no limit (a
-    /// pipe, a file). On a narrow terminal the title gives up cells first, then the first-seen, releases, route, trend, code, status, last-seen and kind columns are left
-    /// out in that order.
+    /// The issues' table, with a SIGNALS column when an issue has one, and an OF REQUESTS column (its share of its
+    /// route's requests) when one's route has request counts: titles whole where the width has no limit (a pipe, a
+    /// file). On a narrow terminal the title gives up cells first, then the first-seen, releases, route, trend, code,
+    /// status, last-seen, of-requests and kind columns are left out in that order.
     static func table(_ rows: [IssueRow], style: TextStyle) -> String {
         var table = TextTable(
             header: [
                 "ID", "KIND", "ISSUE", "ROUTE", "STATUS", "CODE", "EVENTS", "USERS", "FIRST SEEN (UTC)",
-                "LAST SEEN (UTC)", "RELEASES", "TREND", "SIGNALS",
+                "LAST SEEN (UTC)", "RELEASES", "TREND", "SIGNALS", "OF REQUESTS",
             ],
-            rightAligned: [6, 7], flexible: 2, dropOrder: [8, 10, 3, 11, 5, 4, 9, 1])
+            rightAligned: [6, 7, 13], flexible: 2, dropOrder: [8, 10, 3, 11, 5, 4, 9, 13, 1])
         for row in rows {
             let releases = row.releases.first.map { row.releases.count > 1 ? "\($0) +\(row.releases.count - 1)" : $0 }
             let signals: String = row.signals?.names.joined(separator: ", ") ?? ""
             let cells: [String] = [
                 row.id, row.kind, row.title, row.route ?? "-", row.status ?? "-",
                 row.serverCode ?? "-", String(row.events), String(row.users), UTCTime.minute(row.firstSeen),
-                UTCTime.minute(row.lastSeen), releases ?? "-", row.sparkline, signals,
+                UTCTime.minute(row.lastSeen), releases ?? "-", row.sparkline, signals, row.shareOfRequests,
             ]
             table.rows.append(cells)
         }
         if !rows.contains(where: { $0.signals?.names.isEmpty == false }) { table.leaveOut(12) }
+        if !rows.contains(where: { $0.routeRequests != nil }) { table.leaveOut(13) }
         return table.render(style: style)
     }
 

@@ -84,6 +84,18 @@ public struct RouteOutcomes: Sendable {
         unreadableFiles = reader.unreadableFiles
     }
 
+    /// The requests of `route` with `method` (of every method when it is `nil`), all releases, and of them those that
+    /// ended as `outcome` when it is given; `nil` when no interval counted any.
+    public func requests(ofRoute route: String, method: String?, outcome: String? = nil) -> Int? {
+        let counted = routes.filter { $0.key.route == route && (method == nil || $0.key.method == method) }
+        guard !counted.isEmpty else { return nil }
+        var total = 0
+        for tally in counted.values.flatMap(\.values) {
+            total += outcome.map { tally.outcomes[$0] ?? 0 } ?? tally.requests
+        }
+        return total
+    }
+
     /// The files of the request outcomes' log in `directory`, oldest first; none when it has none.
     public static func files(in directory: URL) -> [LogFile] {
         let folder = LogLayout(directory).requestOutcomes

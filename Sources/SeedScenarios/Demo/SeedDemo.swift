@@ -192,7 +192,8 @@ public struct SeedDemo: Sendable {
     private func missingProfileImages(_ report: @Sendable (Line) -> Void) async {
         let (client, _) = await boletoClient()
         var failures: [String: Int] = [:]
-        for id in 1...100 {
+        let requests = 100
+        for id in 1...requests {
             // Each profile is loaded by its own user, so that a capturing demo shows how many were affected.
             await RequestUser.$current.withValue(
                 UserContext(id: "user-\(id)", segment: id % 3 == 0 ? "APPLE" : "KAKAO")
@@ -210,7 +211,9 @@ public struct SeedDemo: Sendable {
         for (description, count) in failures.sorted(by: { $0.key < $1.key }) {
             report(
                 Line(
-                    scenario: "S7", action: "GET /boleto/users/{id} for users 1–100 (\(count) failed)",
+                    scenario: "S7",
+                    action: "GET /boleto/users/{id} for users 1–\(requests): \(count) of \(requests) requests failed"
+                        + " (\(String(format: "%.1f", Double(count) * 100 / Double(requests))) %)",
                     outcome: description))
         }
     }

@@ -96,9 +96,17 @@ struct TriageOptions: ParsableArguments {
             }
         }
         var progressLine = ProgressLine()
-        let scan = await LogScan(files: files, filter: filter, window: window) { progressLine.show($0) }
+        var scan = await LogScan(files: files, filter: filter, window: window) { progressLine.show($0) }
         progressLine.erase()
         Self.name(scan.unreadableFiles)
+        if let logDirectory {
+            // The requests of the same window, releases and environments, for each issue's share of its route's.
+            var requests = RouteOutcomes.Filter()
+            requests.since = window?.start ?? filter.since
+            requests.until = window.map { $0.includesLaterEvents ? nil : $0.end } ?? filter.until
+            (requests.releases, requests.environments) = (filter.releases, filter.environments)
+            scan.countRequests(RouteOutcomes(files: RouteOutcomes.files(in: logDirectory), filter: requests))
+        }
         return scan
     }
 

@@ -78,29 +78,31 @@ import Testing
         let outbox = try TemporaryDirectory()
         defer { outbox.remove() }
         try await RecordingIngest.run { ingest in
-            // Given an ingest that answers the first request 429 Retry-After: 5 (times a sanitizer's slowdown; long
-            // enough that the envelope stored "during the limit" is stored within it on a loaded machine: with 1
-            // second, a full run once stored it after the limit)
+            // Given an ingest that answers the first request 429 Retry-After: 5 (times a sanitizer's slowdown)
             let limit = 5 * slowdown
             await ingest.recorder.answerNext([.init(status: 429, headers: ["Retry-After": "\(limit)"])])
             let uploader = try DeliveryFixtures.uploader(dsn: ingest.dsn(), outbox: outbox.url, over: transport)
 
-            // When an envelope is sent, then more are stored during the limit
+            // When an envelope is sent, then another is stored during the limit: the limit still holds once the
+            // store returned, so it held while it ran (a loaded machine can stall this test past the limit: then
+            // the envelope is stored and sent, and the run says nothing of what a limit does to a store)
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("first")))
             #expect(try await eventually { await uploader.statistics.retried == 1 })
-            let events = await uploader.enqueue(try DeliveryFixtures.envelope("during the limit"))
+            let during = try DeliveryFixtures.envelope("during the limit")
+            let stored = await uploader.enqueue(during)
+            let storedDuringTheLimit = await uploader.rateLimit(of: during) != nil
 
             // Then nothing reaches the ingest before the deadline, the 429'd envelope is kept and sent after it,
             // and what was captured during the limit is not stored
-            #expect(events == false)
+            if storedDuringTheLimit { #expect(stored == false) }
             #expect(await uploader.flush(timeout: patience))
             let requests = await ingest.recorder.requests
-            #expect(requests.map(\.status) == [429, 200])
+            #expect(requests.map(\.status) == (stored ? [429, 200, 200] : [429, 200]))
             let gap = requests[1].receivedAt - requests[0].receivedAt
             #expect(gap >= .seconds(limit))
             #expect(
-                await uploader.statistics.discarded == [.init(reason: .ratelimitBackoff, category: .error, quantity: 1)]
-            )
+                await uploader.statistics.discarded
+                    == (stored ? [] : [.init(reason: .ratelimitBackoff, category: .error, quantity: 1)]))
         }
     }
 
@@ -109,8 +111,7 @@ import Testing
         let outbox = try TemporaryDirectory()
         defer { outbox.remove() }
         try await RecordingIngest.run { ingest in
-            // Given an ingest that accepts an event but limits errors for 5 seconds (times a sanitizer's slowdown: long
-            // enough that the events captured "during the limit" are captured within it on a loaded machine)
+            // Given an ingest that accepts an event but limits errors for 5 seconds (times a sanitizer's slowdown)
             let limit = 5 * slowdown
             await ingest.recorder.answerNext([
                 .init(
@@ -121,22 +122,30 @@ import Testing
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("accepted")))
             #expect(await uploader.flush(timeout: patience))
 
-            // When three events are captured during the limit, and one after it
+            // When three events are captured during the limit (it still holds once a store returned, so it held
+            // while it ran; a loaded machine can stall this test past it, and then an event is stored and sent), and
+            // one after it
+            var limited = 0
             for index in 0..<3 {
-                #expect(await uploader.enqueue(try DeliveryFixtures.envelope("limited \(index)")) == false)
+                let envelope = try DeliveryFixtures.envelope("limited \(index)")
+                let stored = await uploader.enqueue(envelope)
+                if await uploader.rateLimit(of: envelope) != nil { #expect(stored == false) }
+                if !stored { limited += 1 }
             }
             try await Task.sleep(for: .seconds(limit) + .milliseconds(100))
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("after the limit")))
             #expect(await uploader.flush(timeout: patience))
 
-            // Then the three were never sent, and the next envelope told the server why
+            // Then those captured during the limit were never sent, and the next envelope told the server why
             let envelopes = try await DeliveryFixtures.envelopes(ingest.recorder)
-            #expect(envelopes.count == 2)
-            #expect(envelopes[1].items.map(\.type) == ["event", "client_report"])
-            #expect(try DeliveryFixtures.discardedEvents(in: envelopes) == ["ratelimit_backoff/error": 3])
+            #expect(envelopes.count == 2 + 3 - limited)
+            #expect(limited == 0 || envelopes.last?.items.map(\.type) == ["event", "client_report"])
             #expect(
-                await uploader.statistics.discarded == [.init(reason: .ratelimitBackoff, category: .error, quantity: 3)]
-            )
+                try DeliveryFixtures.discardedEvents(in: envelopes)
+                    == (limited == 0 ? [:] : ["ratelimit_backoff/error": limited]))
+            #expect(
+                await uploader.statistics.discarded
+                    == (limited == 0 ? [] : [.init(reason: .ratelimitBackoff, category: .error, quantity: limited)]))
         }
     }
 
@@ -229,8 +238,9 @@ import Testing
         let outbox = try TemporaryDirectory()
         defer { outbox.remove() }
         try await RecordingIngest.run { ingest in
-            // Given an endpoint that holds the request for a minute
-            await ingest.recorder.answerNext([.init(status: 200, delay: .seconds(60))])
+            // Given an endpoint that holds the request for five minutes
+            let hold = Duration.seconds(300)
+            await ingest.recorder.answerNext([.init(status: 200, delay: hold)])
             let uploader = try DeliveryFixtures.uploader(dsn: ingest.dsn(), outbox: outbox.url, over: transport)
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("held")))
             #expect(try await eventually { await ingest.recorder.requestCount == 1 })
@@ -239,8 +249,10 @@ import Testing
             let started = ContinuousClock.now
             #expect(await uploader.close(timeout: .milliseconds(100)) == false)
 
-            // Then it returns without waiting for the endpoint, counts no failed attempt, and keeps the envelope
-            #expect(ContinuousClock.now - started < slowed(.seconds(10)))
+            // Then it returns before the endpoint answered (a loaded machine takes seconds to cancel the request),
+            // counts no failed attempt, and keeps the envelope
+            #expect(ContinuousClock.now - started < hold)
+            #expect(await uploader.statistics.delivered == 0)
             #expect(await uploader.statistics.retried == 0)
             #expect(Uploader.waiting(inOutbox: outbox.url).envelopes == 1)
             #expect(await uploader.close(timeout: .seconds(1)) == false)  // closing again is harmless
@@ -251,8 +263,9 @@ import Testing
         let outbox = try TemporaryDirectory()
         defer { outbox.remove() }
         try await RecordingIngest.run { ingest in
-            // Given an endpoint that holds the request for a minute
-            await ingest.recorder.answerNext([.init(status: 200, delay: .seconds(60))])
+            // Given an endpoint that holds the request for five minutes
+            let hold = Duration.seconds(300)
+            await ingest.recorder.answerNext([.init(status: 200, delay: hold)])
             let uploader = try DeliveryFixtures.uploader(dsn: ingest.dsn(), outbox: outbox.url, over: .urlSession)
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("held")))
             #expect(try await eventually { await ingest.recorder.requestCount == 1 })

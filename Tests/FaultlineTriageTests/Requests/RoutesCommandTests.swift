@@ -112,6 +112,17 @@ import Testing
         let text = String(decoding: try BuiltFaultline.run(["routes", "--log-dir", temporary.path]), as: UTF8.self)
         #expect(text.contains("1000 requests, 50 failed (5.0 %)"), "\(text)")
         #expect(text.contains("decoding.2xx 50"))
+
+        // And the decoding issue is 50 of the route's 1 000 requests, in issues and show, though its events are fewer
+        let issues = try JSONDecoder().decode(
+            IssuesReport.self, from: try BuiltFaultline.run(["issues", "--json", "--log-dir", temporary.path]))
+        let decoding = try #require(issues.issues.first { $0.kind == "decoding" })
+        // (its events are 10: the fingerprint limit keeps 10 a minute, and the others were not carried)
+        #expect(decoding.events == 10)
+        #expect(decoding.routeRequests == 1_000 && decoding.failedRequests == 50)
+        let show = String(
+            decoding: try BuiltFaultline.run(["show", decoding.id, "--log-dir", temporary.path]), as: UTF8.self)
+        #expect(show.contains("requests: 50 of 1000 requests (5.0 %)"), "\(show)")
     }
 
     @Test func eachReleaseOfARouteIsCountedApartAndTheFiltersNarrowThem() async throws {

@@ -35,6 +35,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// `faultline forget`: a log file, plain or gzip, with its selected lines blanked and nothing else changed; a
     /// user found by each of their identities however the line escapes them.
     case erasure
+    /// Request outcomes from a client's envelope item or a log line: read, written and read back to the same counts.
+    case requestOutcomes = "request-outcomes"
 
     /// Runs the target on `data`.
     ///
@@ -56,6 +58,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .ingest: try IngestFuzzing.run(data)
         case .query: try QueryFuzzing.run(data)
         case .erasure: try ErasureFuzzing.run(data)
+        case .requestOutcomes: try RequestOutcomesFuzzing.run(data)
         }
     }
 }
