@@ -109,6 +109,23 @@
             #expect(
                 events[0].request?.headers?["Authorization"] == nil
                     || events[0].request?.headers?["Authorization"] == "[Filtered]")
+
+            // And every request is counted once by route and outcome: the decoding failure, found after the
+            // middleware saw a 200, as a decoding failure, not also as a success
+            let outcomes = try String(
+                contentsOf: LogLayout(logs).requestOutcomes.appendingPathComponent("outcomes.jsonl"), encoding: .utf8)
+            var counted: [String: [String: Int]] = [:]
+            for line in outcomes.split(separator: "\n") {
+                for (route, tally) in try RequestOutcomes(line: Data(line.utf8)).routes {
+                    counted["\(route.method) \(route.route)", default: [:]].merge(tally.outcomes, uniquingKeysWith: +)
+                }
+            }
+            #expect(
+                counted == [
+                    "POST /boleto/travels": ["server.4xx": 1], "GET /boleto/stickers/{code}": ["server.2xx": 1],
+                    "GET /proxy/users/{id}": ["server.5xx": 1], "GET /slow": ["transport": 1],
+                    "GET /boleto/users/{id}": ["ok": 1, "decoding.2xx": 1, "session_expired.4xx": 3],
+                ])
         }
     }
 #endif

@@ -22,13 +22,13 @@ import Testing
                 duration: .milliseconds(10 + index))
         }
         let line = outcomes.line()
-        let statuses = try await ServeFixture.run(logs: logs) { serve in
+        let (statuses, metrics) = try await ServeFixture.run(logs: logs) { serve in
             // When an app sends an interval, sends it again (its answer was lost), and sends one that is not one
             var statuses: [Int] = []
             for body in [Self.envelope([line]), Self.envelope([line]), Self.envelope([Data(#"{"type":1}"#.utf8)])] {
                 statuses.append(try await serve.post("/api/1/envelope/", body: body, headers: ServeFixture.auth).0)
             }
-            return statuses
+            return (statuses, try await serve.metrics())
         }
 
         // Then every envelope is accepted, and the interval is stored once, as it was counted
@@ -39,6 +39,15 @@ import Testing
         let report = RoutesReport(stored)
         #expect(report.totals.requests == 40 && report.totals.failures == 2)
         #expect(report.routes.map(\.route) == ["/users/{id}"])
+        // and /metrics counts the requests by route and outcome, and their durations (10 to 49 ms) in a histogram
+        let route = #"method="GET",route="/users/{id}""#
+        #expect(metrics["faultline_requests_total{\(route),outcome=\"ok\",release=\"app@1\"}"] == 38)
+        #expect(metrics["faultline_requests_total{\(route),outcome=\"server.5xx\",release=\"app@1\"}"] == 2)
+        #expect(metrics["faultline_request_duration_seconds_count{\(route)}"] == 40)
+        let buckets = ["0.005", "0.01", "0.025", "0.05", "+Inf"].map {
+            metrics["faultline_request_duration_seconds_bucket{\(route),le=\"\($0)\"}"]
+        }
+        #expect(buckets == [0, 1, 15, 40, 40])
         // and the events' log holds no line of them
         let events = try String(contentsOf: logs.appendingPathComponent("events.jsonl"), encoding: .utf8)
         #expect(events.isEmpty)

@@ -44,12 +44,15 @@ package struct LatencyHistogram: Hashable, Sendable {
         var seen = 0
         for bucket in counts.keys.sorted() {
             seen += counts[bucket]!
-            if seen >= rank {
-                let middle = (Double(Self.lowerBound(of: bucket)) + Double(Self.upperBound(of: bucket))) / 2
-                return .microseconds(middle)
-            }
+            if seen >= rank { return .microseconds(middle(ofBucketFrom: Self.lowerBound(of: bucket))) }
         }
         return nil
+    }
+
+    /// The middle in µs of the bucket whose lower bound is `lowerBound` µs: where a percentile in it is read.
+    package func middle(ofBucketFrom lowerBound: UInt64) -> Double {
+        let bucket = Self.bucket(ofMicroseconds: lowerBound)
+        return (Double(Self.lowerBound(of: bucket)) + Double(Self.upperBound(of: bucket))) / 2
     }
 
     /// The non-empty buckets, ascending: each one's lower bound in µs and its count.

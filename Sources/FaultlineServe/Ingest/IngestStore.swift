@@ -131,6 +131,7 @@ actor IngestStore {
                 throw error
             }
             settle(outcomes.id, kept: true)
+            metrics.countStored(outcomes)
             stored += 1
         }
         return stored

@@ -1,4 +1,5 @@
 import FaultlineLogReading
+import FaultlineReporting
 
 /// What `faultline serve` counts, in the Prometheus text format at `/metrics`. Label sets are bounded: past
 /// ``maximumSeries`` distinct sets in one metric, new ones are counted under `other`, so that a client sending many
@@ -27,6 +28,16 @@ struct IngestMetrics: Sendable {
         labels: ["reason", "category"])
     private var requests = MetricFamily(
         name: "faultline_ingest_requests_total", help: "Ingest requests answered, by HTTP status.", labels: ["status"])
+    private var routeRequests = MetricFamily(
+        name: "faultline_requests_total",
+        help:
+            "Requests the apps counted (request outcomes), by method, route template, outcome (ok, or a failure's "
+            + "kind and status class) and release.",
+        labels: ["method", "route", "outcome", "release"])
+    private var routeDurations = HistogramFamily(
+        name: "faultline_request_duration_seconds",
+        help: "How long the requests the apps counted took, by method and route template; the sum is estimated.",
+        labels: ["method", "route"])
     /// The counts of earlier runs and this one, for `faultline stats`.
     private(set) var statistics: IngestStatistics
 
@@ -45,6 +56,20 @@ struct IngestMetrics: Sendable {
             tags["server.code"] ?? "", record.release ?? "",
         ])
         if let path = tags["decoding.path"] { decoding.add([path, tags["http.route"] ?? ""]) }
+    }
+
+    /// Counts the requests of an interval of request outcomes stored; those an app counted past its route limit under
+    /// the route `other`.
+    mutating func countStored(_ outcomes: RequestOutcomes) {
+        let overflow = RequestOutcomes.Route(method: "other", route: "other")
+        var routes = outcomes.routes
+        routes[overflow, default: RequestOutcomes.Tally()].merge(outcomes.overflow)
+        for (route, tally) in routes where !tally.outcomes.isEmpty {
+            for (outcome, count) in tally.outcomes {
+                routeRequests.add([route.method, route.route, outcome, outcomes.release ?? ""], count)
+            }
+            routeDurations.add([route.method, route.route], tally.durations)
+        }
     }
 
     mutating func countDropped(_ reason: String, count: Int = 1) {
@@ -70,6 +95,7 @@ struct IngestMetrics: Sendable {
 
     /// Every metric in the Prometheus text exposition format.
     func exposition() -> String {
-        [received, decoding, dropped, clientDiscards, requests].map { $0.exposition() }.joined()
+        [received, decoding, dropped, clientDiscards, requests, routeRequests].map { $0.exposition() }.joined()
+            + routeDurations.exposition()
     }
 }

@@ -36,7 +36,7 @@ struct MetricFamily: Sendable {
     }
 
     /// A label value as the text format wants it: backslash, double quote and line feed escaped.
-    private static func escaped(_ value: String) -> String {
+    static func escaped(_ value: String) -> String {
         value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "\n", with: "\\n")
     }
