@@ -161,7 +161,7 @@ let package = Package(
         .executableTarget(
             name: "ClientOverhead",
             dependencies: [
-                "BenchmarkSupport", "Faultline", "FaultlineTestServer",
+                "BenchmarkSupport", "Faultline", "FaultlineReporting", "FaultlineTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/Sources/ClientOverhead", swiftSettings: strictSettings),

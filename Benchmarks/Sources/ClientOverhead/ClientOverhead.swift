@@ -1,6 +1,7 @@
 import ArgumentParser
 import BenchmarkSupport
 import Faultline
+import FaultlineReporting
 import FaultlineTestServer
 import Foundation
 
@@ -28,14 +29,31 @@ struct ClientOverhead: AsyncParsableCommand {
     @Flag(help: "Run the client without middleware, to separate the chain's cost from the rest.")
     var withoutMiddleware = false
 
+    @Flag(
+        help: """
+            Put a CaptureMiddleware first, whose reporter (no DSN) counts every request's outcome and duration             (Reporter.Options.recordsRequestOutcomes) and adds its breadcrumb.
+            """)
+    var capturing = false
+
+    @Flag(help: "With --capturing, turn request outcomes off (Reporter.Options.recordsRequestOutcomes = false).")
+    var withoutOutcomes = false
+
     func run() async throws {
         let rounds = rounds
         let requests = requests
         let withoutMiddleware = withoutMiddleware
+        let logs = FileManager.default.temporaryDirectory.appendingPathComponent("client-overhead-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: logs) }
+        var options = Reporter.Options(logDirectory: logs)
+        options.recordsRequestOutcomes = !withoutOutcomes
+        let reporter = capturing ? try Reporter(options: options) : nil
         let result = try await SeedServer.run { server in
             let client = APIClient(baseURL: server.baseURL) {
                 $0.session = URLSession(configuration: .ephemeral)
                 if withoutMiddleware { $0.middlewares = [] }
+                if let reporter {
+                    $0.middlewares.insert(CaptureMiddleware(reporter: reporter, baseURL: server.baseURL), at: 0)
+                }
             }
             let bare = BareURLSession(
                 url: server.baseURL.appendingPathComponent("bench/item"), headers: client.configuration.headers)
@@ -56,8 +74,10 @@ struct ClientOverhead: AsyncParsableCommand {
                     times[index].append(try await sides[index]())
                 }
             }
-            return Measurement(requests: requests, bare: times[0], bareTwin: times[1], client: times[2])
+            return Measurement(
+                requests: requests, bare: times[0], bareTwin: times[1], client: times[2], isCapturing: reporter != nil)
         }
+        await reporter?.close()
         print(result.table)
         try BenchmarkResult.write([result.result], to: json)
     }

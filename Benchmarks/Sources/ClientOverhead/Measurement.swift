@@ -9,6 +9,14 @@ struct Measurement {
     /// A second, identical baseline: its ratio to ``bare`` is the harness's noise floor (an A/A comparison).
     let bareTwin: [Duration]
     let client: [Duration]
+    /// Whether the client had a CaptureMiddleware first, counting request outcomes.
+    let isCapturing: Bool
+    /// The client side, as the tables name it.
+    var clientSide: String {
+        isCapturing
+            ? "APIClient.send, CaptureMiddleware (request outcomes) + default middleware"
+            : "APIClient.send, default middleware"
+    }
 
     var clientRatios: [Double] { zip(client, bare).map { $0 / $1 } }
     var noiseRatios: [Double] { zip(bareTwin, bare).map { $0 / $1 } }
@@ -28,7 +36,7 @@ struct Measurement {
         |---|---|---|
         | bare URLSession + JSONDecoder | \(median(bare)) | 1 |
         | the same, a second instance (noise floor) | \(median(bareTwin)) | \(Samples(noiseRatios).summary()) |
-        | APIClient.send, default middleware | \(median(client)) | \(Samples(clientRatios).summary()) |
+        | \(clientSide) | \(median(client)) | \(Samples(clientRatios).summary()) |
         target: client/bare ≤ 1.02
         """
     }
@@ -38,7 +46,9 @@ struct Measurement {
         let ratio = Samples(clientRatios).median
         let perRequest = { (batches: [Duration]) in Samples(batches.map(microsecondsPerRequest)).values("us") }
         return BenchmarkResult(
-            name: "client-overhead", what: "success-path overhead of client + default middleware, 1 KB JSON GET",
+            name: isCapturing ? "client-overhead/capturing" : "client-overhead",
+            what:
+                "success-path overhead of \(isCapturing ? "client + capture + default middleware" : "client + default middleware"), 1 KB JSON GET",
             faultline: "\(median(client)) µs/request", peer: "bare URLSession \(median(bare)) µs/request",
             value: Samples(client.map(microsecondsPerRequest)).median,
             peerValue: Samples(bare.map(microsecondsPerRequest)).median,
@@ -47,7 +57,7 @@ struct Measurement {
             sides: [
                 .init("bare URLSession + JSONDecoder", perRequest(bare)),
                 .init("bare, a second instance (noise floor)", perRequest(bareTwin)),
-                .init("APIClient.send, default middleware", perRequest(client)),
+                .init(clientSide, perRequest(client)),
             ],
             parameters: ["rounds": "\(bare.count)", "requests per batch": "\(requests)"])
     }

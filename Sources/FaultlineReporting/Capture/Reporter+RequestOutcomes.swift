@@ -21,12 +21,14 @@ extension Reporter {
     /// Writes the request outcomes of the interval under way to the log, ending it; nothing when no request ended in
     /// it.
     func writeRequestOutcomes() async {
+        takeHandedOver()
         requestOutcomesDue?.cancel()
         await writeDueRequestOutcomes()
     }
 
     /// Writes the request outcomes of the interval under way, at its end.
     private func writeDueRequestOutcomes() async {
+        takeHandedOver()
         requestOutcomesDue = nil
         guard var outcomes = requestOutcomes else { return }
         requestOutcomes = nil

@@ -48,6 +48,8 @@ public actor Reporter {
     private(set) var isClosed = false
     private var capturedExpiries: Set<UUID> = []
     private var observations: [Task<Void, Never>] = []
+    /// How requests ended, handed over by the capture middlewares without waiting (``record(_:baseURL:)``).
+    private nonisolated let handOff = OutcomeHandOff()
     /// The request outcomes of the interval under way (`Reporter+RequestOutcomes.swift`); `nil` until a request ends
     /// in it.
     var requestOutcomes: RequestOutcomes?
@@ -136,6 +138,7 @@ public actor Reporter {
     /// - Returns: Whether everything was written and delivered in time.
     @discardableResult
     public func flush(timeout: Duration) async -> Bool {
+        takeHandedOver()
         let deadline = ContinuousClock.now + timeout
         let written = await writer.waitUntilProcessed(submitted, timeout: timeout)
         await writeRequestOutcomes()
@@ -154,6 +157,7 @@ public actor Reporter {
     public func close(timeout: Duration = .seconds(2)) async -> Bool {
         for observation in observations { observation.cancel() }
         observations.removeAll()
+        takeHandedOver()
         isClosed = true
         queue.finish()
         let deadline = ContinuousClock.now + timeout
@@ -171,6 +175,7 @@ public actor Reporter {
     /// Changes the scope: tags, contexts, user. Breadcrumbs added here are scrubbed like those of
     /// ``addBreadcrumb(_:)``.
     public func configureScope(_ change: @Sendable (inout Scope) -> Void) {
+        takeHandedOver()
         change(&scope)
         scope.replaceBreadcrumbs(scrubber.scrubbedTexts)
     }
@@ -183,6 +188,7 @@ public actor Reporter {
     /// Adds a breadcrumb to the scope, with sensitive keys of its data filtered and the secrets in its message and
     /// data replaced, by ``Options/scrubRules``.
     public func addBreadcrumb(_ breadcrumb: Breadcrumb) {
+        takeHandedOver()
         var filtered = breadcrumb
         filtered.data = breadcrumb.data.map(scrubber.data)
         keep(filtered)
@@ -308,25 +314,45 @@ public actor Reporter {
             })
     }
 
-    /// Records how a request of a client on `baseURL` ended, in one step for the capture middlewares: captures a
-    /// failure that ``Options/capturesAutomatically(_:baseURL:)`` selects, with ``RequestUser/current`` as its user,
-    /// counts the request's outcome (``Options/recordsRequestOutcomes``), then adds the request's `http` breadcrumb
-    /// (scrubbed URL, method, route, status), so the event does not carry its own request. A cancellation is neither
-    /// captured, counted nor recorded.
-    package func record(_ outcome: RequestOutcome, baseURL: URL) {
+    /// Records how a request of a client on `baseURL` ended, for the capture middlewares, with
+    /// ``RequestUser/current`` as its user: a failure that ``Options/capturesAutomatically(_:baseURL:)`` selects is
+    /// captured before this returns; every outcome is counted (``Options/recordsRequestOutcomes``) and becomes the
+    /// request's `http` breadcrumb (scrubbed URL, method, route, status), so the event does not carry its own request.
+    /// A success is handed over without waiting for the reporter, and taken with the next capture, breadcrumb or scope
+    /// change, flush or close, in order. A cancellation is neither captured, counted nor recorded.
+    nonisolated package func record(_ outcome: RequestOutcome, baseURL: URL) async {
+        guard !outcome.isCancelled else { return }
+        let waiting = handOff.append(
+            OutcomeHandOff.Entry(outcome: outcome, baseURL: baseURL, user: RequestUser.current, date: options.clock()))
         switch outcome {
+        case .response:
+            if waiting == OutcomeHandOff.limit { Task { await self.takeHandedOver() } }
+        case .failure, .failedAfterResponse:
+            await takeHandedOver()
+        }
+    }
+
+    /// Records the outcomes the capture middlewares handed over, in the order they ended: before anything that reads
+    /// or changes the scope.
+    func takeHandedOver() {
+        for entry in handOff.take() { record(entry) }
+    }
+
+    /// Captures a failure the options select, counts the outcome and keeps its breadcrumb.
+    private func record(_ entry: OutcomeHandOff.Entry) {
+        switch entry.outcome {
         case .failure(let failure, let request, _), .failedAfterResponse(let failure, let request):
-            guard !failure.isCancelled else { return }
-            if options.capturesAutomatically(failure, baseURL: baseURL) {
-                submit(failure, request: request, user: RequestUser.current, callSite: failure.context.callSite)
+            if options.capturesAutomatically(failure, baseURL: entry.baseURL) {
+                submit(failure, request: request, user: entry.user, callSite: failure.context.callSite)
             }
         case .response: break
         }
-        count(outcome)
-        keep(outcome.breadcrumb(url: scrubber.url(outcome.context.url).url, at: options.clock()))
+        count(entry.outcome)
+        keep(entry.outcome.breadcrumb(url: scrubber.url(entry.outcome.context.url).url, at: entry.date))
     }
 
     private func record(_ event: SessionEvent) {
+        takeHandedOver()
         switch event {
         case .refreshed: ledger.record { $0.refreshes += 1 }
         case .expired: ledger.record { $0.sessionExpiries += 1 }
@@ -355,6 +381,8 @@ public actor Reporter {
         callSite: CallSite?
     ) -> String? {
         guard !isClosed else { return nil }
+        // The requests that ended before it are its breadcrumbs.
+        takeHandedOver()
         let date = options.clock()
         let fingerprint: [String]?
         let suppressedBefore: Int

@@ -23,6 +23,14 @@ package enum RequestOutcome: Sendable {
         }
     }
 
+    /// Whether the request was cancelled: neither captured, counted nor recorded.
+    var isCancelled: Bool {
+        switch self {
+        case .response: false
+        case .failure(let failure, _, _), .failedAfterResponse(let failure, _): failure.isCancelled
+        }
+    }
+
     /// How the request ended, as ``RequestOutcomes`` counts it: `ok`, or the failure's kind and, when a response came,
     /// its status class (`server.4xx`); `nil` for a cancellation, which is not counted.
     var name: String? {
