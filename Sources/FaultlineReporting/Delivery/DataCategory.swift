@@ -30,8 +30,8 @@ public enum DataCategory: String, Hashable, Sendable, Codable, CaseIterable {
     case metricBucket = "metric_bucket"
     /// Logs: the `log` item.
     case logItem = "log_item"
-    /// Client reports (the `client_report` item) and Faultline's request outcomes (``RequestOutcomes/type``): limited
-    /// only by a limit on all categories, and never counted in a client report.
+    /// Client reports (the `client_report` item) and Faultline's request outcomes (`faultline.request_outcomes`):
+    /// limited only by a limit on all categories, and never counted in a client report.
     case `internal`
 
     /// The category of an envelope item of type `itemType`; `nil` for a type Sentry's rate limits do not name.
