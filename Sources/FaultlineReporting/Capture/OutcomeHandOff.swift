@@ -17,6 +17,8 @@ final class OutcomeHandOff: @unchecked Sendable {
 
     /// Entries past which the reporter is asked to take them, so that they stay few when nothing reads the scope.
     static let limit = 256
+    /// How long the first entry after a take waits at most before the reporter takes it.
+    static let latency = Duration.seconds(1)
 
     // Safe to share: `entries` is the only mutable state, and every access to it holds `lock`, never across an `await`.
     private let lock = NSLock()

@@ -2,13 +2,13 @@ import Faultline
 import Foundation
 
 extension Reporter {
-    /// Counts how a request ended in the interval under way, which starts with the first request that ends after the
-    /// last one was written, and is written ``Options/requestOutcomesInterval`` later.
-    func count(_ outcome: RequestOutcome) {
+    /// Counts how a request that ended at `date` ended, in the interval under way, which starts with the first request
+    /// that ends after the last one was written, and is written ``Options/requestOutcomesInterval`` later.
+    func count(_ outcome: RequestOutcome, at date: Date) {
         guard requestOutcomesLog != nil, !isClosed, let name = outcome.name else { return }
         let context = outcome.context
         let route = RequestOutcomes.Route(method: context.method.rawValue, route: context.route)
-        var outcomes = requestOutcomes ?? startRequestOutcomes()
+        var outcomes = requestOutcomes ?? startRequestOutcomes(at: date)
         switch outcome {
         case .response(_, _, let duration), .failure(_, _, let duration):
             outcomes.record(route, outcome: name, duration: duration)
@@ -21,7 +21,6 @@ extension Reporter {
     /// Writes the request outcomes of the interval under way to the log, ending it; nothing when no request ended in
     /// it.
     func writeRequestOutcomes() async {
-        takeHandedOver()
         requestOutcomesDue?.cancel()
         await writeDueRequestOutcomes()
     }
@@ -51,9 +50,8 @@ extension Reporter {
         }
     }
 
-    /// A new interval, to be written when it ends.
-    private func startRequestOutcomes() -> RequestOutcomes {
-        let start = options.clock()
+    /// A new interval from `start`, to be written when it ends.
+    private func startRequestOutcomes(at start: Date) -> RequestOutcomes {
         let interval = options.requestOutcomesInterval
         requestOutcomesDue = Task { [weak self] in
             guard (try? await Task.sleep(for: interval)) != nil else { return }

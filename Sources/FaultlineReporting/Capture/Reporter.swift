@@ -325,8 +325,14 @@ public actor Reporter {
         let waiting = handOff.append(
             OutcomeHandOff.Entry(outcome: outcome, baseURL: baseURL, user: RequestUser.current, date: options.clock()))
         switch outcome {
+        case .response where waiting == 1:
+            // Taken within a second at most, so that intervals of request outcomes end on time: one task a second.
+            Task { [weak self] in
+                try? await Task.sleep(for: OutcomeHandOff.latency)
+                await self?.takeHandedOver()
+            }
         case .response:
-            if waiting == OutcomeHandOff.limit { Task { await self.takeHandedOver() } }
+            if waiting == OutcomeHandOff.limit { Task { [weak self] in await self?.takeHandedOver() } }
         case .failure, .failedAfterResponse:
             await takeHandedOver()
         }
@@ -347,7 +353,7 @@ public actor Reporter {
             }
         case .response: break
         }
-        count(entry.outcome)
+        count(entry.outcome, at: entry.date)
         keep(entry.outcome.breadcrumb(url: scrubber.url(entry.outcome.context.url).url, at: entry.date))
     }
 

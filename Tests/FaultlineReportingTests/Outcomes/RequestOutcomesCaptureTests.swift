@@ -60,6 +60,22 @@ import Testing
         #expect(slowest <= longest + longest / 32, "slowest \(slowest), longest wait \(longest)")
     }
 
+    @Test func anIntervalIsWrittenWhenItEndsWithoutAFlush() async throws {
+        let log = try LogDirectory()
+        defer { log.remove() }
+        try await SeedServer.run { server in
+            // Given a reporter that writes the outcomes of each 200 ms, and 5 successful requests
+            let setup = try await CaptureMiddlewareTests.setup(server, log: log) {
+                $0.requestOutcomesInterval = .milliseconds(200)
+            }
+            for id in 1...5 { _ = try await setup.client.send(CaptureMiddlewareTests.user(id)) }
+
+            // Then their line is written once the interval ended, with nothing else asked of the reporter
+            #expect(try await eventually { try log.requestOutcomes().first?.routes[Self.users]?.requests == 5 })
+            await setup.reporter.close(timeout: .zero)
+        }
+    }
+
     @Test func withOutcomesOffNothingIsCounted() async throws {
         let log = try LogDirectory()
         defer { log.remove() }
