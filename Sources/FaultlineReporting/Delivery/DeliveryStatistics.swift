@@ -8,7 +8,8 @@ public struct DeliveryStatistics: Hashable, Sendable, Codable, StatisticsFile {
 
     /// When the statistics were last written.
     public var updated: Date?
-    /// Envelopes the server accepted.
+    /// Envelopes of events the server accepted; client reports and request outcomes sent in envelopes of their own are
+    /// not counted.
     public var delivered = 0
     /// Sends that failed and were kept for another attempt (network errors, 429, 502, 503, 504).
     public var retried = 0
