@@ -8,8 +8,7 @@ public struct DeliveryStatistics: Hashable, Sendable, Codable, StatisticsFile {
 
     /// When the statistics were last written.
     public var updated: Date?
-    /// Envelopes of events the server accepted; client reports and request outcomes sent in envelopes of their own are
-    /// not counted.
+    /// Envelopes the server accepted.
     public var delivered = 0
     /// Sends that failed and were kept for another attempt (network errors, 429, 502, 503, 504).
     public var retried = 0

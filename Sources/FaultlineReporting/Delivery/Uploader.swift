@@ -528,7 +528,7 @@ extension Uploader {
         switch policy {
         case .delivered:
             remove(pending)
-            if pending.category != .internal { counts.delivered += 1 }
+            counts.delivered += 1
             failuresInARow = 0
         case .retry where response == nil && isClosed:
             retry(pending)  // stopped by close(timeout:): not a failed attempt
