@@ -14,6 +14,10 @@
     /// | `faultline_sdk_token_refreshes_total` | counter | `outcome`: `refreshed` or `expired` |
     /// | `faultline_sdk_outbox_envelopes` | gauge | |
     ///
+    /// `faultline_sdk_events_delivered_total` counts the envelopes the endpoint accepted
+    /// (`DeliveryStatistics.delivered`): one per event, and those of client reports and request outcomes sent on their
+    /// own.
+    ///
     /// `faultline_sdk_outbox_envelopes` is what waits to be sent: the log's events after the delivery cursor, and envelopes
     /// of the outbox (client reports); the name stays from when every event had an envelope file of its own.
     ///

@@ -60,8 +60,16 @@
                     "faultline_sdk_events_dropped_total", [("reason", discarded.reason.rawValue)])
                 #expect(counter.totalValue == Int64(discarded.quantity))
             }
-            // past the ingest's limit, the rest wait in the log
-            #expect(try testMetrics.expectCounter("faultline_sdk_events_delivered_total").totalValue == 4)
+            // past the ingest's limit (of events), the rest wait in the log; the envelopes delivered are those 4
+            // events and each interval of request outcomes the reporter wrote
+            let outcomes = try String(
+                contentsOf: LogLayout(work.appendingPathComponent("app")).requestOutcomes
+                    .appendingPathComponent("outcomes.jsonl"), encoding: .utf8)
+            let intervals = outcomes.split(separator: "\n").count
+            #expect(intervals >= 1)
+            #expect(
+                try testMetrics.expectCounter("faultline_sdk_events_delivered_total").totalValue
+                    == Int64(4 + intervals))
             let outbox = try testMetrics.expectGauge("faultline_sdk_outbox_envelopes")
             #expect(outbox.lastValue == Double(await uploader.pendingCount))
             #expect((outbox.lastValue ?? 0) > 0)

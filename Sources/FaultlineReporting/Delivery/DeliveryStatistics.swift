@@ -8,7 +8,7 @@ public struct DeliveryStatistics: Hashable, Sendable, Codable, StatisticsFile {
 
     /// When the statistics were last written.
     public var updated: Date?
-    /// Envelopes the server accepted.
+    /// Envelopes the server accepted: of events, and of client reports and request outcomes sent on their own.
     public var delivered = 0
     /// Sends that failed and were kept for another attempt (network errors, 429, 502, 503, 504).
     public var retried = 0
