@@ -82,9 +82,6 @@ package struct RequestOutcomes: Hashable, Sendable {
         self.environment = environment
     }
 
-    /// Whether no request was counted.
-    package var isEmpty: Bool { routes.isEmpty && overflow.outcomes.isEmpty }
-
     /// Counts a request of `route` that ended as `outcome` after `duration`.
     package mutating func record(_ route: Route, outcome: String, duration: Duration) {
         if routes[route] != nil || routes.count < Self.routeLimit {
