@@ -52,6 +52,8 @@ public struct LogScan: Sendable {
     /// The requests the reporters counted by route in the same window, read beside the events (``countRequests(_:)``);
     /// `nil` when none were read: an issue's share of its route's requests comes from them.
     public private(set) var routeRequests: RouteOutcomes?
+    /// How many issues fail under each route, method and outcome, counted once with ``routeRequests``.
+    private var issuesByOutcomeKey: [OutcomeKey: Int] = [:]
     /// Ids of outbox events that were found in the log too.
     private var eventsAlsoInOutbox: Set<String> = []
     /// The events read, by id, to count each once.
@@ -252,6 +254,11 @@ public struct LogScan: Sendable {
     /// requests (``requests(of:)``); nothing when none were counted.
     public mutating func countRequests(_ outcomes: RouteOutcomes) {
         routeRequests = outcomes.read.intervals > 0 ? outcomes : nil
+        issuesByOutcomeKey = [:]
+        guard routeRequests != nil else { return }
+        for issue in issues.values {
+            if let key = Self.outcomeKey(of: issue) { issuesByOutcomeKey[key, default: 0] += 1 }
+        }
     }
 
     /// The requests of the route most of `issue`'s events came from, with their method when the events say it, and of
@@ -261,7 +268,7 @@ public struct LogScan: Sendable {
     public func requests(of issue: Issue) -> (all: Int, failed: Int?)? {
         guard let routeRequests, let key = Self.outcomeKey(of: issue) else { return nil }
         guard let all = routeRequests.requests(ofRoute: key.route, method: key.method) else { return nil }
-        let isAlone = !issues.values.contains { $0.fingerprint != issue.fingerprint && Self.outcomeKey(of: $0) == key }
+        let isAlone = issuesByOutcomeKey[key] == 1
         let failed = routeRequests.requests(ofRoute: key.route, method: key.method, outcome: key.outcome)
         return (all, isAlone ? failed : nil)
     }

@@ -21,11 +21,7 @@ struct RoutesCommand: AsyncParsableCommand, CommandWithExamples {
         ("faultline routes --route /users/{id} --json", "One route's requests, per release, as JSON."),
     ]
 
-    @Option(
-        help: ArgumentHelp(
-            "The Reporter's log directory (Options.logDirectory); by default $\(LogLayout.environmentVariable), "
-                + "else ./\(LogLayout.defaultPath)."))
-    var logDir: String?
+    @OptionGroup var directory: LogDirectoryOption
 
     @Option(
         name: .customLong("file"),
@@ -71,9 +67,12 @@ struct RoutesCommand: AsyncParsableCommand, CommandWithExamples {
     private func logFiles() throws -> [LogFile] {
         do {
             guard files.isEmpty else { return try files.map { try LogFile.named($0) } }
-            let directory = LogLayout(path: logDir).url
-            _ = try LogFile.all(in: directory)
-            return RouteOutcomes.files(in: directory)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory.url.path, isDirectory: &isDirectory) else {
+                throw TriageError.missingDirectory(directory.url.path)
+            }
+            guard isDirectory.boolValue else { throw TriageError.notADirectory(directory.url.path) }
+            return RouteOutcomes.files(in: directory.url)
         } catch let error as TriageError {
             throw CommandFailure(message: "\(error)", status: .unavailable)
         }

@@ -6,11 +6,7 @@ import Foundation
 
 /// The options every triage command takes: where the logs are, which events count, and how to print.
 struct TriageOptions: ParsableArguments {
-    @Option(
-        help: ArgumentHelp(
-            "The Reporter's log directory (Options.logDirectory); by default $\(LogLayout.environmentVariable), "
-                + "else ./\(LogLayout.defaultPath)."))
-    var logDir: String?
+    @OptionGroup var directory: LogDirectoryOption
 
     @Option(
         name: .customLong("file"),
@@ -136,7 +132,7 @@ struct TriageOptions: ParsableArguments {
     /// The log directory read: `nil` when files were named instead.
     var logDirectory: URL? {
         guard files.isEmpty else { return nil }
-        return LogLayout(path: logDir).url
+        return directory.url
     }
 
     /// How text is laid out and decorated: for standard output's terminal, if it is one.
