@@ -41,6 +41,15 @@
             next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
         ) async throws -> (HTTPResponse, HTTPBody?) {
             let exchange = OpenAPIExchange(request, baseURL: baseURL, operationID: operationID, routes: routes)
+            let span = reporter.startRequestSpan(for: exchange.context, baseURL: baseURL)
+            var request = request
+            let headers = span.headers(
+                hasSentryTrace: request.headerFields[Self.sentryTrace] != nil,
+                existingBaggage: request.headerFields[Self.baggage])
+            for header in headers {
+                guard let name = HTTPField.Name(header.name) else { continue }
+                request.headerFields[name] = header.value
+            }
             let response: HTTPResponse
             let responseBody: HTTPBody?
             let start = ContinuousClock.now
@@ -49,7 +58,8 @@
             } catch {
                 let failure = Self.failure(unwrapping: error, context: exchange.context)
                 await reporter.record(
-                    .failure(failure, request: exchange.urlRequest, duration: .now - start), baseURL: baseURL)
+                    .failure(failure, request: exchange.urlRequest, duration: .now - start), span: span,
+                    baseURL: baseURL)
                 throw error
             }
             let read = try await ResponseBody.read(
@@ -63,10 +73,10 @@
             {
                 let failure = RequestFailure(.server(failure), context: context)
                 await reporter.record(
-                    .failure(failure, request: exchange.urlRequest, duration: duration), baseURL: baseURL)
+                    .failure(failure, request: exchange.urlRequest, duration: duration), span: span, baseURL: baseURL)
             } else {
                 await reporter.record(
-                    .response(context, status: response.status.code, duration: duration), baseURL: baseURL)
+                    .response(context, status: response.status.code, duration: duration), span: span, baseURL: baseURL)
             }
             return (response, read.body)
         }
@@ -97,10 +107,13 @@
                     .decoding(DecodingFailure(decoding, decoding: Output.self)), context: context)
                 // The middleware counted the request as a success: it is counted once, as this failure.
                 await reporter.record(
-                    .failedAfterResponse(failure, request: exchange.urlRequest), baseURL: exchange.baseURL)
+                    .failedAfterResponse(failure, request: exchange.urlRequest), span: nil, baseURL: exchange.baseURL)
                 throw error
             }
         }
+
+        private static let sentryTrace = HTTPField.Name("sentry-trace")!
+        private static let baggage = HTTPField.Name("baggage")!
 
         /// The failure an error of the runtime stands for: a `RequestFailure` that an inner middleware threw, or the
         /// transport's error, unwrapped from the `ClientError`s the runtime wraps them in.

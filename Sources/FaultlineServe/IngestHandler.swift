@@ -50,8 +50,10 @@ struct IngestHandler: Sendable {
             }
             let stored: [String]
             let storedOutcomes: Int
+            let storedTransactions: Int
             do {
                 stored = try await store.store(ingest.events, records: ingest.records)
+                storedTransactions = try await store.store(transactions: ingest.transactions)
                 storedOutcomes = try await store.store(requestOutcomes: ingest.requestOutcomes)
             } catch let inFlight as IngestStore.EventInFlight {
                 throw IngestRequest.Refusal(
@@ -78,6 +80,7 @@ struct IngestHandler: Sendable {
             let outcome = [
                 configuration.storesLocally ? "stored \(counted(stored.count, "event"))" : nil,
                 duplicates > 0 ? "\(duplicates) already stored" : nil,
+                storedTransactions > 0 ? counted(storedTransactions, "transaction") : nil,
                 storedOutcomes > 0 ? "\(counted(storedOutcomes, "interval")) of request outcomes" : nil,
                 ingest.unreadableRequestOutcomes > 0
                     ? "\(ingest.unreadableRequestOutcomes) unreadable request outcomes dropped" : nil,

@@ -30,6 +30,7 @@ enum SeedRouter {
     static func make(state: SeedServerState) -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: FallbackMiddleware())
+        router.add(middleware: TraceRecorder(state: state))
         BoletoRoutes(state: state).add(to: router)
         E05Routes(state: state).add(to: router)
         PlainRoutes(state: state).add(to: router)

@@ -8,6 +8,7 @@ public actor SeedServerState {
     private var requestCountsByFlakyKey: [String: Int] = [:]
     private var expiredTokenRequests: [Tenant: Int] = [:]
     private var userDelay: (delay: Duration, every: Int)?
+    private var traces: [ReceivedTrace] = []
 
     init() {}
 
@@ -57,6 +58,14 @@ public actor SeedServerState {
     func userDelay(for id: Int) -> Duration? {
         guard let userDelay, id.isMultiple(of: userDelay.every) else { return nil }
         return userDelay.delay
+    }
+
+    /// The trace headers of the requests received so far that carried `sentry-trace`, in the order they arrived.
+    public var receivedTraces: [ReceivedTrace] { traces }
+
+    /// Records the trace headers of a request.
+    func record(_ trace: ReceivedTrace) {
+        traces.append(trace)
     }
 
     /// The number of requests to authenticated routes, of any tenant and with any outcome, that carried `token`.

@@ -63,7 +63,7 @@
             // past the ingest's limit (of events), the rest wait in the log; the envelopes delivered are those 4
             // events and each interval of request outcomes the reporter wrote
             let outcomes = try String(
-                contentsOf: LogLayout(work.appendingPathComponent("app")).requestOutcomes
+                contentsOf: LogLayout(work.appendingPathComponent("app")).requests
                     .appendingPathComponent("outcomes.jsonl"), encoding: .utf8)
             let intervals = outcomes.split(separator: "\n").count
             #expect(intervals >= 1)

@@ -113,7 +113,7 @@
             // And every request is counted once by route and outcome: the decoding failure, found after the
             // middleware saw a 200, as a decoding failure, not also as a success
             let outcomes = try String(
-                contentsOf: LogLayout(logs).requestOutcomes.appendingPathComponent("outcomes.jsonl"), encoding: .utf8)
+                contentsOf: LogLayout(logs).requests.appendingPathComponent("outcomes.jsonl"), encoding: .utf8)
             var counted: [String: [String: Int]] = [:]
             for line in outcomes.split(separator: "\n") {
                 for (route, tally) in try RequestOutcomes(line: Data(line.utf8)).routes {

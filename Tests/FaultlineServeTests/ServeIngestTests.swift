@@ -57,7 +57,7 @@ import Testing
             metrics[#"faultline_decoding_failures_total{path="data.profileImage",route="/boleto/users/{id}"}"#] == 2)
         // and every envelope was accepted: one per event, and one per line of request outcomes the app wrote
         let outcomes = try String(
-            contentsOf: LogLayout(appLogs).requestOutcomes.appendingPathComponent("outcomes.jsonl"), encoding: .utf8)
+            contentsOf: LogLayout(appLogs).requests.appendingPathComponent("outcomes.jsonl"), encoding: .utf8)
         let outcomeLines = outcomes.split(separator: "\n").count
         #expect(outcomeLines >= 1)
         #expect(metrics[#"faultline_ingest_requests_total{status="200"}"#] == 8 + outcomeLines)

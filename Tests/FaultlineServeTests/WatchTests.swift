@@ -72,7 +72,7 @@ import Testing
         let logs = try TemporaryDirectory("watch")
         defer { logs.remove() }
         let log = logs.file("events.jsonl")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: log.path, contents: nil))
         try Self.appendNewIssues(0..<2, to: log)
         let receiver = try await Receiver(in: logs)
         defer { receiver.stop() }
@@ -97,7 +97,7 @@ import Testing
         let logs = try TemporaryDirectory("watch")
         defer { logs.remove() }
         let log = logs.file("events.jsonl")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: log.path, contents: nil))
         try Self.appendNewIssues(0..<1, to: log)
 
         // When the receiver is down, the round fails and posts nothing

@@ -6,7 +6,9 @@ import Foundation
 #endif
 
 /// Captures the client's failures as events, counts every request's outcome and duration by route
-/// (``Reporter/Options/recordsRequestOutcomes``) and records it as an `http` breadcrumb.
+/// (``Reporter/Options/recordsRequestOutcomes``), makes it a span of its trace, whose headers (`sentry-trace`,
+/// `baggage`, `traceparent`) it carries to ``Reporter/Options/tracePropagationTargets``, and records it as an `http`
+/// breadcrumb.
 ///
 /// Put it first in `APIClient.Configuration.middlewares` so that it sees each request's final outcome, after
 /// retries and token refreshes: its duration is the caller's wait, retries included. Cancellations are neither
@@ -27,16 +29,24 @@ public struct CaptureMiddleware: APIMiddleware {
     public func intercept<Value: Sendable>(
         _ request: URLRequest, context: RequestContext, next: APIMiddlewareNext<Value>
     ) async throws(RequestFailure) -> APIResponse<Value> {
+        let span = reporter.startRequestSpan(for: context, baseURL: baseURL)
+        var request = request
+        let headers = span.headers(
+            hasSentryTrace: request.value(forHTTPHeaderField: "sentry-trace") != nil,
+            existingBaggage: request.value(forHTTPHeaderField: "baggage"))
+        for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
         let start = ContinuousClock.now
         do throws(RequestFailure) {
             let response = try await next(request, context)
             let duration = ContinuousClock.now - start
             await reporter.record(
-                .response(response.context, status: response.statusCode, duration: duration), baseURL: baseURL)
+                .response(response.context, status: response.statusCode, duration: duration), span: span,
+                baseURL: baseURL)
             return response
         } catch {
             let duration = ContinuousClock.now - start
-            await reporter.record(.failure(error, request: request, duration: duration), baseURL: baseURL)
+            await reporter.record(
+                .failure(error, request: request, duration: duration), span: span, baseURL: baseURL)
             throw error
         }
     }

@@ -3,7 +3,7 @@ import Foundation
 
 /// Turns a ``PendingCapture`` into the event that is written and sent: the failure's event (scrubbed), the error's or
 /// the message's, with the id and time of the capture, the scope of that moment (whose breadcrumbs were scrubbed as
-/// they entered it), the call site as its stack trace, the secrets in the rest of its text filtered, the number of
+/// they entered it), the call site as its stack trace, the span it happened in as its `trace` context, the secrets in the rest of its text filtered, the number of
 /// events of its fingerprint suppressed before it, then `beforeSend`.
 struct EventAssembler: Sendable {
     let builder: FailureEventBuilder
@@ -11,7 +11,8 @@ struct EventAssembler: Sendable {
     let attachesStacktrace: Bool
     let beforeSend: (@Sendable (SentryEvent) -> SentryEvent?)?
 
-    /// The event for `capture`, or `nil` when `beforeSend` dropped it.
+    /// The event for `capture`, or `nil` when `beforeSend` dropped it (or it is a transaction, which
+    /// ``json(of:in:)`` encodes).
     func event(for capture: PendingCapture) -> SentryEvent? {
         var event: SentryEvent
         switch capture.source {
@@ -33,7 +34,10 @@ struct EventAssembler: Sendable {
             event = SentryEvent(eventID: capture.eventID, level: level, date: capture.date)
             event.message = message
             event.tags["error.kind"] = "message"
+        case .transaction:
+            return nil
         }
+        if let trace = capture.trace { event.contexts["trace"] = .object(trace.traceContext) }
         event.release = builder.release
         event.dist = builder.dist
         event.environment = builder.environment
@@ -52,5 +56,11 @@ struct EventAssembler: Sendable {
         }
         guard let beforeSend else { return event }
         return beforeSend(event)
+    }
+
+    /// The JSON of `transaction`, which `capture` holds, with the scope of its end.
+    func json(of transaction: PendingTransaction, in capture: PendingCapture) -> Data {
+        TransactionEncoder.encode(
+            transaction, eventID: capture.eventID, scope: capture.scope, user: capture.user, builder: builder)
     }
 }

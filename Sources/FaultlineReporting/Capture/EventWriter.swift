@@ -1,19 +1,26 @@
 import Foundation
 
 /// Writes captured events off the capturing caller's path, in capture order: assembles each and appends it to the
-/// local log, through the uploader when there is one, which sends it from there. What it
-/// wrote and dropped is counted in the reporter's ``StatisticsLedger``.
+/// local log, through the uploader when there is one, which sends it from there; and transactions, to their own log
+/// (``RequestLog/Kind/transactions``), which hands them to the uploader. What it wrote and dropped is counted in the
+/// reporter's ``StatisticsLedger``.
 actor EventWriter {
     private let log: EventLog
     private let assembler: EventAssembler
     private let uploader: Uploader?
+    /// Where transactions go; `nil` when traces are not recorded.
+    private let transactionLog: RequestLog?
     private let ledger: StatisticsLedger
     /// Captures taken off the queue, written or not.
     private var processed = 0
     private var waiters = Waiters<Int>()
 
-    init(log: EventLog, assembler: EventAssembler, uploader: Uploader?, ledger: StatisticsLedger) {
+    init(
+        log: EventLog, assembler: EventAssembler, uploader: Uploader?, transactionLog: RequestLog?,
+        ledger: StatisticsLedger
+    ) {
         self.log = log
+        self.transactionLog = transactionLog
         self.assembler = assembler
         self.uploader = uploader
         self.ledger = ledger
@@ -39,10 +46,11 @@ actor EventWriter {
         return processed >= count
     }
 
-    /// Closes the local log; later events are counted as failed writes.
+    /// Closes the local log and the transactions' log; later events are counted as failed writes.
     func close() async {
         do {
             try await log.close()
+            try await transactionLog?.close()
         } catch {
             let description = String(describing: error)
             ledger.record { $0.lastWriteError = description }
@@ -53,6 +61,10 @@ actor EventWriter {
         defer {
             processed += 1
             waiters.resume { $0 <= processed }
+        }
+        if case .transaction(let transaction) = capture.source {
+            await write(transaction, of: capture)
+            return
         }
         guard let event = assembler.event(for: capture) else {
             ledger.discard(.beforeSend) { $0.droppedByBeforeSend += 1 }
@@ -70,6 +82,25 @@ actor EventWriter {
         } catch {
             let description = String(describing: error)
             ledger.discard(.internalSDKError) {
+                $0.failedWrites += 1
+                $0.lastWriteError = description
+            }
+        }
+    }
+
+    /// Appends a transaction to its log, which hands it to the uploader in an envelope whose `trace` header is its
+    /// trace's dynamic sampling context.
+    private func write(_ transaction: PendingTransaction, of capture: PendingCapture) async {
+        guard let transactionLog else { return }
+        let header: [String: JSONValue] = [
+            "event_id": .string(capture.eventID), "trace": transaction.root.context.samplingContext.json,
+        ]
+        do {
+            try await transactionLog.write(assembler.json(of: transaction, in: capture), header: header)
+            ledger.record { $0.transactions += 1 }
+        } catch {
+            let description = String(describing: error)
+            ledger.discard(.internalSDKError, category: .transaction, spans: transaction.spans.count + 1) {
                 $0.failedWrites += 1
                 $0.lastWriteError = description
             }

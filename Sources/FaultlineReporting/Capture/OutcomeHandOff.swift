@@ -6,10 +6,11 @@ import Foundation
 /// Waiting for the reporter's actor instead cost every request a thread wake-up, 5 % of a loopback GET
 /// (`scripts/bench client-overhead --capturing`).
 final class OutcomeHandOff: @unchecked Sendable {
-    /// An outcome with what the request's task knew: the client's base URL, the request's user
+    /// An outcome with what the request's task knew: its span, the client's base URL, the request's user
     /// (``RequestUser/current``) and when it ended.
     struct Entry: Sendable {
         let outcome: RequestOutcome
+        let span: RequestSpan?
         let baseURL: URL
         let user: UserContext?
         let date: Date

@@ -109,6 +109,32 @@ extension Reporter {
         public var recordsRequestOutcomes = true
         /// How long the request outcomes of one line span; a minute by default.
         public var requestOutcomesInterval = Duration.seconds(60)
+        /// The share of traces this process starts that are recorded, from 0 to 1, as Sentry's `tracesSampleRate`:
+        /// `nil` (the default) records none and still propagates traces (``tracePropagationTargets``) and links events
+        /// to them. A recorded trace's requests become `http.client` spans, sent in transactions (each request its
+        /// own, or the app's span's, ``Reporter/withSpan(_:operation:_:)``); a trace another service started keeps
+        /// its decision. A value outside 0...1 is ignored, leaving `nil`.
+        public var tracesSampleRate: Double? {
+            didSet {
+                if let rate = tracesSampleRate, !(0...1).contains(rate) { tracesSampleRate = nil }
+            }
+        }
+        /// Decides the share of a trace's kind that is recorded, from what starts it, instead of
+        /// ``tracesSampleRate`` (Sentry's `tracesSampler`); a `nil` answer leaves the decision to the parent's, else
+        /// to ``tracesSampleRate``.
+        ///
+        /// ```swift
+        /// options.tracesSampler = { $0.name.hasPrefix("GET /health") ? 0 : nil }
+        /// ```
+        public var tracesSampler: (@Sendable (SamplingContext) -> Double?)?
+        /// Which request URLs carry the trace's `sentry-trace`, `baggage` and (``propagatesTraceparent``)
+        /// `traceparent` headers: a URL matches when it contains one of these strings. `nil` (the default) sends them
+        /// only to the client's own base URL, never to third parties, whose servers may refuse unknown headers or
+        /// learn of the app's traces (Sentry's `tracePropagationTargets`, whose default is every host).
+        public var tracePropagationTargets: [String]?
+        /// Whether requests to ``tracePropagationTargets`` also carry the W3C `traceparent` header, for backends
+        /// traced with OpenTelemetry; on by default.
+        public var propagatesTraceparent = true
         /// The clock that dates events, breadcrumbs and log rotations; the system clock by default. Tests and demos
         /// set one they control, so that the logs they make are the same on every run.
         public var clock: @Sendable () -> Date = { Date() }
@@ -151,6 +177,13 @@ extension Reporter {
             }
             release = variable("SENTRY_RELEASE") ?? appIdentity.release
             environment = variable("SENTRY_ENVIRONMENT") ?? environment
+        }
+
+        /// Whether a request of a client on `baseURL` to `url` carries the trace's headers.
+        func propagatesTrace(to url: URL, baseURL: URL) -> Bool {
+            let url = url.absoluteString
+            return tracePropagationTargets.map { targets in targets.contains { url.contains($0) } }
+                ?? url.hasPrefix(baseURL.absoluteString)
         }
 
         /// Whether the capture middleware of a client on `baseURL` captures `failure`.

@@ -33,7 +33,7 @@ extension Reporter {
         requestOutcomes = nil
         outcomes.end = max(outcomes.start, options.clock())
         do {
-            try await requestOutcomesLog?.write(outcomes)
+            try await requestOutcomesLog?.write(outcomes.line())
         } catch {
             let description = String(describing: error)
             ledger.record { $0.lastWriteError = description }

@@ -48,7 +48,7 @@ public actor Reporter {
     private(set) var isClosed = false
     private var capturedExpiries: Set<UUID> = []
     private var observations: [Task<Void, Never>] = []
-    /// How requests ended, handed over by the capture middlewares without waiting (``record(_:baseURL:)``).
+    /// How requests ended, handed over by the capture middlewares without waiting (``record(_:span:baseURL:)``).
     private nonisolated let handOff = OutcomeHandOff()
     /// The request outcomes of the interval under way (`Reporter+RequestOutcomes.swift`); `nil` until a request ends
     /// in it.
@@ -56,7 +56,11 @@ public actor Reporter {
     /// Writes ``requestOutcomes`` at the end of its interval.
     var requestOutcomesDue: Task<Void, Never>?
     /// Where request outcomes are written; `nil` when ``Options/recordsRequestOutcomes`` is off.
-    let requestOutcomesLog: RequestOutcomesLog?
+    let requestOutcomesLog: RequestLog?
+    /// Starts spans and decides traces' sampling, without waiting for the reporter.
+    nonisolated let tracer: Tracer
+    /// The spans that ended in each transaction under way, by the id of its first span (`Reporter+Tracing.swift`).
+    var openTransactions: [String: [FinishedSpan]] = [:]
     private var admission: CaptureAdmission
     /// Draws event and request ids without a system call.
     var identifiers = IdentifierGenerator()
@@ -76,7 +80,9 @@ public actor Reporter {
         /// Events dropped at capture because ``Options/fingerprintLimit`` events of their fingerprint were already
         /// kept in its window; their number is carried on the next event of the fingerprint that is kept.
         public internal(set) var suppressedByFingerprintLimit = 0
-        /// Events that could not be written, with the last reason.
+        /// Transactions written to their log (``Options/tracesSampleRate``).
+        public internal(set) var transactions = 0
+        /// Events and transactions that could not be written, with the last reason.
         public internal(set) var failedWrites = 0
         public internal(set) var lastWriteError: String?
         /// Credentials refreshed, and sessions that expired, in the refreshers the reporter observes.
@@ -104,11 +110,18 @@ public actor Reporter {
                 scrubber: scrubber, release: options.release, dist: options.dist, environment: options.environment),
             attachesStacktrace: options.attachStacktrace, beforeSend: options.beforeSend)
         let ledger = StatisticsLedger(uploader: uploader)
-        let writer = EventWriter(log: log, assembler: assembler, uploader: uploader, ledger: ledger)
+        let tracer = Tracer(options: options)
+        let transactionLog =
+            tracer.isRecording
+            ? try RequestLog(
+                .transactions, in: LogLayout(options.logDirectory), compressionLevel: options.logCompressionLevel,
+                maximumAge: options.maxLogAge, uploader: uploader, now: options.clock) : nil
+        let writer = EventWriter(
+            log: log, assembler: assembler, uploader: uploader, transactionLog: transactionLog, ledger: ledger)
         requestOutcomesLog =
             options.recordsRequestOutcomes
-            ? try RequestOutcomesLog(
-                LogLayout(options.logDirectory), compressionLevel: options.logCompressionLevel,
+            ? try RequestLog(
+                .outcomes, in: LogLayout(options.logDirectory), compressionLevel: options.logCompressionLevel,
                 maximumAge: options.maxLogAge, uploader: uploader, now: options.clock) : nil
         let (events, queue) = AsyncStream.makeStream(
             of: PendingCapture.self, bufferingPolicy: .bufferingOldest(options.maxQueueSize))
@@ -122,6 +135,7 @@ public actor Reporter {
         self.scrubber = scrubber
         self.admission = CaptureAdmission(sampleRate: options.sampleRate, fingerprintLimit: options.fingerprintLimit)
         self.writer = writer
+        self.tracer = tracer
         self.ledger = ledger
         self.queue = queue
         Task { await writer.run(events) }
@@ -230,7 +244,8 @@ public actor Reporter {
     ) async -> String? {
         submit(
             failure, request: request, user: user, scope: scope,
-            callSite: failure.context.callSite ?? CallSite(fileID: file, function: function, line: line))
+            callSite: failure.context.callSite ?? CallSite(fileID: file, function: function, line: line),
+            trace: SpanContext.current ?? tracer.propagationContext)
     }
 
     /// Captures the outcome of a request made with another HTTP stack (Alamofire, Moya, your own), classified
@@ -286,7 +301,8 @@ public actor Reporter {
             return await capture(failure, user: user, scope: scope, file: file, function: function, line: line)
         }
         return submit(
-            .error(error), user: user, scope: scope, callSite: CallSite(fileID: file, function: function, line: line))
+            .error(error), user: user, scope: scope, callSite: CallSite(fileID: file, function: function, line: line),
+            trace: SpanContext.current ?? tracer.propagationContext)
     }
 
     /// Captures a message. `scope` changes the scope for this event only; `file`, `function` and `line` name the code
@@ -299,7 +315,8 @@ public actor Reporter {
     ) async -> String? {
         submit(
             .message(message, level: level), user: user, scope: scope,
-            callSite: CallSite(fileID: file, function: function, line: line))
+            callSite: CallSite(fileID: file, function: function, line: line),
+            trace: SpanContext.current ?? tracer.propagationContext)
     }
 
     /// Records refreshes and expiries of `refresher` as breadcrumbs, until the reporter is closed. A refresh that
@@ -316,14 +333,16 @@ public actor Reporter {
 
     /// Records how a request of a client on `baseURL` ended, for the capture middlewares, with
     /// ``RequestUser/current`` as its user: a failure that ``Options/capturesAutomatically(_:baseURL:)`` selects is
-    /// captured before this returns; every outcome is counted (``Options/recordsRequestOutcomes``) and becomes the
+    /// captured before this returns, linked to the request's `span`; every outcome is counted
+    /// (``Options/recordsRequestOutcomes``), finishes the span (sent when its trace is sampled) and becomes the
     /// request's `http` breadcrumb (scrubbed URL, method, route, status), so the event does not carry its own request.
     /// A success is handed over without waiting for the reporter, and taken with the next capture, breadcrumb or scope
     /// change, flush or close, in order. A cancellation is neither captured, counted nor recorded.
-    nonisolated package func record(_ outcome: RequestOutcome, baseURL: URL) async {
+    nonisolated package func record(_ outcome: RequestOutcome, span: RequestSpan?, baseURL: URL) async {
         guard !outcome.isCancelled else { return }
         let waiting = handOff.append(
-            OutcomeHandOff.Entry(outcome: outcome, baseURL: baseURL, user: RequestUser.current, date: options.clock()))
+            OutcomeHandOff.Entry(
+                outcome: outcome, span: span, baseURL: baseURL, user: RequestUser.current, date: options.clock()))
         switch outcome {
         case .response where waiting == 1:
             // Taken within a second at most, so that intervals of request outcomes end on time: one task a second.
@@ -344,17 +363,22 @@ public actor Reporter {
         for entry in handOff.take() { record(entry) }
     }
 
-    /// Captures a failure the options select, counts the outcome and keeps its breadcrumb.
+    /// Captures a failure the options select, counts the outcome, finishes the request's span and keeps its
+    /// breadcrumb.
     private func record(_ entry: OutcomeHandOff.Entry) {
         switch entry.outcome {
         case .failure(let failure, let request, _), .failedAfterResponse(let failure, let request):
             if options.capturesAutomatically(failure, baseURL: entry.baseURL) {
-                submit(failure, request: request, user: entry.user, callSite: failure.context.callSite)
+                submit(
+                    failure, request: request, user: entry.user, callSite: failure.context.callSite,
+                    trace: entry.span?.context ?? tracer.propagationContext)
             }
         case .response: break
         }
         count(entry.outcome, at: entry.date)
-        keep(entry.outcome.breadcrumb(url: scrubber.url(entry.outcome.context.url).url, at: entry.date))
+        let url = scrubber.url(entry.outcome.context.url)
+        if let span = entry.span { finish(span.finished(entry.outcome, url: url), user: entry.user) }
+        keep(entry.outcome.breadcrumb(url: url.url, at: entry.date))
     }
 
     private func record(_ event: SessionEvent) {
@@ -370,21 +394,22 @@ public actor Reporter {
     @discardableResult
     private func submit(
         _ failure: RequestFailure, request: URLRequest?, user: UserContext?,
-        scope change: (@Sendable (inout Scope) -> Void)? = nil, callSite: CallSite?
+        scope change: (@Sendable (inout Scope) -> Void)? = nil, callSite: CallSite?, trace: SpanContext
     ) -> String? {
         if case .sessionExpired(let expiry) = failure.reason, !capturedExpiries.insert(expiry.id).inserted {
             return nil
         }
         guard FailureKind(failure.reason) != nil else { return nil }
-        return submit(.failure(failure, request: request), user: user, scope: change, callSite: callSite)
+        return submit(
+            .failure(failure, request: request), user: user, scope: change, callSite: callSite, trace: trace)
     }
 
-    /// Queues a capture with the scope of this moment, as `change` changes it for this event; returns its event id, or
-    /// `nil` when the reporter is closed, the event is not sampled or over its fingerprint's limit, or the queue is
-    /// full.
+    /// Queues a capture with the scope of this moment, as `change` changes it for this event, in the span `trace`;
+    /// returns its event id, or `nil` when the reporter is closed, the event is not sampled or over its fingerprint's
+    /// limit, or the queue is full.
     private func submit(
         _ source: PendingCapture.Source, user: UserContext?, scope change: (@Sendable (inout Scope) -> Void)?,
-        callSite: CallSite?
+        callSite: CallSite?, trace: SpanContext
     ) -> String? {
         guard !isClosed else { return nil }
         // The requests that ended before it are its breadcrumbs.
@@ -409,7 +434,7 @@ public actor Reporter {
         }
         let capture = PendingCapture(
             source: source, eventID: RandomID.make(using: &identifiers), date: date, scope: captured, user: user,
-            callSite: callSite, suppressedBefore: suppressedBefore)
+            callSite: callSite, trace: trace, suppressedBefore: suppressedBefore)
         guard case .enqueued = queue.yield(capture) else {
             if let fingerprint { admission.restore(suppressedBefore, of: fingerprint) }
             ledger.discard(.queueOverflow) { $0.droppedByQueueOverflow += 1 }
@@ -417,5 +442,19 @@ public actor Reporter {
         }
         submitted += 1
         return capture.eventID
+    }
+
+    /// Queues a transaction with the scope of this moment and `user` (the scope's when `nil`); one the full queue
+    /// refuses is counted as `queue_overflow`, with its spans.
+    func submit(_ transaction: PendingTransaction, user: UserContext?) {
+        guard !isClosed else { return }
+        let capture = PendingCapture(
+            source: .transaction(transaction), eventID: RandomID.make(using: &identifiers), date: transaction.root.end,
+            scope: scope, user: user)
+        guard case .enqueued = queue.yield(capture) else {
+            ledger.discard(.queueOverflow, category: .transaction, spans: transaction.spans.count + 1)
+            return
+        }
+        submitted += 1
     }
 }

@@ -5,10 +5,16 @@ import Foundation
 /// alone hands drops to the uploader, for client reports, in one task at a time, so that capturing in an error storm
 /// never waits for the uploader.
 final class StatisticsLedger: @unchecked Sendable {
+    /// What a client report counts a drop by.
+    private struct Outcome: Hashable {
+        let reason: DiscardReason
+        let category: DataCategory
+    }
+
     private struct State {
         var statistics = Reporter.Statistics()
         /// Drops not yet counted by the uploader.
-        var unreported: [DiscardReason: Int] = [:]
+        var unreported: [Outcome: Int] = [:]
         /// The task handing `unreported` to the uploader, while one runs.
         var handOver: Task<Void, Never>?
     }
@@ -33,13 +39,19 @@ final class StatisticsLedger: @unchecked Sendable {
         lock.withLock { change(&state.statistics) }
     }
 
-    /// Counts an event dropped for `reason`, in the statistics by `change` and, with an uploader, for its next client
-    /// report: handed over by a task that starts unless one runs, and takes what was dropped while it waited.
-    func discard(_ reason: DiscardReason, _ change: (inout Reporter.Statistics) -> Void) {
+    /// Counts an event dropped for `reason` (a transaction when `category` is `.transaction`, with its `spans`, its
+    /// own among them), in the statistics by `change` and, with an uploader, for its next client report: handed over by
+    /// a task that starts unless one runs, and takes what was dropped while it waited.
+    func discard(
+        _ reason: DiscardReason, category: DataCategory = .error, spans: Int = 0,
+        _ change: (inout Reporter.Statistics) -> Void = { _ in }
+    ) {
         lock.withLock {
             change(&state.statistics)
             guard uploader != nil else { return }
-            state.unreported[reason, default: 0] += 1
+            state.unreported[Outcome(reason: reason, category: category), default: 0] += 1
+            // Sentry's client reports count a dropped transaction's spans too, under `span`.
+            if spans > 0 { state.unreported[Outcome(reason: reason, category: .span), default: 0] += spans }
             if state.handOver == nil { state.handOver = Task { await self.handOverUntilEmpty() } }
         }
     }
@@ -59,12 +71,14 @@ final class StatisticsLedger: @unchecked Sendable {
     /// Hands the drops to the uploader until none is left, then marks the hand-over finished.
     private func handOverUntilEmpty() async {
         while let discards = takeUnreported() {
-            for (reason, quantity) in discards { await uploader?.recordDiscarded(reason, quantity: quantity) }
+            for (outcome, quantity) in discards {
+                await uploader?.recordDiscarded(outcome.reason, category: outcome.category, quantity: quantity)
+            }
         }
     }
 
     /// The drops not yet handed over, taken; `nil`, ending the hand-over, when there are none.
-    private func takeUnreported() -> [DiscardReason: Int]? {
+    private func takeUnreported() -> [Outcome: Int]? {
         lock.withLock {
             guard !state.unreported.isEmpty else {
                 state.handOver = nil

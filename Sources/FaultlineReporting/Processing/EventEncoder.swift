@@ -166,7 +166,7 @@ extension JSONWriter {
         }
     }
 
-    private mutating func write(_ user: UserContext) {
+    mutating func write(_ user: UserContext) {
         object {
             $0.member("data", user.data)
             $0.member("email", user.email)

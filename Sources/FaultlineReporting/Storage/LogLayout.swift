@@ -9,6 +9,7 @@ import Foundation
 ///   events-20261122T104134.123Z-000042.jsonl.gz   its rotated files (Rotation)
 ///   outbox/                                       the uploader's cursor and statistics, and envelopes (*.envelope)
 ///   requests/outcomes.jsonl                       request outcomes, one line per interval, rotated the same way
+///   requests/transactions.jsonl                   transactions with their spans, one per line, rotated the same way
 ///   forward/<upstream>/                           `faultline serve --forward`'s queues, one per upstream
 ///   serve.key                                     `faultline serve`'s key
 /// ```
@@ -23,8 +24,8 @@ package struct LogLayout: Hashable, Sendable {
     package static let envelopeSuffix = ".envelope"
     /// The folder of the uploader's outbox.
     package static let outboxName = "outbox"
-    /// The folder of the request outcomes' log.
-    package static let requestOutcomesName = "requests"
+    /// The folder of the request logs: outcomes and transactions.
+    package static let requestsName = "requests"
     /// The folder that holds one forward queue per upstream.
     package static let forwardQueuesName = "forward"
     /// The directory the CLI reads and `faultline serve` writes when none is given: `$FAULTLINE_LOG_DIR`, else
@@ -49,8 +50,8 @@ package struct LogLayout: Hashable, Sendable {
     package var activeLog: URL { url.appendingPathComponent(Self.logName + Self.logSuffix) }
     /// The uploader's outbox, `outbox/`.
     package var outbox: URL { url.appendingPathComponent(Self.outboxName) }
-    /// The folder of the request outcomes' log, `requests/`.
-    package var requestOutcomes: URL { url.appendingPathComponent(Self.requestOutcomesName, isDirectory: true) }
+    /// The folder of the request logs (``RequestLog``), `requests/`.
+    package var requests: URL { url.appendingPathComponent(Self.requestsName, isDirectory: true) }
     /// The folder of the forward queues, `forward/`.
     package var forwardQueues: URL { url.appendingPathComponent(Self.forwardQueuesName, isDirectory: true) }
     /// `faultline serve`'s key, `serve.key`.

@@ -3,8 +3,8 @@ import FaultlineLogReading
 import FaultlineReporting
 import Foundation
 
-/// What one request to the ingest carries, checked: its events ready for the log, its request outcomes and its client
-/// reports, or the status and reason it is refused with. Nothing of a refused request is stored.
+/// What one request to the ingest carries, checked: its events ready for the log, its transactions and request
+/// outcomes, its client reports, or the status and reason it is refused with. Nothing of a refused request is stored.
 package struct IngestRequest {
     /// Why a request is refused: the HTTP status, and the reason sent in `X-Sentry-Error`.
     package struct Refusal: Error, Hashable {
@@ -26,6 +26,8 @@ package struct IngestRequest {
     /// What the metrics count of each of ``events``, in the same order: read with the event, so that the store
     /// need not read its line again; `nil` for a line triage would not read.
     package private(set) var records: [EventRecord?] = []
+    /// Transactions as lines of the transactions' log (one compact JSON object each, scrubbed), with their ids.
+    package private(set) var transactions: [(id: String, line: Data)] = []
     /// The request outcomes the request carries (items of type `faultline.request_outcomes`), read and checked.
     package private(set) var requestOutcomes: [RequestOutcomes] = []
     /// Items of request outcomes that could not be read: dropped, neither stored nor forwarded.
@@ -81,8 +83,8 @@ package struct IngestRequest {
                 let scrubbed = try add(event: item.payload, configuration, fallbackID: responseID)
                 forwarded.append(Envelope.Item(type: item.type, payload: scrubbed, headers: item.headers))
             case "transaction":
-                // Accepted, not stored, forwarded scrubbed: span descriptions hold URLs and queries.
-                let scrubbed = Self.scrubbed(item.payload, configuration)
+                // Scrubbed before it is stored or forwarded: span descriptions and data hold URLs and queries.
+                let scrubbed = try add(transaction: item.payload, configuration, fallbackID: responseID)
                 forwarded.append(Envelope.Item(type: item.type, payload: scrubbed, headers: item.headers))
             case "client_report":
                 readClientReport(item.payload)
@@ -235,6 +237,35 @@ package struct IngestRequest {
         records.append(record)
         if responseID == nil { responseID = id }
         return event.text
+    }
+
+    /// Adds a transaction as a line of the transactions' log: as received (scrubbed, when the configuration scrubs
+    /// values), with a UUID `event_id` (its own as 32 lowercase hex digits, else the envelope's, else a new one), on one
+    /// line. Returns its text as scrubbed, for forwarding.
+    private mutating func add(
+        transaction payload: Data, _ configuration: IngestConfiguration, fallbackID: String?
+    ) throws(Refusal) -> Data {
+        let text = Self.scrubbed(payload, configuration)
+        guard case .object(var object)? = try? JSONValue(parsing: text) else {
+            throw Refusal(status: 400, reason: "a transaction item is not a JSON object")
+        }
+        let givenText = object["event_id"]?.stringValue
+        let givenID = givenText.flatMap(EventID.normalized)
+        let id = givenID ?? fallbackID ?? RandomID.make()
+        var line = text
+        let isOneLine = text.withUnsafeBytes { !$0.contains(UInt8(ascii: "\n")) && !$0.contains(UInt8(ascii: "\r")) }
+        if givenID == nil || givenID != givenText || !isOneLine {
+            object["event_id"] = .string(id)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            guard let compact = try? encoder.encode(JSONValue.object(object)) else {
+                throw Refusal(status: 400, reason: "a transaction item could not be stored as one JSON line")
+            }
+            line = compact
+        }
+        transactions.append((id, line))
+        if responseID == nil { responseID = id }
+        return text
     }
 
     /// The event time `value` says, in seconds since 1970, when triage reads it as one: an RFC 3339 text, or a

@@ -24,7 +24,9 @@ actor IngestStore {
 
     private let log: EventLog?
     /// Where request outcomes are stored, beside the log; `nil` without a log.
-    private let requestOutcomesLog: RequestOutcomesLog?
+    private let requestOutcomesLog: RequestLog?
+    /// Where transactions are stored, beside the log; `nil` without a log.
+    private let transactionLog: RequestLog?
     private var seen: Set<String> = []
     /// Events claimed by a request and neither kept nor given up yet.
     private var inFlight: Set<String> = []
@@ -44,21 +46,29 @@ actor IngestStore {
         guard configuration.storesLocally else {
             log = nil
             requestOutcomesLog = nil
+            transactionLog = nil
             return
         }
         var logConfiguration = EventLog.Configuration(directory: configuration.logDirectory)
         if let maximumLogBytes = configuration.maximumLogBytes { logConfiguration.maximumTotalSize = maximumLogBytes }
         logConfiguration.maximumAge = configuration.maximumAge
         log = try EventLog(configuration: logConfiguration)
-        let requestOutcomesLog = try RequestOutcomesLog(
-            LogLayout(configuration.logDirectory), maximumAge: configuration.maximumAge)
+        let requestOutcomesLog = try RequestLog(
+            .outcomes, in: LogLayout(configuration.logDirectory), maximumAge: configuration.maximumAge)
         self.requestOutcomesLog = requestOutcomesLog
+        let transactionLog = try RequestLog(
+            .transactions, in: LogLayout(configuration.logDirectory), maximumAge: configuration.maximumAge)
+        self.transactionLog = transactionLog
         var reader = LogReader()
         let active = LogFile(url: logConfiguration.activeFile, kind: .log)
         var ids: [String] = []
         reader.read(active) { ids.append($0.eventID) }
         reader.readLines(of: LogFile(url: requestOutcomesLog.activeFile, kind: .log)) { line in
             if let outcomes = try? RequestOutcomes(line: line) { ids.append(outcomes.id) }
+        }
+        reader.readLines(of: LogFile(url: transactionLog.activeFile, kind: .log)) { line in
+            let members = try? JSONValue.members(["event_id"], ofObjectParsing: line)
+            if let id = members?["event_id"]?.stringValue { ids.append(id) }
         }
         seenOrder = Array(Set(ids.suffix(Self.rememberedIDs)))
         seen = Set(seenOrder)
@@ -122,19 +132,40 @@ actor IngestStore {
     func store(requestOutcomes: [RequestOutcomes]) async throws -> Int {
         guard let requestOutcomesLog else { return 0 }
         var stored = 0
-        for outcomes in requestOutcomes where !seen.contains(outcomes.id) && !inFlight.contains(outcomes.id) {
-            inFlight.insert(outcomes.id)
-            do {
-                try await requestOutcomesLog.write(outcomes)
-            } catch {
-                settle(outcomes.id, kept: false)
-                throw error
-            }
-            settle(outcomes.id, kept: true)
+        for outcomes in requestOutcomes where try await storeOnce(outcomes.id, outcomes.line(), in: requestOutcomesLog)
+        {
             metrics.countStored(outcomes)
             stored += 1
         }
         return stored
+    }
+
+    /// Appends each transaction whose id is new to the transactions' log; returns how many were stored. Without a
+    /// log, nothing is stored (they are forwarded).
+    ///
+    /// - Throws: The log's error when an append failed; the transactions before it are stored, and known by their ids
+    ///   when the client sends them again.
+    func store(transactions: [(id: String, line: Data)]) async throws -> Int {
+        guard let transactionLog else { return 0 }
+        var stored = 0
+        for transaction in transactions where try await storeOnce(transaction.id, transaction.line, in: transactionLog)
+        {
+            stored += 1
+        }
+        return stored
+    }
+
+    /// Appends `line` to `log` unless the id is stored or being stored; returns whether it was appended.
+    private func storeOnce(_ id: String, _ line: Data, in log: RequestLog) async throws -> Bool {
+        guard !seen.contains(id), inFlight.insert(id).inserted else { return false }
+        do {
+            try await log.write(line)
+        } catch {
+            settle(id, kept: false)
+            throw error
+        }
+        settle(id, kept: true)
+        return true
     }
 
     /// Keeps the events `ids` stored without a log, once the forward queue took them: a client that sends them again
@@ -155,6 +186,7 @@ actor IngestStore {
     /// the next call.
     func expire() async {
         _ = try? await requestOutcomesLog?.expire()
+        _ = try? await transactionLog?.expire()
         guard let log, let removed = try? await log.expire() else { return }
         countRemoved(removed)
     }
@@ -200,6 +232,7 @@ actor IngestStore {
         statisticsWrite?.cancel()
         storeStatistics()
         try await requestOutcomesLog?.close()
+        try await transactionLog?.close()
         try await log?.close()
     }
 

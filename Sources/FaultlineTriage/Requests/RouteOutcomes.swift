@@ -98,7 +98,7 @@ public struct RouteOutcomes: Sendable {
 
     /// The files of the request outcomes' log in `directory`, oldest first; none when it has none.
     public static func files(in directory: URL) -> [LogFile] {
-        let folder = LogLayout(directory).requestOutcomes
+        let folder = LogLayout(directory).requests
         guard FileManager.default.fileExists(atPath: folder.path) else { return [] }
         return (try? LogFile.all(in: folder)) ?? []
     }

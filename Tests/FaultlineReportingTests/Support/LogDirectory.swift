@@ -30,9 +30,18 @@ struct LogDirectory {
 
     /// The request outcomes in the active file of the request outcomes' log now, in order.
     func requestOutcomes() throws -> [RequestOutcomes] {
-        let file = LogLayout(url).requestOutcomes.appendingPathComponent("outcomes.jsonl")
+        let file = LogLayout(url).requests.appendingPathComponent("outcomes.jsonl")
         guard FileManager.default.fileExists(atPath: file.path) else { return [] }
         return try Data(contentsOf: file).split(separator: 0x0A).map { try RequestOutcomes(line: $0) }
+    }
+
+    /// The transactions in the active file of the transactions' log now, in order, as JSON objects.
+    func transactions() throws -> [[String: JSONValue]] {
+        let file = LogLayout(url).requests.appendingPathComponent("transactions.jsonl")
+        guard FileManager.default.fileExists(atPath: file.path) else { return [] }
+        return try Data(contentsOf: file).split(separator: 0x0A).map {
+            try JSONDecoder().decode([String: JSONValue].self, from: Data($0))
+        }
     }
 
     func remove() {

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Encodes a transaction as Sentry's transaction event: one compact line of JSON, keys sorted, as ``EventEncoder``
+/// encodes events, which is both its line in the transactions' log and its envelope payload.
+enum TransactionEncoder {
+    /// The JSON of `transaction`, with the scope's contexts, tags and user (`user` instead when given), and the
+    /// reporter's release, distribution and environment; every text scrubbed by `scrubber`.
+    static func encode(
+        _ transaction: PendingTransaction, eventID: String, scope: Scope, user: UserContext?,
+        builder: FailureEventBuilder
+    ) -> Data {
+        let root = transaction.root
+        var contexts = scope.contexts
+        contexts["trace"] = root.traceContext
+        let scrubber = builder.scrubber
+        var writer = JSONWriter(capacity: 1024 + transaction.spans.count * 384)
+        writer.object { writer in
+            writer.member("contexts", scrubber.scrubbed(contexts) ?? contexts)
+            writer.member("dist", builder.dist)
+            writer.member("environment", builder.environment)
+            writer.member("event_id", eventID)
+            writer.member("platform", "other")
+            writer.member("release", builder.release)
+            writer.key("sdk")
+            writer.object {
+                $0.member("name", SentryEvent.SDK.faultline.name)
+                $0.member("version", SentryEvent.SDK.faultline.version)
+            }
+            writer.key("spans")
+            writer.array(transaction.spans) { $0.value(scrubber.scrubbed($1.json) ?? $1.json) }
+            writer.key("start_timestamp")
+            writer.value(.double(FinishedSpan.seconds(root.start)))
+            writer.member("tags", scope.tags.isEmpty ? nil : scope.tags)
+            writer.key("timestamp")
+            writer.value(.double(FinishedSpan.seconds(root.end)))
+            writer.member("transaction", scrubber.scrubbed(root.description) ?? root.description)
+            writer.key("transaction_info")
+            writer.object { $0.member("source", root.origin == FinishedSpan.manualOrigin ? "custom" : "route") }
+            writer.member("type", "transaction")
+            if let user = user ?? scope.user {
+                writer.key("user")
+                writer.write(user)
+            }
+        }
+        return Data(writer.bytes)
+    }
+}

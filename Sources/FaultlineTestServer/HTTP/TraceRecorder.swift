@@ -1,0 +1,43 @@
+import HTTPTypes
+import Hummingbird
+
+/// Records the trace headers of every request the seed server receives, as a backend that continues its callers'
+/// traces would read them, so that tests compare them with the trace of the client's events and spans.
+struct TraceRecorder: RouterMiddleware {
+    typealias Context = BasicRequestContext
+
+    let state: SeedServerState
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        if let sentryTrace = request.headers[Self.sentryTrace] {
+            await state.record(
+                ReceivedTrace(
+                    path: request.uri.path, sentryTrace: sentryTrace, baggage: request.headers[Self.baggage],
+                    traceparent: request.headers[Self.traceparent]))
+        }
+        return try await next(request, context)
+    }
+
+    private static let sentryTrace = HTTPField.Name("sentry-trace")!
+    private static let baggage = HTTPField.Name("baggage")!
+    private static let traceparent = HTTPField.Name("traceparent")!
+}
+
+/// The trace headers of one request the seed server received.
+public struct ReceivedTrace: Hashable, Sendable {
+    /// The request's path, such as `/boleto/users/7`.
+    public let path: String
+    /// Its `sentry-trace` header: `{trace id}-{span id}[-{sampled}]`.
+    public let sentryTrace: String
+    /// Its `baggage` header, if it had one.
+    public let baggage: String?
+    /// Its `traceparent` header, if it had one.
+    public let traceparent: String?
+
+    /// The trace id `sentryTrace` names.
+    public var traceID: String { String(sentryTrace.prefix(32)) }
+    /// The span id `sentryTrace` names: the client's span of the request, the parent of the server's.
+    public var spanID: String { String(sentryTrace.dropFirst(33).prefix(16)) }
+}
