@@ -30,14 +30,15 @@ public struct CaptureMiddleware: APIMiddleware {
         _ request: URLRequest, context: RequestContext, next: APIMiddlewareNext<Value>
     ) async throws(RequestFailure) -> APIResponse<Value> {
         let span = reporter.startRequestSpan(for: context, baseURL: baseURL)
-        var request = request
+        // The event records the request without its trace headers, which its `trace` context names.
+        var traced = request
         let headers = span.headers(
             hasSentryTrace: request.value(forHTTPHeaderField: "sentry-trace") != nil,
             existingBaggage: request.value(forHTTPHeaderField: "baggage"))
-        for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
+        for header in headers { traced.setValue(header.value, forHTTPHeaderField: header.name) }
         let start = ContinuousClock.now
         do throws(RequestFailure) {
-            let response = try await next(request, context)
+            let response = try await next(traced, context)
             let duration = ContinuousClock.now - start
             await reporter.record(
                 .response(response.context, status: response.statusCode, duration: duration), span: span,
