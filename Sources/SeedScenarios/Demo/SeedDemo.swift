@@ -239,6 +239,28 @@ public struct SeedDemo: Sendable {
                     timeout: .milliseconds(300)))
         }
         report(Line(scenario: "S10", action: "GET /slow with a 0.3 s timeout", outcome: slow))
+        if let trace = await sharedTrace(of: "/slow") { report(trace) }
+    }
+
+    /// What links the last request to `path` the server received to its event: the trace its `sentry-trace` header
+    /// named, which the event's `trace` context names too, once the reporter wrote it; `nil` without a reporter, or
+    /// when the server received no trace or the log holds no event of the request.
+    private func sharedTrace(of path: String) async -> Line? {
+        guard let reporter, let received = await server.state.receivedTraces.last(where: { $0.path == path }) else {
+            return nil
+        }
+        await reporter.flush(timeout: .seconds(5))
+        let log = (try? Data(contentsOf: LogLayout(reporter.options.logDirectory).activeLog)) ?? Data()
+        let event = log.split(separator: UInt8(ascii: "\n")).lazy.reversed()
+            .compactMap { try? JSONDecoder().decode(SentryEvent.self, from: Data($0)) }
+            .first { $0.request?.url.flatMap(URL.init(string:))?.path == path }
+        guard let event else { return nil }
+        let eventTrace = event.contexts["trace"]?.objectValue?["trace_id"]?.stringValue ?? "none"
+        return Line(
+            scenario: "S10", action: "the seed server received GET \(path) in trace \(received.traceID)",
+            outcome: eventTrace == received.traceID
+                ? "its event names the same trace: look it up in the backend's traces"
+                : "its event names trace \(eventTrace), not the server's")
     }
 
     private func retryAfter(_ report: @Sendable (Line) -> Void) async {
