@@ -7,9 +7,11 @@
         let factory: any MetricsFactory
         private var counters: [String: Counter] = [:]
         private var outbox: Gauge?
+        private var requests: RequestMetricsPublisher
 
         init(factory: any MetricsFactory) {
             self.factory = factory
+            requests = RequestMetricsPublisher(factory: factory)
         }
 
         /// Publishes what changed from `earlier` to `sample`. Publishing a sample since itself creates every series
@@ -22,6 +24,7 @@
             increment("faultline_sdk_delivery_retries_total", [], by: sample.retried - earlier.retried)
             if outbox == nil { outbox = Gauge(label: "faultline_sdk_outbox_envelopes", factory: factory) }
             outbox?.record(sample.outboxEnvelopes)
+            requests.publish(sample.requests, since: earlier.requests)
         }
 
         private mutating func count(

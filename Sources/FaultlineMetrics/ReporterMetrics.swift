@@ -13,6 +13,13 @@
     /// | `faultline_sdk_delivery_retries_total` | counter | |
     /// | `faultline_sdk_token_refreshes_total` | counter | `outcome`: `refreshed` or `expired` |
     /// | `faultline_sdk_outbox_envelopes` | gauge | |
+    /// | `faultline_sdk_requests_total` | counter | `method`, `route` (the template), `outcome` (`ok`, `decoding.2xx`) |
+    /// | `faultline_sdk_request_duration_seconds` | timer | `method`, `route` |
+    ///
+    /// The requests are those the capture middlewares count (`Reporter.Options.recordsRequestOutcomes`), published once
+    /// the interval they ended in is written (`requestOutcomesInterval`, a minute by default, and at flush and close):
+    /// every request counted, none sampled; a duration is recorded at the middle of its histogram bucket, within 1/32
+    /// of it. Past 200 routes in an interval, or 1000 in all, requests are published under the route `(other routes)`.
     ///
     /// `faultline_sdk_events_delivered_total` counts the envelopes the endpoint accepted
     /// (`DeliveryStatistics.delivered`): one per event, and those of client reports and request outcomes sent on their

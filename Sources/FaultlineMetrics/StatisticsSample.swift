@@ -13,9 +13,12 @@ struct StatisticsSample: Equatable {
     var refreshes: [String: Int] = [:]
     /// Events and envelopes waiting to be sent.
     var outboxEnvelopes = 0
+    /// The requests counted in the intervals the reporter wrote.
+    var requests: RequestTotals
 
     init(of reporter: Reporter) async {
         let statistics = await reporter.statistics
+        requests = await reporter.requestTotals
         for (kind, count) in statistics.captured {
             captured[Self.kinds.contains(kind) ? kind : "other", default: 0] += count
         }

@@ -70,6 +70,24 @@
             #expect(
                 try testMetrics.expectCounter("faultline_sdk_events_delivered_total").totalValue
                     == Int64(4 + intervals))
+            // and every request the reporter counted, by route and outcome, with one duration each
+            var requests: [RequestOutcomes.Route: RequestOutcomes.Tally] = [:]
+            for line in outcomes.split(separator: "\n") {
+                for (route, tally) in try RequestOutcomes(line: Data(line.utf8)).routes {
+                    requests[route, default: RequestOutcomes.Tally()].merge(tally)
+                }
+            }
+            #expect(requests[RequestOutcomes.Route(method: "GET", route: "/boleto/users/{id}")]?.requests ?? 0 >= 100)
+            for (route, tally) in requests {
+                let dimensions = [("method", route.method), ("route", route.route)]
+                for (outcome, count) in tally.outcomes {
+                    let counter = try testMetrics.expectCounter(
+                        "faultline_sdk_requests_total", dimensions + [("outcome", outcome)])
+                    #expect(counter.totalValue == Int64(count), "\(route.route) \(outcome)")
+                }
+                let timer = try testMetrics.expectTimer("faultline_sdk_request_duration_seconds", dimensions)
+                #expect(timer.values.count == tally.requests, "\(route.route)")
+            }
             let outbox = try testMetrics.expectGauge("faultline_sdk_outbox_envelopes")
             #expect(outbox.lastValue == Double(await uploader.pendingCount))
             #expect((outbox.lastValue ?? 0) > 0)

@@ -21,6 +21,15 @@ package enum BuiltFaultline {
             .succeeded("faultline \(arguments.joined(separator: " "))").output
     }
 
+    /// What `faultline arguments` prints on standard output, waited for without holding a thread of the concurrency
+    /// pool, which a blocking wait takes from every other test of the run on a 2-core machine.
+    ///
+    /// - Throws: ``ExternalProcess/Failure`` when it is missing or exits with a status other than 0.
+    package static func output(of arguments: [String], environment: [String: String] = [:]) async throws -> Data {
+        try await ExternalProcess.start(url, arguments, environment: Self.environment(environment))
+            .exit().succeeded("faultline \(arguments.joined(separator: " "))").output
+    }
+
     /// How `faultline arguments` ends, whatever its status, with `input` on its standard input, and its standard
     /// output sent to `output` when it is given (``ExternalProcess/Outcome/output`` is then empty).
     package static func outcome(

@@ -31,12 +31,32 @@ struct ClientOverhead: AsyncParsableCommand {
 
     @Flag(
         help: """
-            Put a CaptureMiddleware first, whose reporter (no DSN) counts every request's outcome and duration             (Reporter.Options.recordsRequestOutcomes) and adds its breadcrumb.
+            Put a CaptureMiddleware first, whose reporter (no DSN) counts every request's outcome and duration \
+            (Reporter.Options.recordsRequestOutcomes), starts its span, sends its trace headers and adds its \
+            breadcrumb.
             """)
     var capturing = false
 
     @Flag(help: "With --capturing, turn request outcomes off (Reporter.Options.recordsRequestOutcomes = false).")
     var withoutOutcomes = false
+
+    @Option(
+        help: """
+            With --capturing, record traces at this rate (Reporter.Options.tracesSampleRate): 0 decides and propagates \
+            every trace and records none, 1 records every request as a transaction in the transactions' log. Without \
+            it, traces are propagated, their sampling left undecided.
+            """)
+    var tracesSampleRate: Double?
+
+    @Flag(help: "With --capturing, send no trace headers (Reporter.Options.tracePropagationTargets = []).")
+    var withoutTraceHeaders = false
+
+    @Flag(
+        help: """
+            Have bare URLSession send three trace headers of the client's lengths too, fixed: what sending them costs \
+            URLSession, curl and the server, apart from what making them costs the client.
+            """)
+    var bareWithTraceHeaders = false
 
     func run() async throws {
         let rounds = rounds
@@ -46,6 +66,8 @@ struct ClientOverhead: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: logs) }
         var options = Reporter.Options(logDirectory: logs)
         options.recordsRequestOutcomes = !withoutOutcomes
+        options.tracesSampleRate = tracesSampleRate
+        if withoutTraceHeaders { options.tracePropagationTargets = [] }
         let reporter = capturing ? try Reporter(options: options) : nil
         let result = try await SeedServer.run { server in
             let client = APIClient(baseURL: server.baseURL) {
@@ -56,7 +78,8 @@ struct ClientOverhead: AsyncParsableCommand {
                 }
             }
             let bare = BareURLSession(
-                url: server.baseURL.appendingPathComponent("bench/item"), headers: client.configuration.headers)
+                url: server.baseURL.appendingPathComponent("bench/item"),
+                headers: client.configuration.headers.merging(bareTraceHeaders) { $1 })
             let request = APIRequest<BenchItem>(.get, "/bench/item")
 
             let bareTwin = BareURLSession(url: bare.url, headers: bare.headers)
@@ -75,11 +98,23 @@ struct ClientOverhead: AsyncParsableCommand {
                 }
             }
             return Measurement(
-                requests: requests, bare: times[0], bareTwin: times[1], client: times[2], isCapturing: reporter != nil)
+                requests: requests, bare: times[0], bareTwin: times[1], client: times[2], isCapturing: reporter != nil,
+                tracesSampleRate: tracesSampleRate)
         }
         await reporter?.close()
         print(result.table)
         try BenchmarkResult.write([result.result], to: json)
+    }
+
+    /// Trace headers of the lengths the client sends, for ``bareWithTraceHeaders``.
+    private var bareTraceHeaders: [String: String] {
+        guard bareWithTraceHeaders else { return [:] }
+        let trace = "771a43a4192642f0b136d5159a501700"
+        return [
+            "sentry-trace": "\(trace)-b7ad6b7169203331",
+            "baggage": "sentry-trace_id=\(trace),sentry-release=ClientOverhead,sentry-environment=production",
+            "traceparent": "00-\(trace)-b7ad6b7169203331-00",
+        ]
     }
 
     static func batch(_ count: Int, _ body: () async throws -> Void) async throws -> Duration {

@@ -32,6 +32,7 @@ extension Reporter {
         guard var outcomes = requestOutcomes else { return }
         requestOutcomes = nil
         outcomes.end = max(outcomes.start, options.clock())
+        requestTotals.add(outcomes)
         do {
             try await requestOutcomesLog?.write(outcomes.line())
         } catch {

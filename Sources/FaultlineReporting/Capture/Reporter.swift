@@ -55,6 +55,8 @@ public actor Reporter {
     var requestOutcomes: RequestOutcomes?
     /// Writes ``requestOutcomes`` at the end of its interval.
     var requestOutcomesDue: Task<Void, Never>?
+    /// Every request counted in the intervals written so far, for the metrics adapter.
+    package internal(set) var requestTotals = RequestTotals()
     /// Where request outcomes are written; `nil` when ``Options/recordsRequestOutcomes`` is off.
     let requestOutcomesLog: RequestLog?
     /// Starts spans and decides traces' sampling, without waiting for the reporter.
@@ -161,6 +163,16 @@ public actor Reporter {
         await ledger.reportDiscards()
         let delivered = await uploader.flush(timeout: max(deadline - .now, .zero))
         return written && delivered
+    }
+
+    /// Waits until every event captured so far is in the local log, or until `timeout` has passed, without sending
+    /// anything: what a demo that reads its own log waits for.
+    ///
+    /// - Returns: Whether everything was written in time.
+    @discardableResult
+    package func waitUntilWritten(timeout: Duration) async -> Bool {
+        takeHandedOver()
+        return await writer.waitUntilProcessed(submitted, timeout: timeout)
     }
 
     /// Stops capturing, then writes what was captured and sends it for at most `timeout` (2 seconds by default,
@@ -377,7 +389,13 @@ public actor Reporter {
         }
         count(entry.outcome, at: entry.date)
         let url = scrubber.url(entry.outcome.context.url)
-        if let span = entry.span { finish(span.finished(entry.outcome, url: url), user: entry.user) }
+        if tracer.isRecording, let span = entry.span {
+            switch span.context.isSampled {
+            case true?: record(span.finished(entry.outcome, url: url), user: entry.user)
+            case false? where span.isTransaction: discardUnsampledTransaction()
+            default: break
+            }
+        }
         keep(entry.outcome.breadcrumb(url: url.url, at: entry.date))
     }
 

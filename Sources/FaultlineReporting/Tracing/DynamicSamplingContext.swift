@@ -1,94 +1,167 @@
-import Foundation
-
 /// What the service at the head of a trace decided about it and knew of itself, which every service of the trace
 /// passes on (Sentry's dynamic sampling context): in the `sentry-` members of the `baggage` header of each request,
 /// and in the `trace` header of each envelope of the trace, where Sentry's server-side sampling reads it.
 ///
-/// Its members are Sentry's names without the `sentry-` prefix; each value is a string, as baggage carries it.
+/// Its members are Sentry's names without the `sentry-` prefix; each value is a string, as baggage carries it. Built
+/// on every request's path, so it formats and encodes its values itself, without Foundation's formatters.
 struct DynamicSamplingContext: Hashable, Sendable {
-    /// The members in the order they are written.
-    static let names = [
-        "trace_id", "public_key", "release", "environment", "transaction", "sample_rate", "sample_rand", "sampled",
-    ]
-    /// The members, by name.
-    private(set) var members: [String: String] = [:]
+    var traceID: String?
+    var publicKey: String?
+    var release: String?
+    var environment: String?
+    /// The name of the span that started the trace, such as `GET /users/{id}`.
+    var transaction: String?
+    /// The rate the trace was sampled at, such as `0.25`.
+    var sampleRate: String?
+    /// The random number in [0, 1) the trace was sampled by, with 6 decimals: a span is sampled when it is below the
+    /// sample rate, so every service of the trace that samples at a rate at least as high keeps it.
+    var sampleRand: String?
+    /// `true` or `false`, once the head decided.
+    var sampled: String?
 
     init() {}
 
     /// The context of a trace this process starts.
-    init(
-        traceID: String, publicKey: String? = nil, release: String? = nil, environment: String? = nil,
-        transaction: String? = nil, sampleRate: Double? = nil, sampleRand: Double? = nil, sampled: Bool? = nil
-    ) {
-        members["trace_id"] = traceID
-        members["public_key"] = publicKey
-        members["release"] = release
-        members["environment"] = environment
-        members["transaction"] = transaction
-        members["sample_rate"] = sampleRate.map { String(format: "%.6g", $0) }
-        members["sample_rand"] = sampleRand.map { String(format: "%.6f", $0) }
-        members["sampled"] = sampled.map { $0 ? "true" : "false" }
+    init(traceID: String, publicKey: String? = nil, release: String? = nil, environment: String? = nil) {
+        self.traceID = traceID
+        self.publicKey = publicKey
+        self.release = release
+        self.environment = environment
     }
 
     /// The `sentry-` members of a `baggage` header; the others, another vendor's, are not Sentry's to read.
     init(baggage: String) {
         for member in baggage.split(separator: ",") {
-            let pair = member.split(separator: ";", maxSplits: 1)[0]
+            let pair = member.split(separator: ";", maxSplits: 1).first ?? ""
             guard let equals = pair.firstIndex(of: "=") else { continue }
-            let key = pair[..<equals].trimmingCharacters(in: .whitespaces)
+            let key = Self.trimmed(pair[..<equals])
             guard key.hasPrefix("sentry-") else { continue }
-            let value = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            members[String(key.dropFirst("sentry-".count))] = value.removingPercentEncoding ?? value
+            let value = Self.percentDecoded(Self.trimmed(pair[pair.index(after: equals)...]))
+            switch key.dropFirst("sentry-".count) {
+            case "trace_id": traceID = value
+            case "public_key": publicKey = value
+            case "release": release = value
+            case "environment": environment = value
+            case "transaction": transaction = value
+            case "sample_rate": sampleRate = value
+            case "sample_rand": sampleRand = value
+            case "sampled": sampled = value
+            default: continue
+            }
         }
     }
 
-    /// The trace it belongs to.
-    var traceID: String? { members["trace_id"] }
-    /// The random number in [0, 1) the trace was sampled by: a span is sampled when it is below the sample rate, so
-    /// every service of the trace that samples at a rate at least as high keeps it.
-    var sampleRand: Double? { members["sample_rand"].flatMap(Double.init) }
+    /// The random number the trace was sampled by, when the head said it.
+    var sampleRandom: Double? { sampleRand.flatMap(Double.init) }
 
     /// The context with the trace's sampling decision, unless one is already in it: the head's decision is frozen
     /// once it is passed on.
     func deciding(sampled: Bool, rate: Double, random: Double, transaction: String?) -> DynamicSamplingContext {
-        guard members["sampled"] == nil else { return self }
+        guard self.sampled == nil else { return self }
         var decided = self
-        decided.members["sampled"] = sampled ? "true" : "false"
-        decided.members["sample_rate"] = String(format: "%.6g", rate)
-        decided.members["sample_rand"] = decided.members["sample_rand"] ?? String(format: "%.6f", random)
-        if let transaction { decided.members["transaction"] = decided.members["transaction"] ?? transaction }
+        decided.sampled = sampled ? "true" : "false"
+        decided.sampleRate = rate == rate.rounded() ? String(Int(rate)) : String(rate)
+        decided.sampleRand = sampleRand ?? Self.sixDecimals(random)
+        decided.transaction = self.transaction ?? transaction
         return decided
+    }
+
+    /// Its members in the order they are written, with their values.
+    private var members: [(name: String, value: String?)] {
+        [
+            ("trace_id", traceID), ("public_key", publicKey), ("release", release), ("environment", environment),
+            ("transaction", transaction), ("sample_rate", sampleRate), ("sample_rand", sampleRand),
+            ("sampled", sampled),
+        ]
     }
 
     /// Its members as `baggage` carries them: `sentry-trace_id=…,sentry-sampled=true`, values percent-encoded.
     var baggage: String {
-        Self.names.compactMap { name in
-            members[name].map { "sentry-\(name)=\(Self.percentEncoded($0))" }
-        }.joined(separator: ",")
+        var baggage = ""
+        for (name, value) in members {
+            guard let value else { continue }
+            if !baggage.isEmpty { baggage += "," }
+            baggage += "sentry-" + name + "=" + Self.percentEncoded(value)
+        }
+        return baggage
     }
 
     /// Its members as the `trace` header of an envelope carries them.
     var json: JSONValue {
-        .object(members.mapValues(JSONValue.string))
+        var object: [String: JSONValue] = [:]
+        for (name, value) in members {
+            if let value { object[name] = .string(value) }
+        }
+        return .object(object)
     }
 
     /// `baggage` added to a request's own `baggage` header: its members of other vendors kept, its `sentry-` members
     /// replaced by this trace's.
     func merged(intoBaggage existing: String?) -> String {
-        let others = (existing ?? "").split(separator: ",").filter {
-            !$0.trimmingCharacters(in: .whitespaces).hasPrefix("sentry-")
-        }
+        guard let existing, !existing.isEmpty else { return baggage }
+        let others = existing.split(separator: ",").filter { !Self.trimmed($0).hasPrefix("sentry-") }
         return (others.map(String.init) + [baggage]).joined(separator: ",")
     }
 
-    /// `value` with what baggage values may not hold (spaces, commas, semicolons, `=`, `%`, non-ASCII) encoded.
-    private static func percentEncoded(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: valueCharacters) ?? value
+    /// `random`, in [0, 1), with 6 decimals: `0.012345`.
+    private static func sixDecimals(_ random: Double) -> String {
+        let millionths = String(min(999_999, max(0, Int(random * 1_000_000))))
+        return "0." + String(repeating: "0", count: 6 - millionths.count) + millionths
     }
 
-    private static let valueCharacters: CharacterSet = {
-        var allowed = CharacterSet(charactersIn: UnicodeScalar(0x21)...UnicodeScalar(0x7E))
-        allowed.remove(charactersIn: "\",;\\%=")
-        return allowed
-    }()
+    /// Whether a baggage value may hold `byte` as it is: printable ASCII but for `"`, `,`, `;`, `\`, `%` and `=`.
+    private static func isPlain(_ byte: UInt8) -> Bool {
+        (0x21...0x7E).contains(byte) && !"\",;\\%=".utf8.contains(byte)
+    }
+
+    /// `value` with the bytes a baggage value may not hold percent-encoded.
+    private static func percentEncoded(_ value: String) -> String {
+        guard !value.utf8.allSatisfy(isPlain) else { return value }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(value.utf8.count * 2)
+        for byte in value.utf8 {
+            if isPlain(byte) {
+                encoded.append(byte)
+            } else {
+                encoded += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            }
+        }
+        return String(decoding: encoded, as: UTF8.self)
+    }
+
+    /// `value` with its `%XX` escapes decoded; as it is when one is not an escape or the bytes are not UTF-8.
+    private static func percentDecoded(_ value: Substring) -> String {
+        guard value.utf8.contains(UInt8(ascii: "%")) else { return String(value) }
+        var bytes: [UInt8] = []
+        var iterator = value.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                return String(value)
+            }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self) ?? String(value)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// `text` without the spaces and tabs around it.
+    private static func trimmed(_ text: Substring) -> Substring {
+        let isBlank = { (character: Character) in character == " " || character == "\t" }
+        guard let first = text.firstIndex(where: { !isBlank($0) }), let last = text.lastIndex(where: { !isBlank($0) })
+        else { return "" }
+        return text[first...last]
+    }
 }

@@ -23,7 +23,7 @@ extension Reporter {
         let start = options.clock()
         let began = ContinuousClock.now
         let user = RequestUser.current
-        let records = span.isSampled == true
+        let records = tracer.isRecording && span.isSampled == true
         if records, span.transactionSpanID == span.spanID { await open(span) }
         let result: Result<Value, Failure> = await SpanContext.$current.withValue(span) {
             do throws(Failure) {
@@ -32,7 +32,7 @@ extension Reporter {
                 return .failure(error)
             }
         }
-        if span.isSampled != nil {
+        if tracer.isRecording, span.isSampled != nil {
             let status: SpanStatus
             switch result {
             case .success: status = .ok
@@ -62,16 +62,28 @@ extension Reporter {
         openTransactions[span.spanID] = []
     }
 
-    /// Records a span that ended: a sampled transaction is queued with the spans that ended in it, and a span in one
-    /// is added to it; a transaction not sampled is counted as dropped by `sample_rate`, with its spans.
-    func finish(_ span: FinishedSpan, user: UserContext?) {
+    /// Records a span of the app's that ended, after the requests that ended before it.
+    private func finish(_ span: FinishedSpan, user: UserContext?) {
         takeHandedOver()
+        record(span, user: user)
+    }
+
+    /// Counts a transaction the trace's sampling left out, with its span, as Sentry's client reports count it.
+    func discardUnsampledTransaction() {
+        ledger.discard(.sampleRate, category: .transaction, spans: 1)
+    }
+
+    /// Records a span that ended: a sampled transaction is queued with the spans that ended in it, and a span in one
+    /// is added to it; a transaction not sampled is counted as dropped by `sample_rate`, with its spans. Nothing is
+    /// recorded when traces are not (a trace a caller sampled is only propagated then, as Sentry's SDKs do).
+    func record(_ span: FinishedSpan, user: UserContext?) {
+        guard tracer.isRecording else { return }
         switch (span.isTransaction, span.context.isSampled) {
         case (true, true?):
             let spans = openTransactions.removeValue(forKey: span.context.spanID) ?? []
             submit(PendingTransaction(root: span, spans: spans), user: user)
         case (true, false?):
-            ledger.discard(.sampleRate, category: .transaction, spans: 1)
+            discardUnsampledTransaction()
         case (false, true?):
             guard let id = span.context.transactionSpanID,
                 let count = openTransactions[id]?.count, count < PendingTransaction.maximumSpans

@@ -7,9 +7,12 @@ package struct RequestSpan: Sendable {
     let context: SpanContext
     let start: Date
     /// Whether the request goes to one of ``Reporter/Options/tracePropagationTargets``.
-    let propagates: Bool
+    package let propagates: Bool
     /// Whether it also carries `traceparent`.
     let propagatesTraceparent: Bool
+
+    /// Whether the request starts this process's part of its trace, and so is a transaction of its own.
+    var isTransaction: Bool { context.transactionSpanID == context.spanID }
 
     /// The trace headers to set on the request: `sentry-trace`, `baggage` (the request's own, `existingBaggage`, with
     /// the trace's `sentry-` members) and `traceparent`; none when the request does not go to a propagation target, or

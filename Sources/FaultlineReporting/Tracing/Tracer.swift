@@ -58,7 +58,7 @@ final class Tracer: @unchecked Sendable {
         guard parent.transactionSpanID == nil else { return span }
         return decided(
             span, name: name, operation: operation, parentSampled: parent.isSampled,
-            random: parent.samplingContext.sampleRand ?? random)
+            random: parent.samplingContext.sampleRandom ?? random)
     }
 
     /// `span`, which starts this process's part of its trace, with its sampling decided: by the sampler, else by the

@@ -7,7 +7,8 @@ import Foundation
 /// (the outbox, `serve --forward`'s queues) an event, transaction or feedback of the user's, a session whose
 /// distinct id is the user's, or a user report with the user's email or name erases its whole envelope.
 ///
-/// - Each of the user's lines in the logs (`events.jsonl`, the rotated `*.jsonl.gz`, any `*.jsonl`) is blanked:
+/// - Each of the user's lines in the logs (`events.jsonl`, the rotated `*.jsonl.gz`, any `*.jsonl`, and the
+///   transactions' log in `requests/`) is blanked:
 ///   replaced by spaces of the same length, so that every other line keeps its bytes and its offset, which a reporter's
 ///   delivery cursor holds. Readers skip blank lines and nothing sends them. Envelopes are blanked the same way in
 ///   their segment files.
@@ -119,13 +120,18 @@ public struct UserErasure: Sendable {
         var result = Result(dryRun: dryRun)
         let layout = LogLayout(directory)
         let files = layout.eventFiles()
-        for file in files.rotatedLogs + files.logs {
+        // The transactions' log beside the request outcomes: transactions carry their user as events do.
+        let requestLogs = ((try? FileManager.default.contentsOfDirectory(atPath: layout.requests.path)) ?? []).sorted()
+            .filter { $0.hasSuffix(LogLayout.logSuffix) || $0.hasSuffix(LogLayout.rotatedLogSuffix) }
+            .map { (path: "\(LogLayout.requestsName)/\($0)", url: layout.requests.appendingPathComponent($0)) }
+        let logs = (files.rotatedLogs + files.logs).map { (path: $0.lastPathComponent, url: $0) } + requestLogs
+        for (path, file) in logs {
             result.filesRead += 1
             do {
                 let count = try LogFileErasure.blankLines(
                     in: file, isCompressed: file.path.hasSuffix(LogLayout.rotatedLogSuffix), dryRun: dryRun,
                     where: isUsersEvent)
-                if count > 0 { result.erased.append(.init(path: file.lastPathComponent, count: count)) }
+                if count > 0 { result.erased.append(.init(path: path, count: count)) }
             } catch {
                 result.failures.append("\(error)")
             }

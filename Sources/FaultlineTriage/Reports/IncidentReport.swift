@@ -2,7 +2,8 @@ import FaultlineLogReading
 import FaultlineReporting
 
 /// `faultline incident`: the first questions of an incident answered for a window: what is new, what is spiking,
-/// what regressed in the newest release, since when, and for whom. ``SignalWindow`` defines each signal.
+/// what regressed in the newest release, since when, and for whom; and which routes fail more often or got slower
+/// (``RouteSignals``). ``SignalWindow`` defines each signal.
 public struct IncidentReport: Hashable, Sendable, Encodable {
     /// The window and the thresholds, as the report used them.
     public struct Window: Hashable, Sendable, Encodable {
@@ -28,6 +29,8 @@ public struct IncidentReport: Hashable, Sendable, Encodable {
     public let previousRelease: String?
     /// The issues a signal flags: new first, then spiking, then regressed, most events first within each.
     public private(set) var flagged: [IssueRow]
+    /// The routes a signal flags, most failed requests first.
+    public let routes: [RouteSignals]
     public let read: ReadCounts
     /// Flagged issues left out by ``limited(to:)``, after the ones listed.
     public private(set) var leftOut = 0
@@ -35,7 +38,7 @@ public struct IncidentReport: Hashable, Sendable, Encodable {
     private let newIssues, spikingIssues, regressedIssues: Int
 
     enum CodingKeys: String, CodingKey {
-        case window, flagged, read
+        case window, flagged, routes, read
         case leftOut = "left_out"
         case events = "event_count"
         case issues = "issue_count"
@@ -44,8 +47,10 @@ public struct IncidentReport: Hashable, Sendable, Encodable {
         case previousRelease = "previous_release"
     }
 
-    /// The incident view of a scan made with a window.
-    public init(_ scan: LogScan) {
+    /// The incident view of a scan made with a window, with the signals of its routes' requests (the flagged are
+    /// kept).
+    public init(_ scan: LogScan, routes: [RouteSignals] = []) {
+        self.routes = routes.filter(\.isFlagged)
         let signalWindow = scan.window ?? SignalWindow(start: scan.firstSeen ?? 0, end: (scan.lastSeen ?? 0) + 1)
         window = Window(
             start: RFC3339.string(seconds: signalWindow.start, precision: .seconds),
@@ -82,6 +87,7 @@ public struct IncidentReport: Hashable, Sendable, Encodable {
         try container.encode(previousRelease, forKey: .previousRelease)
         try container.encode(flagged, forKey: .flagged)
         try container.encode(leftOut, forKey: .leftOut)
+        try container.encode(routes, forKey: .routes)
         try container.encode(read, forKey: .read)
     }
 
@@ -122,11 +128,22 @@ public struct IncidentReport: Hashable, Sendable, Encodable {
                     style.dim("\(flagged.count) of \(flagged.count + leftOut) flagged issues listed (--limit)."))
             }
         }
+        if !routes.isEmpty {
+            lines.append("")
+            lines.append(Self.table(routes, style: style))
+        }
         lines.append(
             style.dim(
                 "new: first seen in the window. spiking: at least \(window.spikeMinimum) events and \(Self.number(window.spikeFactor))× "
                     + "the baseline's rate. regressed: in the newest release, not in the one before, seen in an older one."
             ))
+        if !routes.isEmpty {
+            lines.append(
+                style.dim(
+                    "failure rate spiking: \(Self.number(window.spikeFactor))× the baseline's share of failed requests. "
+                        + "slower: its p95 in the newest release against the release before. "
+                        + "'faultline routes' has every route."))
+        }
         lines.append(style.dim("Run 'faultline show <id>' for one issue's users, releases and breadcrumbs."))
         return lines.joined(separator: "\n") + "\n" + ReadCounts.text(read, style: style)
     }
@@ -152,6 +169,37 @@ public struct IncidentReport: Hashable, Sendable, Encodable {
         }
         if !rows.contains(where: { $0.routeRequests != nil }) { table.leaveOut(5) }
         return table.render(style: style)
+    }
+
+    /// The flagged routes' table: failed requests in the baseline and the window, and p95 by release.
+    static func table(_ routes: [RouteSignals], style: TextStyle) -> String {
+        var table = TextTable(
+            header: ["ROUTE", "SIGNALS", "FAILED (BEFORE → NOW)", "FACTOR", "P95 (BEFORE → NOW)"],
+            rightAligned: [3], flexible: 0, dropOrder: [4, 3])
+        for route in routes {
+            let latency = route.latency.map {
+                "\(milliseconds($0.previousP95)) in \(TerminalText.safe($0.previousRelease)) → "
+                    + "\(milliseconds($0.p95)) in \(TerminalText.safe($0.release))"
+            }
+            table.rows.append([
+                TerminalText.safe("\(route.method) \(route.route)"), route.names.joined(separator: ", "),
+                "\(share(route.baseline)) → \(share(route.window))", route.rateFactor.map { "\(number($0))×" } ?? "-",
+                latency ?? "-",
+            ])
+        }
+        return table.render(style: style)
+    }
+
+    /// Failed requests as a share: `5.0 % of 1000`.
+    private static func share(_ rate: RouteSignals.FailureRate) -> String {
+        guard let value = rate.rate else { return "no requests" }
+        return String(format: "%.1f %% of %d", value * 100, rate.requests)
+    }
+
+    /// Seconds as milliseconds, whole from 10 ms: `176 ms`, `2.5 ms`.
+    private static func milliseconds(_ seconds: Double) -> String {
+        let milliseconds = seconds * 1000
+        return milliseconds >= 10 ? "\(Int(milliseconds.rounded())) ms" : "\(number(milliseconds)) ms"
     }
 
     /// A rate or factor with at most one decimal: `0.4`, `12`, `2.5`.

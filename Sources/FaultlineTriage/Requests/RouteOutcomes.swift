@@ -54,6 +54,8 @@ public struct RouteOutcomes: Sendable {
     package private(set) var routes: [RequestOutcomes.Route: [String?: RequestOutcomes.Tally]] = [:]
     /// The requests the reporters counted together past their route limit.
     package private(set) var overflow = RequestOutcomes.Tally()
+    /// When each release's first interval counted started, seconds since 1970: the order releases came in.
+    package private(set) var releaseStarts: [String: Double] = [:]
     /// When the first interval counted started and the last one ended, seconds since 1970.
     public private(set) var firstStart: Double?
     public private(set) var lastEnd: Double?
@@ -96,16 +98,24 @@ public struct RouteOutcomes: Sendable {
         return total
     }
 
-    /// The files of the request outcomes' log in `directory`, oldest first; none when it has none.
+    /// The files of the request outcomes' log in `directory`, oldest first (not the transactions' log beside it); none
+    /// when it has none.
     public static func files(in directory: URL) -> [LogFile] {
         let folder = LogLayout(directory).requests
         guard FileManager.default.fileExists(atPath: folder.path) else { return [] }
-        return (try? LogFile.all(in: folder)) ?? []
+        let name = RequestLog.Kind.outcomes.fileName
+        return ((try? LogFile.all(in: folder)) ?? []).filter {
+            let file = $0.url.lastPathComponent
+            return file == name + LogLayout.logSuffix || file.hasPrefix(name + "-")
+        }
     }
 
     private mutating func add(_ outcomes: RequestOutcomes, routes names: Set<String>) {
         firstStart = min(firstStart ?? .infinity, outcomes.start.timeIntervalSince1970)
         lastEnd = max(lastEnd ?? -.infinity, outcomes.end.timeIntervalSince1970)
+        if let release = outcomes.release {
+            releaseStarts[release] = min(releaseStarts[release] ?? .infinity, outcomes.start.timeIntervalSince1970)
+        }
         for (route, tally) in outcomes.routes where names.isEmpty || names.contains(route.route) {
             routes[route, default: [:]][outcomes.release, default: RequestOutcomes.Tally()].merge(tally)
         }

@@ -8,6 +8,13 @@
 ///   issue with no event in the baseline but events before it spikes on the minimum alone).
 /// - **Regressed**: it has events in the newest release, none in the release before it, and events in an older one.
 ///   **New in release**: events in the newest release and in no older one. Releases are ordered by their first event.
+/// - **Failure rate spiking** (a route): at least ``minimumRequests`` requests in the window and in the baseline, and
+///   a share of failed requests in the window at least ``spikeFactor`` times the baseline's (a baseline without failures
+///   spikes on ``spikeMinimum`` failed requests alone).
+/// - **Latency regressed** (a route): its p95 duration in the newest release at least ``latencyFactor`` times, and
+///   ``latencyFloor`` seconds more than, its p95 in the release before, each from at least ``minimumRequests`` requests
+///   (the newest release's in the window, the one before's in the baseline and the window). Releases are ordered by
+///   their first requests.
 /// - **Since**: when a new issue started; the first minute in the window in which a spiking issue had at least
 ///   ``spikeFactor`` times its baseline's events per minute (and at least one); a regressed issue's first event in the
 ///   window.
@@ -21,6 +28,14 @@ public struct SignalWindow: Hashable, Sendable {
     public var spikeFactor: Double = 5
     /// The fewest events in the window a spiking issue has: 10 by default, so that 1 → 5 is no spike.
     public var spikeMinimum = 10
+    /// The fewest requests a route's rate or percentile is compared from: 100 by default, so that 1 failure in 3
+    /// requests is no spike.
+    public var minimumRequests = 100
+    /// How many times the release before's p95 a route's p95 in the newest release must be to regress: 1.5 by default.
+    public var latencyFactor = 1.5
+    /// How many seconds more than the release before's p95 it must also be: 10 ms by default, so that 2 → 4 ms is no
+    /// regression.
+    public var latencyFloor = 0.01
 
     /// A window from `start` to `end`, with the default baseline and thresholds.
     public init(start: Double, end: Double) {

@@ -14,7 +14,12 @@ struct IncidentCommand: AsyncParsableCommand, CommandWithExamples {
             regressed: events in the newest release, none in the release before it, some in an older one (releases \
             are ordered by their first event). \
             since: the minute a new issue started, or the first minute in the window with at least --spike-factor \
-            times the baseline's events per minute.
+            times the baseline's events per minute. \
+            Routes, from the requests the reporters counted: failure rate spiking: at least --min-requests requests \
+            in the window and in the baseline, and a share of failed requests at least --spike-factor times the \
+            baseline's (a baseline without failures spikes on --spike-minimum failed requests). slower: its p95 in \
+            the newest release at least --latency-factor times, and 10 ms more than, its p95 in the release before, \
+            each from at least --min-requests requests.
             """)
 
     static let examples: [(commandLine: String, purpose: String)] = [
@@ -39,7 +44,13 @@ struct IncidentCommand: AsyncParsableCommand, CommandWithExamples {
     }
 
     func run() async throws {
-        var report = IncidentReport(try await options.scan(signals: signals, defaultSince: Self.defaultSince))
+        let scan = try await options.scan(signals: signals, defaultSince: Self.defaultSince)
+        let routes = try scan.window.map { window in
+            RouteSignals.signals(
+                window: scan.routeRequests ?? RouteOutcomes(files: [], filter: .init()),
+                baseline: try options.baselineRequests(before: window), thresholds: window)
+        }
+        var report = IncidentReport(scan, routes: routes ?? [])
         let failing = failOn.failing(report.flagged)
         if let count = limit.limit { report = report.limited(to: count) }
         try options.print(report) { report.text(style: $0) }

@@ -106,6 +106,16 @@ struct TriageOptions: ParsableArguments {
         return scan
     }
 
+    /// The requests the reporters counted in the baseline before `window`, with the releases and environments of the
+    /// filters: what a route's failure rate in the window is compared with. Empty without a log directory.
+    func baselineRequests(before window: SignalWindow) throws -> RouteOutcomes {
+        let filter = try filter(defaultSince: nil)
+        var requests = RouteOutcomes.Filter()
+        (requests.since, requests.until) = (window.baselineStart, window.start)
+        (requests.releases, requests.environments) = (filter.releases, filter.environments)
+        return RouteOutcomes(files: logDirectory.map(RouteOutcomes.files(in:)) ?? [], filter: requests)
+    }
+
     /// Names each file that could not be read, and why, on standard error.
     static func name(_ unreadableFiles: [UnreadableFile]) {
         for file in unreadableFiles {

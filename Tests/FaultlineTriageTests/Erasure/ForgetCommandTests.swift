@@ -103,6 +103,31 @@ import Testing
         #expect(left.filter { $0.first != UInt8(ascii: " ") }.map { String(decoding: $0, as: UTF8.self) } == [lines[3]])
     }
 
+    @Test func theUsersTransactionsAreBlankedAndTheRequestOutcomesLeftAsTheyWere() throws {
+        let log = try TemporaryDirectory("forget-transactions")
+        defer { log.remove() }
+        // Transactions carry their user as events do; request outcomes carry none
+        let requests = LogLayout(log.url).requests
+        try FileManager.default.createDirectory(at: requests, withIntermediateDirectories: true)
+        let transactions = [
+            #"{"event_id":"01","type":"transaction","start_timestamp":1795000000,"timestamp":1795000001,"user":{"id":"user-3"}}"#,
+            #"{"event_id":"02","type":"transaction","start_timestamp":1795000000,"timestamp":1795000001,"user":{"id":"user-4"}}"#,
+        ]
+        try Data((transactions.joined(separator: "\n") + "\n").utf8)
+            .write(to: requests.appendingPathComponent("transactions.jsonl"))
+        let outcomes = Data(#"{"type":"faultline.request_outcomes","id":"a","start":1795000000,"end":1795000060}"#.utf8)
+        try outcomes.write(to: requests.appendingPathComponent("outcomes.jsonl"))
+
+        let result = try Self.json(["forget", "--user", "user-3", "--json"], log)
+
+        #expect(result["total"] as? Int == 1)
+        let erased = try #require(result["erased"] as? [[String: Any]])
+        #expect(erased.map { $0["path"] as? String } == ["requests/transactions.jsonl"])
+        let left = try String(contentsOf: requests.appendingPathComponent("transactions.jsonl"), encoding: .utf8)
+        #expect(left == String(repeating: " ", count: transactions[0].utf8.count) + "\n" + transactions[1] + "\n")
+        #expect(try Data(contentsOf: requests.appendingPathComponent("outcomes.jsonl")) == outcomes)
+    }
+
     @Test func itRefusesToRunWhileALogIsOpenOnTheDirectory() async throws {
         let log = try await Self.log()
         defer { log.remove() }

@@ -37,6 +37,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case erasure
     /// Request outcomes from a client's envelope item or a log line: read, written and read back to the same counts.
     case requestOutcomes = "request-outcomes"
+    /// The trace headers a server continues: read, written and read back to the same span and sampling context.
+    case traceHeaders = "trace-headers"
 
     /// Runs the target on `data`.
     ///
@@ -59,6 +61,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .query: try QueryFuzzing.run(data)
         case .erasure: try ErasureFuzzing.run(data)
         case .requestOutcomes: try RequestOutcomesFuzzing.run(data)
+        case .traceHeaders: try TraceHeadersFuzzing.run(data)
         }
     }
 }
