@@ -9,9 +9,12 @@ import Synchronization
 /// keeps sending through a server's hiccups: a refusal, a connection error or a status other than 200 is not the end
 /// (a loaded machine answers late, and a server being stopped refuses), the next envelope is sent after 20 ms.
 ///
-/// Senders run in unstructured tasks and stop at a ``Stop`` signal, never by cancellation: cancelling a task inside
-/// `URLSession.data(for:)` while the session completes it deadlocks swift-corelibs-foundation (seen in a full test
-/// run: the canceller held the task's status lock and waited for the session's queue, which waited for that lock).
+/// Each sender is a thread of its own with a session of its own, waiting for each answer on that thread: a full test
+/// run keeps the concurrency pool's two threads busy (and some tests block them while a child process runs), and
+/// senders on the pool sent a few envelopes a second there, where they send hundreds alone. Senders stop at a
+/// ``Stop`` signal, never by cancellation: cancelling a task inside URLSession while the session completes it
+/// deadlocks swift-corelibs-foundation (seen in a full test run: the canceller held the task's status lock and waited
+/// for the session's queue, which waited for that lock).
 enum EnvelopeSender {
     /// Set once to stop the senders; each checks it before every envelope.
     final class Stop: Sendable {
@@ -24,14 +27,45 @@ enum EnvelopeSender {
         }
     }
 
+    /// The ids a sender's thread had answered 200 when it stopped, for the tasks that wait for it.
+    private final class Accepted: Sendable {
+        private let state = Mutex<(ids: [String]?, waiter: CheckedContinuation<[String], Never>?)>((nil, nil))
+
+        func finish(_ ids: [String]) {
+            let waiter = state.withLock { state in
+                state.ids = ids
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(returning: ids)
+        }
+
+        var ids: [String] {
+            get async {
+                await withCheckedContinuation { continuation in
+                    let ids = state.withLock { state in
+                        if state.ids == nil { state.waiter = continuation }
+                        return state.ids
+                    }
+                    if let ids { continuation.resume(returning: ids) }
+                }
+            }
+        }
+    }
+
     /// Starts `count` senders to `127.0.0.1:port`, the n-th giving its events ids made of `firstRun + n` and an index,
-    /// until `stop` is set, calling `onAccepted` after each 200.
+    /// until `stop` is set, calling `onAccepted` (in a task of its own) after each 200; each task returns its sender's
+    /// accepted ids once it stopped.
     static func start(
         _ count: Int, toPort port: Int, firstRun: Int, until stop: Stop,
         onAccepted: @escaping @Sendable () async -> Void = {}
     ) -> [Task<[String], Never>] {
         (0..<count).map { client in
-            Task { await send(toPort: port, run: firstRun + client, until: stop, onAccepted: onAccepted) }
+            let accepted = Accepted()
+            Thread {
+                accepted.finish(send(toPort: port, run: firstRun + client, until: stop, onAccepted: onAccepted))
+            }.start()
+            return Task { await accepted.ids }
         }
     }
 
@@ -42,11 +76,13 @@ enum EnvelopeSender {
         return accepted
     }
 
-    /// Sends envelopes to `127.0.0.1:port`, each with a new event id made of `run` and its index, until `stop` is set,
-    /// calling `onAccepted` after each 200; returns the ids answered 200, in order.
+    /// Sends envelopes to `127.0.0.1:port` from the calling thread, each with a new event id made of `run` and its
+    /// index, until `stop` is set; returns the ids answered 200, in order.
     private static func send(
-        toPort port: Int, run: Int, until stop: Stop, onAccepted: @Sendable () async -> Void
-    ) async -> [String] {
+        toPort port: Int, run: Int, until stop: Stop, onAccepted: @escaping @Sendable () async -> Void
+    ) -> [String] {
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
         var accepted: [String] = []
         var index = 0
         while !stop.isSet {
@@ -57,13 +93,18 @@ enum EnvelopeSender {
             request.timeoutInterval = 10
             request.httpBody = RelayFixture.eventEnvelope(id)
             for (name, value) in ServeFixture.auth { request.setValue(value, forHTTPHeaderField: name) }
-            if let (_, response) = try? await URLSession.shared.data(for: request),
-                (response as? HTTPURLResponse)?.statusCode == 200
-            {
+            let answered = DispatchSemaphore(value: 0)
+            let status = Mutex<Int?>(nil)
+            session.dataTask(with: request) { _, response, _ in
+                status.withLock { $0 = (response as? HTTPURLResponse)?.statusCode }
+                answered.signal()
+            }.resume()
+            answered.wait()
+            if status.withLock({ $0 }) == 200 {
                 accepted.append(id)
-                await onAccepted()
+                Task { await onAccepted() }
             } else {
-                try? await Task.sleep(for: .milliseconds(20))
+                Thread.sleep(forTimeInterval: 0.02)
             }
         }
         return accepted
