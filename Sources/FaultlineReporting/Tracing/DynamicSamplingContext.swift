@@ -111,20 +111,26 @@ struct DynamicSamplingContext: Hashable, Sendable {
 
     /// Whether a baggage value may hold `byte` as it is: printable ASCII but for `"`, `,`, `;`, `\`, `%` and `=`.
     private static func isPlain(_ byte: UInt8) -> Bool {
-        (0x21...0x7E).contains(byte) && !"\",;\\%=".utf8.contains(byte)
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\\"), UInt8(ascii: "%"),
+            UInt8(ascii: "="):
+            false
+        default: byte >= 0x21 && byte <= 0x7E
+        }
     }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     /// `value` with the bytes a baggage value may not hold percent-encoded.
     private static func percentEncoded(_ value: String) -> String {
         guard !value.utf8.allSatisfy(isPlain) else { return value }
-        let hex = Array("0123456789ABCDEF".utf8)
         var encoded: [UInt8] = []
         encoded.reserveCapacity(value.utf8.count * 2)
         for byte in value.utf8 {
             if isPlain(byte) {
                 encoded.append(byte)
             } else {
-                encoded += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+                encoded += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]]
             }
         }
         return String(decoding: encoded, as: UTF8.self)

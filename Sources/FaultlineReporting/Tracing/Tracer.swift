@@ -84,10 +84,11 @@ final class Tracer: @unchecked Sendable {
                 sampled: sampled, rate: rate, random: random, transaction: name))
     }
 
+    private static let digits = Array("0123456789abcdef".utf8)
+
     /// 16 lowercase hex digits, never all zero.
     private static func spanID(using generator: inout IdentifierGenerator) -> String {
         let value = generator.next() | 1
-        let digits = Array("0123456789abcdef".utf8)
         return String(unsafeUninitializedCapacity: 16) { buffer in
             for index in 0..<16 { buffer[index] = digits[Int(value >> UInt64(60 - 4 * index) & 0xF)] }
             return 16
