@@ -57,13 +57,16 @@ enum RelayFixture {
     /// What `recorder` received, decompressed when it was gzip (not from a relay to a loopback upstream), and
     /// parsed, in arrival order.
     static func received(by recorder: IngestRecorder) async throws -> [Received] {
-        try await recorder.requests.map { request in
-            let gzip = request.headers["content-encoding"] == "gzip"
-            return Received(
-                envelope: try Envelope(
-                    parsing: gzip ? Gzip.decompress(request.body, maximumSize: 16 << 20) : request.body),
-                headers: request.headers, receivedAt: request.receivedAt, status: request.status)
-        }
+        try await recorder.requests.map(received)
+    }
+
+    /// One request `recorder` received, read.
+    static func received(_ request: IngestRecorder.ReceivedRequest) throws -> Received {
+        let gzip = request.headers["content-encoding"] == "gzip"
+        return Received(
+            envelope: try Envelope(
+                parsing: gzip ? Gzip.decompress(request.body, maximumSize: 16 << 20) : request.body),
+            headers: request.headers, receivedAt: request.receivedAt, status: request.status)
     }
 
     /// Waits until `relay` has nothing left to forward, so that nothing more will be sent: the queue of every
