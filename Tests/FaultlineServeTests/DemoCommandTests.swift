@@ -19,8 +19,8 @@ import Testing
         #expect(printed.contains("Every event was delivered."))
         #expect(printed.contains("The ingest received 11 events"))
         #expect(printed.contains("11 events in 7 issues, 6 users affected"))
-        // and the timed-out request's trace, which the seed server received, is the one its event names
-        #expect(printed.contains("the seed server received GET /slow in trace "))
+        // and the proxy error's trace, which the seed server received, is the one its event names
+        #expect(printed.contains("the seed server received GET /proxy/users/7 in trace "))
         #expect(printed.contains("its event names the same trace"))
         // and the summary gives the decoding issue's share of its route's requests
         #expect(printed.contains("3.8 % of 130"))

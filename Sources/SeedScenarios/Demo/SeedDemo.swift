@@ -226,6 +226,7 @@ public struct SeedDemo: Sendable {
             try await client.send(APIRequest<EmptyResponse>(.get, "/proxy/users/{id}", pathParameters: ["id": "7"]))
         }
         report(Line(scenario: "S1", action: "GET /proxy/users/7 (HTML 502 from a proxy)", outcome: page))
+        if let trace = await sharedTrace(of: "/proxy/users/7") { report(trace) }
     }
 
     private func timeout(_ report: @Sendable (Line) -> Void) async {
@@ -239,7 +240,6 @@ public struct SeedDemo: Sendable {
                     timeout: .milliseconds(300)))
         }
         report(Line(scenario: "S10", action: "GET /slow with a 0.3 s timeout", outcome: slow))
-        if let trace = await sharedTrace(of: "/slow") { report(trace) }
     }
 
     /// What links the last request to `path` the server received to its event: the trace its `sentry-trace` header
@@ -254,7 +254,7 @@ public struct SeedDemo: Sendable {
             received = await server.state.receivedTraces.last { $0.path == path }
         }
         guard let received else {
-            return Line(scenario: "S10", action: "GET \(path)'s trace", outcome: "the seed server received none")
+            return Line(scenario: "S1", action: "GET \(path)'s trace", outcome: "the seed server received none")
         }
         let log = (try? Data(contentsOf: LogLayout(reporter.options.logDirectory).activeLog)) ?? Data()
         let event = log.split(separator: UInt8(ascii: "\n")).lazy.reversed()
@@ -262,12 +262,12 @@ public struct SeedDemo: Sendable {
             .first { $0.request?.url.flatMap(URL.init(string:))?.path == path }
         guard let event else {
             return Line(
-                scenario: "S10", action: "the seed server received GET \(path) in trace \(received.traceID)",
+                scenario: "S1", action: "the seed server received GET \(path) in trace \(received.traceID)",
                 outcome: "no event of it is in the log yet")
         }
         let eventTrace = event.contexts["trace"]?.objectValue?["trace_id"]?.stringValue ?? "none"
         return Line(
-            scenario: "S10", action: "the seed server received GET \(path) in trace \(received.traceID)",
+            scenario: "S1", action: "the seed server received GET \(path) in trace \(received.traceID)",
             outcome: eventTrace == received.traceID
                 ? "its event names the same trace: look it up in the backend's traces"
                 : "its event names trace \(eventTrace), not the server's")
