@@ -12,8 +12,8 @@ import Testing
         let work = temporary.url
         let logs = work.appendingPathComponent("logs")
         let page = work.appendingPathComponent("report.html")
-        _ = try BuiltFaultline.run(["demo", "--log-dir", logs.path])
-        _ = try BuiltFaultline.run(["report", "--html", "--log-dir", logs.path, "--output", page.path])
+        _ = try await BuiltFaultline.run(["demo", "--log-dir", logs.path])
+        _ = try await BuiltFaultline.run(["report", "--html", "--log-dir", logs.path, "--output", page.path])
 
         // Self-contained: no script, nothing fetched or linked
         let html = try String(contentsOf: page, encoding: .utf8)
@@ -23,7 +23,7 @@ import Testing
 
         // Rendered offline by Chromium, each chart's colour covers a bar's worth of pixels at least
         let screenshot = work.appendingPathComponent("report.png")
-        _ = try ExternalProcess.run(
+        _ = try await ExternalProcess.run(
             URL(fileURLWithPath: "/usr/bin/chromium"),
             [
                 "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1200,1600",
@@ -32,7 +32,7 @@ import Testing
             environment: ["PATH": "/usr/bin:/bin", "HOME": work.appendingPathComponent("home").path]
         ).succeeded("chromium --headless --screenshot")
         let colors = HTMLReport.chartColors.values.sorted()
-        let output = try PythonPeer.run("chart_pixels.py", [screenshot.path] + colors)
+        let output = try await PythonPeer.run("chart_pixels.py", [screenshot.path] + colors)
         let pixels = try JSONDecoder().decode([String: Int].self, from: output)
         for (chart, color) in HTMLReport.chartColors {
             #expect(pixels[color, default: 0] >= 1000, "the \(chart) chart has \(pixels[color, default: 0]) pixels")

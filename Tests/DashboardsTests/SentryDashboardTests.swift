@@ -11,14 +11,14 @@ import Testing
         let temporary = try TemporaryDirectory("sentry")
         defer { temporary.remove() }
         let work = temporary.url
-        _ = try BuiltFaultline.run(["demo", "--log-dir", work.path])
+        _ = try await BuiltFaultline.run(["demo", "--log-dir", work.path])
         let emitted = try Emitted(log: work.appendingPathComponent("events.jsonl"))
 
         let dashboards = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path)
             .filter { $0.hasSuffix(".json") && $0 != "dashboard-schema.json" }
         try #require(!dashboards.isEmpty)
         for dashboard in dashboards {
-            let references = try Self.check(Self.folder.appendingPathComponent(dashboard))
+            let references = try await Self.check(Self.folder.appendingPathComponent(dashboard))
             #expect(!references.tags.isEmpty, "\(dashboard) queries no tag")
             for tag in references.tags {
                 #expect(emitted.tags.contains(tag), "\(dashboard) queries the tag \(tag), which no event has")
@@ -31,8 +31,8 @@ import Testing
 
     /// The tags and fields a dashboard's widgets name, from `Tests/peers/check_sentry_dashboard.py`, which fails
     /// when the dashboard does not match `dashboard-schema.json`.
-    private static func check(_ dashboard: URL) throws -> (tags: [String], fields: [String]) {
-        let output = try PythonPeer.run(
+    private static func check(_ dashboard: URL) async throws -> (tags: [String], fields: [String]) {
+        let output = try await PythonPeer.run(
             "check_sentry_dashboard.py", [dashboard.path, folder.appendingPathComponent("dashboard-schema.json").path])
         let references = try JSONDecoder().decode([String: [String]].self, from: output)
         return (references["tags"] ?? [], references["fields"] ?? [])

@@ -13,7 +13,7 @@ import Testing
         defer { temporary.remove() }
         let logs = temporary.url
         let printed = String(
-            decoding: try BuiltFaultline.run(["demo", "--log-dir", logs.path]), as: UTF8.self)
+            decoding: try await BuiltFaultline.run(["demo", "--log-dir", logs.path]), as: UTF8.self)
 
         #expect(printed.contains("--  the ingest goes down: events wait in the log"))
         #expect(printed.contains("Every event was delivered."))
@@ -41,7 +41,7 @@ import Testing
         defer { closed.release() }
 
         // When the demo delivers to a DSN where nothing listens, waiting a second at the end
-        let outcome = try BuiltFaultline.outcome(
+        let outcome = try await BuiltFaultline.outcome(
             of: ["demo", "--log-dir", logs.path, "--dsn", "http://key@127.0.0.1:\(closed.port)/1", "--timeout", "1"])
 
         // Then it says so, still summarizes what the app captured, and exits 1

@@ -38,7 +38,7 @@ import Testing
         #expect(statistics.droppedBySDKs == ["ratelimit_backoff/error": 2])
         #expect(statistics.updated != nil)
         // and `faultline stats` shows them
-        let text = String(decoding: try BuiltFaultline.run(["stats", "--log-dir", logs.path]), as: UTF8.self)
+        let text = String(decoding: try await BuiltFaultline.run(["stats", "--log-dir", logs.path]), as: UTF8.self)
         #expect(
             text.contains("serve: 6 requests answered (200: 4, 400: 1, 403: 1), 2 events stored (updated "), "\(text)")
         #expect(text.contains("not stored: duplicate 1, malformed 1, unauthorized 1"), "\(text)")
@@ -47,7 +47,7 @@ import Testing
         #expect(!text.contains("outbox:") && !text.contains("delivered"), "\(text)")
         let json =
             try JSONSerialization.jsonObject(
-                with: try BuiltFaultline.run(["stats", "--log-dir", logs.path, "--json"])) as? [String: Any]
+                with: try await BuiltFaultline.run(["stats", "--log-dir", logs.path, "--json"])) as? [String: Any]
         let ingest = try #require(json?["ingest"] as? [String: Any])
         #expect(ingest["stored"] as? Int == 2)
     }

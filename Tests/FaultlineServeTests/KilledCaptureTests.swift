@@ -58,7 +58,7 @@ import Testing
         let foreign = Set(stored.eventIDs).subtracting(durable)
         #expect(foreign.isEmpty, "serve stored \(foreign.count) events that were never whole in the app's log")
         // and the app's log stays readable: a line a kill cut short is cut off when the log opens again
-        let summary = try BuiltFaultline.run(["summary", "--log-dir", appLogs.path, "--json"])
+        let summary = try await BuiltFaultline.run(["summary", "--log-dir", appLogs.path, "--json"])
         let counts = try #require(try JSONSerialization.jsonObject(with: summary) as? [String: Any])
         #expect(counts["event_count"] as? Int == durable.count)
         #expect(try LogLines(in: appLogs).cutShort == 0)

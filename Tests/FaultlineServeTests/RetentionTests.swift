@@ -45,7 +45,7 @@ import Testing
         let statistics = DeliveryStatistics.stored(in: options.outboxDirectory)
         #expect(statistics.expired == [.init(reason: .cacheOverflow, category: .error, quantity: 10)])
         #expect(statistics.discarded.isEmpty)
-        let stats = try BuiltFaultline.run(["stats", "--log-dir", app.path])
+        let stats = try await BuiltFaultline.run(["stats", "--log-dir", app.path])
         #expect(
             String(decoding: stats, as: UTF8.self).contains("dropped by age (reported as cache_overflow): error 10"))
     }
@@ -73,14 +73,14 @@ import Testing
         // When the age passes, its log's file and the queue's segment are removed, and counted as removed by age
         #expect(
             try await eventually {
-                let stats = try Self.stats(of: relayLogs)
+                let stats = try await Self.stats(of: relayLogs)
                 let ingest = stats["ingest"] as? [String: Any]
                 let queue = (stats["forward"] as? [[String: Any]])?.first
                 let expired = (queue?["delivery"] as? [String: Any])?["expired"] as? [[String: Any]]
                 // (one file, or one per event when a loaded machine appended them a 24th of the age apart)
                 return (ingest?["log_files_expired"] as? Int ?? 0) >= 1 && expired?.first?["quantity"] as? Int == 3
             })
-        let stats = try Self.stats(of: relayLogs)
+        let stats = try await Self.stats(of: relayLogs)
         #expect((stats["ingest"] as? [String: Any])?["log_files_evicted"] as? Int == 0)
         #expect(try await LogScan(files: LogFile.all(in: relayLogs.url), filter: EventFilter()).events == 0)
 
@@ -100,8 +100,8 @@ import Testing
         #expect(try await LogScan(files: LogFile.all(in: upstreamLogs.url), filter: EventFilter()).events == 1)
     }
 
-    private static func stats(of logs: TemporaryDirectory) throws -> [String: Any] {
-        let output = try BuiltFaultline.run(["stats", "--json", "--log-dir", logs.path])
+    private static func stats(of logs: TemporaryDirectory) async throws -> [String: Any] {
+        let output = try await BuiltFaultline.run(["stats", "--json", "--log-dir", logs.path])
         return try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
     }
 }

@@ -24,7 +24,7 @@ import Testing
 
         // Then `faultline issues` shows one issue for each, as Sentry would
         let report = try JSONDecoder().decode(
-            IssuesReport.self, from: try BuiltFaultline.run(["issues", "--json", "--log-dir", logs.path]))
+            IssuesReport.self, from: try await BuiltFaultline.run(["issues", "--json", "--log-dir", logs.path]))
         #expect(report.issues.count == 6)
         #expect(report.issues.map(\.events).sorted() == [1, 2, 2, 2, 3, 4])
         let keyErrors = report.issues.filter { $0.fingerprint.count == 2 && $0.fingerprint.first == "KeyError" }
@@ -40,13 +40,14 @@ import Testing
         #expect(chained.title == "RuntimeError: checkout failed")
         // and `show` prints each exception of the chain with its frames and their lines of source
         let shown = String(
-            decoding: try BuiltFaultline.run(["show", chained.id, "--log-dir", logs.path]), as: UTF8.self)
+            decoding: try await BuiltFaultline.run(["show", chained.id, "--log-dir", logs.path]), as: UTF8.self)
         #expect(shown.contains("cause KeyError: 'c"))
         #expect(shown.contains("raised RuntimeError: checkout failed (most recent call last):"))
         #expect(shown.contains(#"      raise RuntimeError("checkout failed") from error"#))
         let json =
             try JSONSerialization.jsonObject(
-                with: try BuiltFaultline.run(["show", chained.id, "--json", "--log-dir", logs.path])) as? [String: Any]
+                with: try await BuiltFaultline.run(["show", chained.id, "--json", "--log-dir", logs.path]))
+            as? [String: Any]
         let latest = try #require(json?["latest"] as? [String: Any])
         #expect(latest["culprit"] as? String == "__main__ in checkout")
         #expect(latest["release"] as? String == "shop-py@2.0")

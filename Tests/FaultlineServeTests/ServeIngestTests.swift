@@ -104,7 +104,7 @@ import Testing
 
         // Then `faultline issues --json` groups them into two issues, with users, route tag and release
         let report = try JSONDecoder().decode(
-            IssuesReport.self, from: try BuiltFaultline.run(["issues", "--json", "--log-dir", logs.path]))
+            IssuesReport.self, from: try await BuiltFaultline.run(["issues", "--json", "--log-dir", logs.path]))
         let scan = await LogScan(files: try LogFile.all(in: logs), filter: EventFilter())
         #expect(scan.events == 4)
         #expect(report.issues.map(\.events) == [3, 1])
@@ -120,7 +120,7 @@ import Testing
         #expect(scan.counts.ignoredFields == 0)
         // and shows its level, SDK, user with every identity, and tags
         let show = try JSONSerialization.jsonObject(
-            with: try BuiltFaultline.run(["show", cart.id, "--json", "--log-dir", logs.path]))
+            with: try await BuiltFaultline.run(["show", cart.id, "--json", "--log-dir", logs.path]))
         let shown = try #require((show as? [String: Any])?["latest"] as? [String: Any])
         #expect(shown["level"] as? String == "error")
         #expect((shown["sdk"] as? String)?.hasPrefix("sentry.python") == true, "\(shown["sdk"] ?? "none")")
@@ -133,7 +133,7 @@ import Testing
         for identity in ["ana@example.com", "ana.k", "ana"] {
             let issues = try JSONDecoder().decode(
                 IssuesReport.self,
-                from: try BuiltFaultline.run(["issues", "--json", "--user", identity, "--log-dir", logs.path]))
+                from: try await BuiltFaultline.run(["issues", "--json", "--user", identity, "--log-dir", logs.path]))
             #expect(issues.issues.map(\.events) == [2], "\(identity)")
         }
     }

@@ -40,7 +40,7 @@ import Testing
             #expect(text.contains(readable), "\(readable)")
         }
         let report = try JSONDecoder().decode(
-            IssuesReport.self, from: try BuiltFaultline.run(["issues", "--json", "--log-dir", logs.path]))
+            IssuesReport.self, from: try await BuiltFaultline.run(["issues", "--json", "--log-dir", logs.path]))
         #expect(report.issues.contains { $0.title.hasPrefix("PermissionError") || $0.title.contains("invalid token") })
     }
 

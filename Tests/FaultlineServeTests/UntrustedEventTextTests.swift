@@ -43,13 +43,13 @@ import Testing
 
         // Then no command prints a control character, a bidi override, or a line that does not start where it should
         let issues = try JSONDecoder().decode(
-            IssuesReport.self, from: try BuiltFaultline.run(["issues", "--json", "--log-dir", logs.path]))
+            IssuesReport.self, from: try await BuiltFaultline.run(["issues", "--json", "--log-dir", logs.path]))
         var texts: [(String, String)] = []
         for arguments in [["summary"], ["issues"], ["tail", "-n", "50"], ["timeline"], ["stats"]]
             + issues.issues.map({ ["show", $0.id] })
         {
             for columns in ["", "80"] {
-                let output = try BuiltFaultline.run(
+                let output = try await BuiltFaultline.run(
                     arguments + ["--log-dir", logs.path], environment: columns.isEmpty ? [:] : ["COLUMNS": columns])
                 texts.append((arguments.joined(separator: " "), String(decoding: output, as: UTF8.self)))
             }
@@ -70,7 +70,7 @@ import Testing
         #expect(issues.events == accepted)
         let summary =
             try JSONSerialization.jsonObject(
-                with: try BuiltFaultline.run(["summary", "--json", "--log-dir", logs.path])) as? [String: Any]
+                with: try await BuiltFaultline.run(["summary", "--json", "--log-dir", logs.path])) as? [String: Any]
         #expect(summary?["event_count"] as? Int == accepted)
         #expect(summary?["schema_version"] as? Int == JSONSchemaVersion.current)
 
@@ -81,7 +81,7 @@ import Testing
         #expect(byTitle["disk full"]?.id != byTitle["database is on fire"]?.id)
         let messages = try JSONDecoder().decode(
             IssuesReport.self,
-            from: try BuiltFaultline.run(["issues", "--kind", "message", "--json", "--log-dir", logs.path]))
+            from: try await BuiltFaultline.run(["issues", "--kind", "message", "--json", "--log-dir", logs.path]))
         #expect(Set(messages.issues.map(\.title)) == ["disk full", "database is on fire", Self.forged])
         // and the Python error is titled with its type, as Sentry titles it, and is of kind error
         #expect(byTitle["ZeroDivisionError: division by zero"]?.kind == "error")
@@ -103,9 +103,10 @@ import Testing
         }
 
         // When the summary and the HTML report show it
-        let summary = String(decoding: try BuiltFaultline.run(["summary", "--log-dir", logs.path]), as: UTF8.self)
+        let summary = String(
+            decoding: try await BuiltFaultline.run(["summary", "--log-dir", logs.path]), as: UTF8.self)
         let page = String(
-            decoding: try BuiltFaultline.run(["report", "--html", "--log-dir", logs.path]), as: UTF8.self)
+            decoding: try await BuiltFaultline.run(["report", "--html", "--log-dir", logs.path]), as: UTF8.self)
 
         // Then the releases line shows every control character escaped, on one line
         let releases = try #require(summary.split(separator: "\n").first { $0.hasPrefix("releases: ") })
@@ -127,10 +128,10 @@ import Testing
         }
         let log = logs.appendingPathComponent("events.jsonl").path
         let once = try JSONDecoder().decode(
-            IssuesReport.self, from: try BuiltFaultline.run(["issues", "--json", "--file", log]))
+            IssuesReport.self, from: try await BuiltFaultline.run(["issues", "--json", "--file", log]))
         let twice = try JSONDecoder().decode(
-            IssuesReport.self, from: try BuiltFaultline.run(["issues", "--json", "--file", log, "--file", log]))
-        let piped = try BuiltFaultline.outcome(
+            IssuesReport.self, from: try await BuiltFaultline.run(["issues", "--json", "--file", log, "--file", log]))
+        let piped = try await BuiltFaultline.outcome(
             of: ["issues", "--json", "--file", "-", "--file", log],
             input: try Data(contentsOf: URL(fileURLWithPath: log)))
 
@@ -141,7 +142,7 @@ import Testing
         #expect(try JSONDecoder().decode(IssuesReport.self, from: piped.output).events == 4)
     }
 
-    @Test func optionsThatCannotBeMetSayWhyAndFail() throws {
+    @Test func optionsThatCannotBeMetSayWhyAndFail() async throws {
         let missing = "/nonexistent/faultline-\(UUID()).jsonl"
         let cases: [(arguments: [String], status: Int32, says: String)] = [
             (["issues", "--kind", "bogus", "--file", "/dev/null"], 64, "'bogus' is not a kind"),
@@ -156,13 +157,13 @@ import Testing
             (["serve", "--port", "65536"], 64, "is not a port"),
         ]
         for (arguments, status, says) in cases {
-            let outcome = try BuiltFaultline.outcome(of: arguments)
+            let outcome = try await BuiltFaultline.outcome(of: arguments)
             #expect(outcome.status == status, "faultline \(arguments.joined(separator: " "))")
             #expect(outcome.errors.contains(says), "faultline \(arguments.joined(separator: " ")): \(outcome.errors)")
             #expect(!outcome.errors.contains("NSCocoaErrorDomain"))
         }
         // A status class is a filter, not an error
-        #expect(try BuiltFaultline.outcome(of: ["issues", "--status", "5xx", "--file", "/dev/null"]).status == 0)
+        #expect(try await BuiltFaultline.outcome(of: ["issues", "--status", "5xx", "--file", "/dev/null"]).status == 0)
     }
 
     /// C0 controls but the newline that ends a line, DEL, C1 controls, and the bidi marks, overrides and isolates.

@@ -13,29 +13,21 @@ package enum BuiltFaultline {
             .appendingPathComponent(name)
     }
 
-    /// What `faultline arguments` prints on standard output, with `environment` added to the default one.
+    /// What `faultline arguments` prints on standard output, with `environment` added to the default one, waited for
+    /// without holding a thread of the concurrency pool.
     ///
     /// - Throws: ``ExternalProcess/Failure`` when it is missing or exits with a status other than 0.
-    package static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Data {
-        try outcome(of: arguments, environment: environment)
+    package static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Data {
+        try await outcome(of: arguments, environment: environment)
             .succeeded("faultline \(arguments.joined(separator: " "))").output
-    }
-
-    /// What `faultline arguments` prints on standard output, waited for without holding a thread of the concurrency
-    /// pool, which a blocking wait takes from every other test of the run on a 2-core machine.
-    ///
-    /// - Throws: ``ExternalProcess/Failure`` when it is missing or exits with a status other than 0.
-    package static func output(of arguments: [String], environment: [String: String] = [:]) async throws -> Data {
-        try await ExternalProcess.start(url, arguments, environment: Self.environment(environment))
-            .exit().succeeded("faultline \(arguments.joined(separator: " "))").output
     }
 
     /// How `faultline arguments` ends, whatever its status, with `input` on its standard input, and its standard
     /// output sent to `output` when it is given (``ExternalProcess/Outcome/output`` is then empty).
     package static func outcome(
         of arguments: [String], environment: [String: String] = [:], input: Data? = nil, output: FileHandle? = nil
-    ) throws -> ExternalProcess.Outcome {
-        try ExternalProcess.run(
+    ) async throws -> ExternalProcess.Outcome {
+        try await ExternalProcess.run(
             url, arguments, environment: Self.environment(environment), input: input,
             output: output.map { .handle($0) } ?? .collected)
     }

@@ -5,6 +5,10 @@ import Foundation
 /// kill tests' `CaptureLoop`), started with ``start(_:_:environment:input:output:errorsToOutput:)`` or run to its end
 /// with ``run(_:_:environment:input:output:errorsToOutput:)``.
 ///
+/// Nothing here blocks a thread while the program runs: a test waits for it by polling, as for any other state. The
+/// concurrency pool has two threads on CI's 2-core machines, and a test that held one while `faultline` or a peer ran
+/// stalled every in-process server of the run (the relay and metrics tests failed in loaded full runs for it).
+///
 /// What it prints goes to files, never to a pipe nobody reads (a pipe that fills stops the program), unless a test
 /// reads its standard output line by line (``Output/lines``): then every line is read, those after the ones the test
 /// waited for are dropped.
@@ -115,17 +119,23 @@ package final class ExternalProcess: Sendable {
             process: process, name: executable.lastPathComponent, files: files, lines: lines, collects: collects)
     }
 
-    /// Runs `executable` to its end, blocking the calling thread: for a program that needs nothing from this
-    /// process. A program that talks to a server in this process is started and waited for with ``exit(within:)``.
+    /// Runs `executable` to its end, without blocking a thread (see ``exit(within:)``); returns how it ended.
+    ///
+    /// - Throws: ``Failure`` when `executable` is missing, or still runs after ``runLimit``.
     package static func run(
         _ executable: URL, _ arguments: [String], environment: [String: String]? = nil, input: Data? = nil,
         output: Output = .collected, errorsToOutput: Bool = false
-    ) throws -> Outcome {
+    ) async throws -> Outcome {
         let process = try start(
             executable, arguments, environment: environment, input: input, output: output,
             errorsToOutput: errorsToOutput)
-        return process.waitUntilExit()
+        return try await process.exit(within: runLimit)
     }
+
+    /// How long a program run to its end may take before it is taken for hung and killed: ten minutes, allowing for
+    /// the ``slowdown`` of this run. Not a patience for a state to come: the longest run of the suite (Chromium
+    /// rendering a report, `faultline` over the golden corpus) takes seconds.
+    package static let runLimit = slowed(.seconds(600))
 
     /// Its process id.
     package var processIdentifier: Int32 { process.processIdentifier }
@@ -169,8 +179,8 @@ package final class ExternalProcess: Sendable {
         if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
     }
 
-    /// Waits for it to end without blocking a thread (it may be talking to a server in this process); returns how it
-    /// ended.
+    /// Waits for it to end without blocking a thread (it may be talking to a server in this process, and the pool's
+    /// threads are every other test's); returns how it ended.
     ///
     /// - Throws: ``Failure`` when it still runs after `timeout` (``patience`` by default); it is then killed.
     @discardableResult
@@ -179,13 +189,6 @@ package final class ExternalProcess: Sendable {
             kill()
             throw Failure(description: "\(name) did not exit within \(timeout)")
         }
-        process.waitUntilExit()
-        return outcome()
-    }
-
-    /// Waits for it to end, blocking the calling thread; returns how it ended.
-    @discardableResult
-    package func waitUntilExit() -> Outcome {
         process.waitUntilExit()
         return outcome()
     }

@@ -34,6 +34,10 @@ package func eventually(
 /// A state a test waited for that did not come.
 package struct TimedOut: Error, CustomStringConvertible {
     package let description: String
+
+    package init(description: String) {
+        self.description = description
+    }
 }
 
 /// Returns once `condition` holds; throws ``TimedOut`` naming `what` when it does not within `timeout` (``patience``

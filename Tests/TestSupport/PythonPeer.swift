@@ -3,22 +3,22 @@ import Foundation
 /// The repository's Python peer scripts (`Tests/peers/`) and tools (sentry-cli), run with the virtualenv
 /// `scripts/setup` makes (`.venv`), which has the official Sentry SDK, Bugsink and sentry-cli.
 package enum PythonPeer {
-    /// Runs `script` with `arguments` to its end, blocking the calling thread, with `environment` added to the test's
-    /// own; returns its standard output.
+    /// Runs `script` with `arguments` to its end, with `environment` added to the test's own, without holding a thread
+    /// of the concurrency pool; returns its standard output.
     ///
     /// - Throws: ``ExternalProcess/Failure`` when the virtualenv is missing or the script exits with a status other
     ///   than 0.
-    package static func run(_ script: String, _ arguments: [String], environment: [String: String] = [:]) throws
-        -> Data
+    package static func run(_ script: String, _ arguments: [String], environment: [String: String] = [:])
+        async throws -> Data
     {
-        try ExternalProcess.run(
+        try await ExternalProcess.run(
             Repository.python, [Repository.file("Tests/peers/\(script)").path] + arguments,
             environment: Self.environment(environment)
         ).succeeded(script).output
     }
 
     /// Starts `script` with `arguments`, and `environment` added to the test's own, for a script that talks to a
-    /// server in this process: wait for it with ``ExternalProcess/exit(within:)``, which blocks no thread. With
+    /// server in this process: wait for it with ``ExternalProcess/exit(within:)``. With
     /// `output` ``ExternalProcess/Output/lines``, read what it prints as it runs (a server's port).
     package static func start(
         _ script: String, _ arguments: [String], environment: [String: String] = [:],

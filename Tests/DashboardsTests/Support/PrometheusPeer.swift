@@ -37,16 +37,15 @@ final class PrometheusPeer: Sendable {
             ], output: .discarded)
         baseURL = URL(string: "http://127.0.0.1:\(port)")!
         guard await HTTPReadiness.wait(for: baseURL.appendingPathComponent("-/ready"), timeout: patience) else {
-            let said = stop()
+            stop()
+            let said = (try? await process.exit())?.errors ?? ""
             throw Failure(description: "Prometheus was not ready within \(patience): \(said.suffix(2000))")
         }
     }
 
-    /// Stops it; returns what it said on standard error.
-    @discardableResult
-    func stop() -> String {
+    /// Stops it (SIGTERM), without waiting for it to exit.
+    func stop() {
         process.terminate()
-        return process.waitUntilExit().errors
     }
 
     /// The series `expression` gives over the last `seconds`, one sample a second, through the HTTP API

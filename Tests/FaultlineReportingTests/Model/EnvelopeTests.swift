@@ -35,7 +35,7 @@ import Testing
         #expect(lines[3].isEmpty)
     }
 
-    @Test func theOfficialPythonSDKParsesEveryEnvelopeWeWrite() throws {
+    @Test func theOfficialPythonSDKParsesEveryEnvelopeWeWrite() async throws {
         // Given envelopes with non-ASCII text, a DSN header and a send time
         let temporary = try TemporaryDirectory("envelopes")
         defer { temporary.remove() }
@@ -53,7 +53,7 @@ import Testing
         }
 
         // When sentry-sdk parses them
-        let parsed = try JSONDecoder().decode([JSONValue].self, from: PythonPeer.run("parse_envelopes.py", files))
+        let parsed = try JSONDecoder().decode([JSONValue].self, from: await PythonPeer.run("parse_envelopes.py", files))
 
         // Then it reads each header, one event item of the stated length, and the same event back
         #expect(parsed.count == expected.count)

@@ -33,7 +33,7 @@ import Testing
         }
         for file in files.dropLast() {
             #expect(file.lastPathComponent.hasSuffix(".jsonl.gz"))
-            #expect(try GzipTool.run(["-t", file.path]).status == 0)
+            #expect(try await GzipTool.run(["-t", file.path]).status == 0)
         }
         for file in files {
             let permissions = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions]

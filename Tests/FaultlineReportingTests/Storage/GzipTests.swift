@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test(arguments: [0, 1, 6, 9] as [Int32])
-    func theGzipToolAcceptsWhatWeCompressAndRestoresItByteForByte(level: Int32) throws {
+    func theGzipToolAcceptsWhatWeCompressAndRestoresItByteForByte(level: Int32) async throws {
         // Given an empty input, a short one, and one of many chunks
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -68,22 +68,22 @@ import Testing
             try Gzip.compress(input, level: level).write(to: file)
 
             // Then gzip tests it as valid and decompresses it to the same bytes
-            let test = try GzipTool.run(["-t", file.path])
+            let test = try await GzipTool.run(["-t", file.path])
             #expect(test.status == 0, "gzip -t \(name): \(test.errors)")
-            let decompressed = try GzipTool.run(["-dc", file.path])
+            let decompressed = try await GzipTool.run(["-dc", file.path])
             #expect(decompressed.status == 0, "gzip -dc \(name): \(decompressed.errors)")
             #expect(decompressed.output == input, "\(name) at level \(level)")
         }
     }
 
     @Test(arguments: ["-1", "-6", "-9"])
-    func weDecompressWhatTheGzipToolCompressed(level: String) throws {
+    func weDecompressWhatTheGzipToolCompressed(level: String) async throws {
         // Given a file gzip compressed
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = directory.file("sample")
         try Self.sample.write(to: file)
-        let compressed = try GzipTool.run(["-c", level, "--name", file.path])
+        let compressed = try await GzipTool.run(["-c", level, "--name", file.path])
         #expect(compressed.status == 0, "\(compressed.errors)")
 
         // When we decompress it
@@ -93,20 +93,20 @@ import Testing
         #expect(decompressed == Self.sample)
     }
 
-    @Test func concatenatedMembersDecompressToTheConcatenationOfTheirContents() throws {
+    @Test func concatenatedMembersDecompressToTheConcatenationOfTheirContents() async throws {
         // Given members gzip wrote and members we wrote, one of them empty, concatenated as `cat a.gz b.gz` does
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let first = Data(Self.sample.prefix(300_000))
         let second = Data("second member\n".utf8)
         try first.write(to: directory.file("first"))
-        let byTool = try GzipTool.run(["-c", directory.file("first").path]).output
+        let byTool = try await GzipTool.run(["-c", directory.file("first").path]).output
         let concatenated = byTool + Gzip.compress(Data()) + Gzip.compress(second) + byTool
         try concatenated.write(to: directory.file("all.gz"))
 
         // When we and gzip decompress them
         let ours = try Gzip.decompress(concatenated, maximumSize: 1024 * 1024)
-        let theirs = try GzipTool.run(["-dc", directory.file("all.gz").path])
+        let theirs = try await GzipTool.run(["-dc", directory.file("all.gz").path])
 
         // Then both read every member, in order
         #expect(ours == first + second + first)
@@ -197,7 +197,7 @@ import Testing
         }
     }
 
-    @Test func aFileIsCompressedToAGzipFileThatReplacesTheDestinationAndLeavesNoTemporaryFile() throws {
+    @Test func aFileIsCompressedToAGzipFileThatReplacesTheDestinationAndLeavesNoTemporaryFile() async throws {
         // Given a file of many chunks, and a stale file at the destination
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -210,7 +210,7 @@ import Testing
         try Gzip.compressFile(at: source, to: destination, level: 6)
 
         // Then gzip reads the original back, the source is untouched, and only the two files remain
-        let decompressed = try GzipTool.run(["-dc", destination.path])
+        let decompressed = try await GzipTool.run(["-dc", destination.path])
         #expect(decompressed.status == 0, "\(decompressed.errors)")
         #expect(decompressed.output == Self.sample)
         #expect(try Data(contentsOf: source) == Self.sample)

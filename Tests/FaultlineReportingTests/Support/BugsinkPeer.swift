@@ -13,7 +13,7 @@ enum BugsinkPeer {
 
     /// Starts Bugsink, runs `body` with its DSN, stops it, and returns what it stored with what `body` returned.
     static func run<T: Sendable>(_ body: (DSN) async throws -> T) async throws -> (stored: [StoredEvent], result: T) {
-        let (stored, result) = try await Bugsink.run(repository: Repository.root) { try await body(try DSN($0)) }
+        let (stored, result) = try await Bugsink.run { try await body(try DSN($0)) }
         return (try JSONDecoder().decode([StoredEvent].self, from: stored), result)
     }
 }

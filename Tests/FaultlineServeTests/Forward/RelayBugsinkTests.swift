@@ -21,7 +21,7 @@ import Testing
             try? FileManager.default.removeItem(at: relayLogs)
         }
         let warnings = Mutex<[String]>([])
-        let (stored, delivered) = try await Bugsink.run(repository: Repository.root) { bugsink in
+        let (stored, delivered) = try await Bugsink.run { bugsink in
             // Given an app whose reporter sends to a relay that forwards to Bugsink, and checks it at start; the relay
             // has a second route to Bugsink, misconfigured: to a project Bugsink does not have (a wrong key is tried
             // against a recording upstream in RelayMisconfigurationTests: one upstream project takes one key)

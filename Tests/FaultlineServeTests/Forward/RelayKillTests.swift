@@ -67,7 +67,7 @@ import Testing
             #expect(stored.count == Set(stored).count)
             let stats =
                 try JSONSerialization.jsonObject(
-                    with: try BuiltFaultline.run(["stats", "--json", "--log-dir", logs.path])) as? [String: Any]
+                    with: try await BuiltFaultline.run(["stats", "--json", "--log-dir", logs.path])) as? [String: Any]
             let queue = try #require((stats?["forward"] as? [[String: Any]])?.first)
             #expect(queue["upstream"] as? String == "127.0.0.1_\(upstream.port)_1")
             #expect(queue["envelopes"] as? Int == 0)
@@ -122,13 +122,22 @@ import Testing
         // and the recording ingest needed to forward them, in a loaded full run.
         var delivered: Set<String> = []
         var read = 0
-        try await wait(for: "every accepted event upstream") {
+        let arrived = try await eventually {
             let requests = await recorder.requests
             for request in requests[read...] where request.status == 200 {
                 delivered.formUnion(try RelayFixture.received(request).eventIDs)
             }
             read = requests.count
             return Set(accepted).isSubset(of: delivered)
+        }
+        guard arrived else {
+            let queued = try? await ServeFixture(logs: URL(fileURLWithPath: "/dev/null"), port: port).metrics()
+                .filter { $0.key.hasPrefix("faultline_forward_") }
+            throw TimedOut(
+                description:
+                    "\(Set(accepted).subtracting(delivered).count) of \(accepted.count) accepted events did not "
+                    + "arrive upstream within \(patience) (\(read) requests received); the relay's forwarding metrics: "
+                    + "\(queued.map { "\($0)" } ?? "unreadable")")
         }
         try await RelayFixture.waitUntilNothingIsQueued(
             in: ServeFixture(logs: URL(fileURLWithPath: "/dev/null"), port: port))

@@ -51,7 +51,7 @@ import Testing
             }
 
             // and `faultline stats` shows the queue and why it waits
-            let stats = try BuiltFaultline.run(["stats", "--log-dir", logs.path])
+            let stats = try await BuiltFaultline.run(["stats", "--log-dir", logs.path])
             let text = String(decoding: stats, as: UTF8.self)
             #expect(text.contains("forward queue 127.0.0.1_\(upstream.port)_1: 3 envelopes waiting"), "\(text)")
             #expect(text.contains(" bytes, the oldest received "), "\(text)")

@@ -76,7 +76,7 @@ import Testing
             try? FileManager.default.removeItem(at: config)
         }
         try Data(#"{"routes": [{"project": "1", "key": "k", "upstream": "not a dsn"}]}"#.utf8).write(to: config)
-        let outcome = try BuiltFaultline.outcome(of: [
+        let outcome = try await BuiltFaultline.outcome(of: [
             "serve", "--port", "0", "--log-dir", logs.path, "--forward-config", config.path,
         ])
         #expect(outcome.status == 64)
@@ -93,7 +93,7 @@ import Testing
         }
         let route = #"{"project": "1", "key": "k", "upstream": "http://abc@127.0.0.1:9/42"}"#
         try Data(#"{"routes": [\#(route), \#(route)]}"#.utf8).write(to: config)
-        let outcome = try BuiltFaultline.outcome(of: [
+        let outcome = try await BuiltFaultline.outcome(of: [
             "serve", "--port", "0", "--log-dir", logs.path, "--forward-config", config.path,
         ])
         #expect(outcome.status == 64)

@@ -23,12 +23,13 @@ import Testing
 
         // When the CLI reads a log of 3 timeouts that carry 10 suppressed ones, and a message
         let issues = try JSONDecoder().decode(
-            IssuesReport.self, from: try BuiltFaultline.run(["issues", "--json", "--log-dir", logs.path]))
-        let summary = try Self.object(try BuiltFaultline.run(["summary", "--json", "--log-dir", logs.path]))
+            IssuesReport.self, from: try await BuiltFaultline.run(["issues", "--json", "--log-dir", logs.path]))
+        let summary = try Self.object(try await BuiltFaultline.run(["summary", "--json", "--log-dir", logs.path]))
         let timeout = try #require(issues.issues.first)
-        let show = try Self.object(try BuiltFaultline.run(["show", timeout.id, "--json", "--log-dir", logs.path]))
+        let show = try Self.object(
+            try await BuiltFaultline.run(["show", timeout.id, "--json", "--log-dir", logs.path]))
         let incident = try Self.object(
-            try BuiltFaultline.run(["incident", "--json", "--log-dir", logs.path] + Self.window))
+            try await BuiltFaultline.run(["incident", "--json", "--log-dir", logs.path] + Self.window))
 
         // Then the timeout issue has 13 events everywhere, and the log 14
         #expect(issues.issues.map(\.events) == [13, 1])

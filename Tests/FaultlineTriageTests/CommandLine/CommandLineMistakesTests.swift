@@ -11,15 +11,15 @@ import Testing
         (["frobnicate"], "faultline: 'frobnicate' is not a command: see 'faultline --help' for the commands.\n"),
         (["/tmp"], "faultline: '/tmp' is not a command: to read it, run 'faultline summary --log-dir /tmp'.\n"),
     ])
-    func anUnknownFirstWordIsNotACommand(arguments: [String], says: String) throws {
-        let outcome = try BuiltFaultline.outcome(of: arguments)
+    func anUnknownFirstWordIsNotACommand(arguments: [String], says: String) async throws {
+        let outcome = try await BuiltFaultline.outcome(of: arguments)
 
         #expect(outcome.status == 64)
         #expect(outcome.errors == says)
     }
 
-    @Test func aTimeThatCannotBeReadShowsTheSubcommandsUsage() throws {
-        let outcome = try BuiltFaultline.outcome(of: ["issues", "--since", "yesterday", "--file", "/dev/null"])
+    @Test func aTimeThatCannotBeReadShowsTheSubcommandsUsage() async throws {
+        let outcome = try await BuiltFaultline.outcome(of: ["issues", "--since", "yesterday", "--file", "/dev/null"])
 
         #expect(outcome.status == 64)
         #expect(outcome.errors.contains("'yesterday' is not a time"))
@@ -32,8 +32,8 @@ import Testing
         (["issues", "--new", "--until", "3h"], "--until 3h is before --since 1h", "issues"),
         (["incident", "--until", "2h"], "--until 2h is before --since 1h", "incident"),
     ])
-    func aWindowThatEndsBeforeItStartsIsAUsageMistake(arguments: [String], says: String, command: String) throws {
-        let outcome = try BuiltFaultline.outcome(of: arguments + ["--file", "/dev/null"])
+    func aWindowThatEndsBeforeItStartsIsAUsageMistake(arguments: [String], says: String, command: String) async throws {
+        let outcome = try await BuiltFaultline.outcome(of: arguments + ["--file", "/dev/null"])
 
         #expect(outcome.status == 64)
         #expect(outcome.errors.contains("\(says): the window ends before it starts."))
@@ -41,38 +41,38 @@ import Testing
         #expect(outcome.output.isEmpty)
     }
 
-    @Test func followingNamedFilesShowsTailsUsage() throws {
-        let outcome = try BuiltFaultline.outcome(of: ["tail", "-f", "--file", "/dev/null"])
+    @Test func followingNamedFilesShowsTailsUsage() async throws {
+        let outcome = try await BuiltFaultline.outcome(of: ["tail", "-f", "--file", "/dev/null"])
 
         #expect(outcome.status == 64)
         #expect(outcome.errors.contains("-f follows a log directory's events.jsonl; leave out --file."))
         #expect(outcome.errors.contains("Usage: faultline tail"))
     }
 
-    @Test func aKindTheSummaryDoesNotKnowIsCountedInItsText() throws {
+    @Test func aKindTheSummaryDoesNotKnowIsCountedInItsText() async throws {
         // Given seven events, one of a kind of its own
         let log = try CommandLineLog(events: Array(repeating: ("server", nil), count: 6) + [("K", nil)])
         defer { log.remove() }
 
-        let summary = String(decoding: try BuiltFaultline.run(["summary", "--log-dir", log.path]), as: UTF8.self)
+        let summary = String(decoding: try await BuiltFaultline.run(["summary", "--log-dir", log.path]), as: UTF8.self)
 
         #expect(summary.contains("\nby kind:  server 6  K 1\n"))
     }
 
-    @Test func oneSkippedFileIsSingular() throws {
+    @Test func oneSkippedFileIsSingular() async throws {
         // Given a rotated log cut inside its gzip member
         let log = try CommandLineLog()
         defer { log.remove() }
         try Gzip.compress(Data(repeating: 0x0A, count: 4096)).prefix(5).write(
             to: log.directory.appendingPathComponent("events-1.jsonl.gz"))
 
-        let summary = String(decoding: try BuiltFaultline.run(["summary", "--log-dir", log.path]), as: UTF8.self)
+        let summary = String(decoding: try await BuiltFaultline.run(["summary", "--log-dir", log.path]), as: UTF8.self)
 
         #expect(summary.contains("1 truncated gzip file\n"), "\(summary)")
     }
 
-    @Test func aForwardDSNWithAPortOutOfRangeIsRefused() throws {
-        let outcome = try BuiltFaultline.outcome(of: ["serve", "--forward", "http://k@127.0.0.1:99999/1"])
+    @Test func aForwardDSNWithAPortOutOfRangeIsRefused() async throws {
+        let outcome = try await BuiltFaultline.outcome(of: ["serve", "--forward", "http://k@127.0.0.1:99999/1"])
 
         #expect(outcome.status == 64)
         #expect(outcome.errors.contains("the port must be from 1 to 65535"))

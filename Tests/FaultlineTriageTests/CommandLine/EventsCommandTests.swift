@@ -29,21 +29,21 @@ import Testing
         return directory
     }
 
-    @Test func anIssuesEventsAreListedNewestFirstAsJSONJSONLinesAndCSV() throws {
+    @Test func anIssuesEventsAreListedNewestFirstAsJSONJSONLinesAndCSV() async throws {
         let log = try Self.log()
         defer { log.remove() }
         let issue = try #require(
             try JSONSerialization.jsonObject(
-                with: BuiltFaultline.run(["issues", "--json", "--log-dir", log.url.path, "--kind", "server"]))
+                with: await BuiltFaultline.run(["issues", "--json", "--log-dir", log.url.path, "--kind", "server"]))
                 as? [String: Any]
         ).flatMap { ($0["issues"] as? [[String: Any]])?.first?["id"] as? String }
         let id = try #require(issue)
-        func events(_ format: [String]) throws -> Data {
-            try BuiltFaultline.run(["events", id, "--log-dir", log.url.path] + format)
+        func events(_ format: [String]) async throws -> Data {
+            try await BuiltFaultline.run(["events", id, "--log-dir", log.url.path] + format)
         }
 
         // JSON: the five events newest first, each with its id, user, release, route and status
-        let json = try #require(try JSONSerialization.jsonObject(with: events(["--json"])) as? [String: Any])
+        let json = try #require(try JSONSerialization.jsonObject(with: await events(["--json"])) as? [String: Any])
         let listed = try #require(json["events"] as? [[String: Any]])
         #expect(listed.map { $0["event_id"] as? String } == (1...5).reversed().map { String(format: "%032x", $0) })
         #expect(listed.map { $0["title"] as? String } == Self.titles.reversed())
@@ -51,19 +51,20 @@ import Testing
         #expect(json["left_out"] as? Int == 0)
         // --limit keeps the newest and counts the others
         let limited = try #require(
-            try JSONSerialization.jsonObject(with: events(["--json", "--limit", "2"])) as? [String: Any])
+            try JSONSerialization.jsonObject(with: await events(["--json", "--limit", "2"])) as? [String: Any])
         #expect((limited["events"] as? [[String: Any]])?.count == 2 && limited["left_out"] as? Int == 3)
 
         // JSON Lines: the same objects, one a line
-        let lines = try events(["--ndjson"]).split(separator: UInt8(ascii: "\n"))
+        let lines = try await events(["--ndjson"]).split(separator: UInt8(ascii: "\n"))
         let objects = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0)) as? [String: Any]) }
         #expect(objects.map { $0["event_id"] as? String } == listed.map { $0["event_id"] as? String })
 
         // CSV: Python's csv module reads back the same fields, a formula made text by a leading quote
         let csv = log.file("events.csv")
-        try events(["--csv"]).write(to: csv)
+        try await events(["--csv"]).write(to: csv)
         let rows = try #require(
-            try JSONSerialization.jsonObject(with: PythonPeer.run("csv_rows.py", [csv.path])) as? [[String: String]])
+            try JSONSerialization.jsonObject(with: await PythonPeer.run("csv_rows.py", [csv.path]))
+                as? [[String: String]])
         #expect(rows.count == listed.count)
         for (row, event) in zip(rows, listed) {
             for key in ["timestamp", "event_id", "kind", "route", "user", "release"] {
@@ -75,21 +76,23 @@ import Testing
         }
     }
 
-    @Test func anEventIsShownByItsIDAndPrintedRawExactlyAsStored() throws {
+    @Test func anEventIsShownByItsIDAndPrintedRawExactlyAsStored() async throws {
         let log = try Self.log()
         defer { log.remove() }
         let stored = try String(contentsOf: log.file("events.jsonl"), encoding: .utf8).split(separator: "\n")
 
         // --raw prints the line as it is in the log, byte for byte, from the full id or a unique start of it
-        let raw = try BuiltFaultline.run(["show", String(format: "%032x", 4), "--raw", "--log-dir", log.url.path])
+        let raw = try await BuiltFaultline.run(["show", String(format: "%032x", 4), "--raw", "--log-dir", log.url.path])
         #expect(raw == Data((stored[3] + "\n").utf8))
-        let other = try BuiltFaultline.run(["show", "ffffffff", "--raw", "--log-dir", log.url.path])
+        let other = try await BuiltFaultline.run(["show", "ffffffff", "--raw", "--log-dir", log.url.path])
         #expect(other == Data((stored[5] + "\n").utf8))
 
         // and shown, it names its issue and has the event in full
         let shown = try #require(
             try JSONSerialization.jsonObject(
-                with: BuiltFaultline.run(["show", String(format: "%032x", 2), "--json", "--log-dir", log.url.path]))
+                with: await BuiltFaultline.run([
+                    "show", String(format: "%032x", 2), "--json", "--log-dir", log.url.path,
+                ]))
                 as? [String: Any])
         let event = try #require(shown["event"] as? [String: Any])
         #expect(event["event_id"] as? String == String(format: "%032x", 2))
@@ -97,9 +100,9 @@ import Testing
         #expect((shown["issue"] as? String)?.count == 8)
 
         // A start that several events share, or none has, says so
-        let ambiguous = try BuiltFaultline.outcome(of: ["show", "0000", "--log-dir", log.url.path])
+        let ambiguous = try await BuiltFaultline.outcome(of: ["show", "0000", "--log-dir", log.url.path])
         #expect(ambiguous.status == 1 && ambiguous.errors.contains("matches several events"))
-        let missing = try BuiltFaultline.outcome(of: ["show", "abcdef12", "--log-dir", log.url.path])
+        let missing = try await BuiltFaultline.outcome(of: ["show", "abcdef12", "--log-dir", log.url.path])
         #expect(missing.status == 1 && missing.errors.contains("No issue or event abcdef12"))
     }
 }

@@ -7,9 +7,9 @@ import Testing
     @Test(arguments: [
         "summary", "incident", "issues", "show", "timeline", "tail", "stats", "report", "serve", "demo",
     ])
-    func aSubcommandsHelpEndsWithExamplesOfItsOwnOptions(command: String) throws {
+    func aSubcommandsHelpEndsWithExamplesOfItsOwnOptions(command: String) async throws {
         for request in [[command, "--help"], [command, "-h"], ["help", command]] {
-            let help = String(decoding: try BuiltFaultline.run(request), as: UTF8.self)
+            let help = String(decoding: try await BuiltFaultline.run(request), as: UTF8.self)
             let sections = help.components(separatedBy: "\nEXAMPLES:\n")
             #expect(sections.count == 2, "\(request)")
             let examples = sections.last?.split(separator: "\n").filter { $0.hasPrefix("  faultline ") } ?? []

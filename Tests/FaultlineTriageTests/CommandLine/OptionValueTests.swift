@@ -20,13 +20,13 @@ import Testing
     ]
 
     @Test(arguments: options)
-    func nonsenseIsAUsageError(command: [String], option: String) throws {
+    func nonsenseIsAUsageError(command: [String], option: String) async throws {
         let log = try CommandLineLog()
         defer { log.remove() }
         // (a ratio as large as 1e308 is a ratio, if a useless one: see aHugeRatioOrCountIsTakenAsGiven)
         for value in Self.nonsense
         where !(option == "--spike-factor" && ["1e308", "99999999999999999999"].contains(value)) {
-            let outcome = try BuiltFaultline.outcome(of: command + [option, value, "--log-dir", log.path])
+            let outcome = try await BuiltFaultline.outcome(of: command + [option, value, "--log-dir", log.path])
 
             #expect(outcome.reason == .exit && outcome.status == 64, "\(command) \(option) '\(value)'")
             let firstLine = outcome.errors.split(separator: "\n").first ?? ""
@@ -36,7 +36,7 @@ import Testing
         }
     }
 
-    @Test func aHugeRatioOrCountIsTakenAsGiven() throws {
+    @Test func aHugeRatioOrCountIsTakenAsGiven() async throws {
         let log = try CommandLineLog()
         defer { log.remove() }
         for arguments in [
@@ -44,22 +44,22 @@ import Testing
             ["issues", "--limit", String(Int.max)], ["tail", "--lines", String(Int.max)],
             ["summary", "--since", "1e30w"],
         ] {
-            let outcome = try BuiltFaultline.outcome(of: arguments + ["--log-dir", log.path])
+            let outcome = try await BuiltFaultline.outcome(of: arguments + ["--log-dir", log.path])
 
             #expect(outcome.reason == .exit && outcome.status == 0, "\(arguments): \(outcome.errors)")
             #expect(!outcome.text.contains("inf"), "\(arguments): \(outcome.text)")
         }
     }
 
-    @Test func aNegativeDurationSaysToLeaveOutTheSign() throws {
-        let outcome = try BuiltFaultline.outcome(of: ["issues", "--since", "-5m", "--file", "/dev/null"])
+    @Test func aNegativeDurationSaysToLeaveOutTheSign() async throws {
+        let outcome = try await BuiltFaultline.outcome(of: ["issues", "--since", "-5m", "--file", "/dev/null"])
 
         #expect(outcome.status == 64)
         #expect(outcome.errors.contains("'-5m' is not a time; durations count back from now: write 5m."))
     }
 
-    @Test func aWindowThatStartsInTheFutureIsRefused() throws {
-        let outcome = try BuiltFaultline.outcome(of: ["summary", "--since", "2999-01-01", "--file", "/dev/null"])
+    @Test func aWindowThatStartsInTheFutureIsRefused() async throws {
+        let outcome = try await BuiltFaultline.outcome(of: ["summary", "--since", "2999-01-01", "--file", "/dev/null"])
 
         #expect(outcome.status == 64)
         #expect(outcome.errors.contains("--since 2999-01-01 is in the future"))

@@ -31,50 +31,52 @@ import Testing
         return directory
     }
 
-    private func summary(_ log: TemporaryDirectory, _ arguments: [String]) throws -> [String: Any] {
-        let output = try BuiltFaultline.run(["summary", "--json", "--log-dir", log.url.path] + arguments)
+    private func summary(_ log: TemporaryDirectory, _ arguments: [String]) async throws -> [String: Any] {
+        let output = try await BuiltFaultline.run(["summary", "--json", "--log-dir", log.url.path] + arguments)
         return try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
     }
 
-    @Test func whereFiltersByATagAContextFieldAndTheUserAndGrepByText() throws {
+    @Test func whereFiltersByATagAContextFieldAndTheUserAndGrepByText() async throws {
         let log = try Self.log()
         defer { log.remove() }
-        func events(_ arguments: [String]) throws -> Int? {
-            try summary(log, arguments)["event_count"] as? Int
+        func events(_ arguments: [String]) async throws -> Int? {
+            try await summary(log, arguments)["event_count"] as? Int
         }
-        #expect(try events(["--where", "device.model=iPhone 15"]) == 6)
-        #expect(try events(["--where", "device.model=iPhone*"]) == 10)
-        #expect(try events(["--where", "device.model!=iPhone*"]) == 2)
-        #expect(try events(["--where", "tags.feature_flag=new_checkout"]) == 4)
-        #expect(try events(["--where", "feature_flag!=*"]) == 8)  // events without the tag
-        #expect(try events(["--where", "contexts.os.name=Android"]) == 2)
-        #expect(try events(["--where", "contexts.os.version=17.1*"]) == 3)  // 17.1, 17.10, 17.11
-        #expect(try events(["--where", "user.id=u1"]) == 3)
-        #expect(try events(["--where", "user.id=u1", "--where", "release=app@2.1"]) == 3)
-        #expect(try events(["--where", "user.id=u1", "--where", "release=app@2.0"]) == 0)
-        #expect(try events(["--grep", "ORDER 100"]) == 10)
-        #expect(try events(["--grep", "order 1003"]) == 1)
-        #expect(try events(["--grep", "profileimage", "--where", "contexts.os.name=iOS"]) == 0)
+        #expect(try await events(["--where", "device.model=iPhone 15"]) == 6)
+        #expect(try await events(["--where", "device.model=iPhone*"]) == 10)
+        #expect(try await events(["--where", "device.model!=iPhone*"]) == 2)
+        #expect(try await events(["--where", "tags.feature_flag=new_checkout"]) == 4)
+        #expect(try await events(["--where", "feature_flag!=*"]) == 8)  // events without the tag
+        #expect(try await events(["--where", "contexts.os.name=Android"]) == 2)
+        #expect(try await events(["--where", "contexts.os.version=17.1*"]) == 3)  // 17.1, 17.10, 17.11
+        #expect(try await events(["--where", "user.id=u1"]) == 3)
+        #expect(try await events(["--where", "user.id=u1", "--where", "release=app@2.1"]) == 3)
+        #expect(try await events(["--where", "user.id=u1", "--where", "release=app@2.0"]) == 0)
+        #expect(try await events(["--grep", "ORDER 100"]) == 10)
+        #expect(try await events(["--grep", "order 1003"]) == 1)
+        #expect(try await events(["--grep", "profileimage", "--where", "contexts.os.name=iOS"]) == 0)
         // and the issues, tail and events commands read the same filters
-        let issues = try BuiltFaultline.run([
+        let issues = try await BuiltFaultline.run([
             "issues", "--json", "--where", "contexts.os.name=Android", "--log-dir", log.url.path,
         ])
         let rows =
             try #require(try JSONSerialization.jsonObject(with: issues) as? [String: Any])["issues"] as? [[String: Any]]
         #expect(rows?.map { $0["events"] as? Int } == [2])
-        let tail = try BuiltFaultline.run([
+        let tail = try await BuiltFaultline.run([
             "tail", "-n", "20", "--json", "--grep", "keynotfound", "--log-dir", log.url.path,
         ])
         #expect(tail.split(separator: UInt8(ascii: "\n")).count == 2)
         // A condition without '=' is a usage error
-        let mistaken = try BuiltFaultline.outcome(of: ["summary", "--where", "device.model", "--log-dir", log.url.path])
+        let mistaken = try await BuiltFaultline.outcome(of: [
+            "summary", "--where", "device.model", "--log-dir", log.url.path,
+        ])
         #expect(mistaken.status == 64 && mistaken.errors.contains("is not a condition"))
     }
 
-    @Test func tagsListEachTagsValuesWithExactCountsAndShares() throws {
+    @Test func tagsListEachTagsValuesWithExactCountsAndShares() async throws {
         let log = try Self.log()
         defer { log.remove() }
-        let output = try BuiltFaultline.run(["tags", "--json", "--log-dir", log.url.path])
+        let output = try await BuiltFaultline.run(["tags", "--json", "--log-dir", log.url.path])
         let report = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
         #expect(report["events"] as? Int == 12)
         let tags = try #require(report["tags"] as? [[String: Any]])
@@ -87,22 +89,26 @@ import Testing
 
         // For one issue, with --key and --values
         let issues = try JSONSerialization.jsonObject(
-            with: BuiltFaultline.run(["issues", "--json", "--where", "error.kind=decoding", "--log-dir", log.url.path]))
+            with: await BuiltFaultline.run([
+                "issues", "--json", "--where", "error.kind=decoding", "--log-dir", log.url.path,
+            ]))
         let id = try #require(((issues as? [String: Any])?["issues"] as? [[String: Any]])?.first?["id"] as? String)
         let one = try #require(
             try JSONSerialization.jsonObject(
-                with: BuiltFaultline.run(["tags", id, "--key", "device.model", "--json", "--log-dir", log.url.path]))
+                with: await BuiltFaultline.run([
+                    "tags", id, "--key", "device.model", "--json", "--log-dir", log.url.path,
+                ]))
                 as? [String: Any])
         #expect(one["issue"] as? String == id && one["events"] as? Int == 2)
         #expect((one["tags"] as? [[String: Any]])?.map { $0["key"] as? String } == ["device.model"])
         let limited = try #require(
             try JSONSerialization.jsonObject(
-                with: BuiltFaultline.run(["tags", "--values", "1", "--json", "--log-dir", log.url.path]))
+                with: await BuiltFaultline.run(["tags", "--values", "1", "--json", "--log-dir", log.url.path]))
                 as? [String: Any])
         let first = try #require((limited["tags"] as? [[String: Any]])?.first)
         #expect((first["values"] as? [[String: Any]])?.count == 1 && first["other_values"] as? Int == 2)
         // and the text view says the same
-        let text = String(decoding: try BuiltFaultline.run(["tags", "--log-dir", log.url.path]), as: UTF8.self)
+        let text = String(decoding: try await BuiltFaultline.run(["tags", "--log-dir", log.url.path]), as: UTF8.self)
         #expect(text.contains(" 50.0%         6  iPhone 15"))
     }
 }

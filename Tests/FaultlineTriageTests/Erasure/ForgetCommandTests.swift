@@ -53,12 +53,12 @@ import Testing
         #expect(expected == 25 + 3)
 
         // A dry run counts and changes nothing
-        let dry = try Self.json(
+        let dry = try await Self.json(
             ["forget", "--user", "user-3", "--user", "ada@example.com", "--dry-run", "--json"], log)
         #expect(dry["total"] as? Int == expected && dry["dry_run"] as? Bool == true)
         #expect(try Self.lines(in: log.url) == before)
 
-        let result = try Self.json(["forget", "--user", "user-3", "--user", "ada@example.com", "--json"], log)
+        let result = try await Self.json(["forget", "--user", "user-3", "--user", "ada@example.com", "--json"], log)
         #expect(result["total"] as? Int == expected)
         let after = try Self.lines(in: log.url)
         #expect(Set(after.keys) == Set(before.keys))
@@ -79,12 +79,12 @@ import Testing
         }
         #expect(try log.names().allSatisfy { !$0.hasSuffix(".tmp") })
         // Readers count the others, exactly; a second run finds nothing
-        let summary = try Self.json(["summary", "--json"], log)
+        let summary = try await Self.json(["summary", "--json"], log)
         #expect(summary["event_count"] as? Int == 400 - expected)
-        #expect(try Self.json(["forget", "--user", "user-3", "--json"], log)["total"] as? Int == 0)
+        #expect(try await Self.json(["forget", "--user", "user-3", "--json"], log)["total"] as? Int == 0)
     }
 
-    @Test func aUserIsFoundHoweverTheirIdIsEscapedInTheJSON() throws {
+    @Test func aUserIsFoundHoweverTheirIdIsEscapedInTheJSON() async throws {
         let log = try TemporaryDirectory("forget-escaped")
         defer { log.remove() }
         // As Python's json.dumps (\u escapes), Foundation's JSONSerialization (\/) and Swift's encoder (raw UTF-8)
@@ -98,12 +98,13 @@ import Testing
         ]
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: log.file("events.jsonl"))
         #expect(
-            try Self.json(["forget", "--user", "jürgen", "--user", "team/42", "--json"], log)["total"] as? Int == 4)
+            try await Self.json(["forget", "--user", "jürgen", "--user", "team/42", "--json"], log)["total"] as? Int
+                == 4)
         let left = try Self.lines(in: log.url)["events.jsonl"] ?? []
         #expect(left.filter { $0.first != UInt8(ascii: " ") }.map { String(decoding: $0, as: UTF8.self) } == [lines[3]])
     }
 
-    @Test func theUsersTransactionsAreBlankedAndTheRequestOutcomesLeftAsTheyWere() throws {
+    @Test func theUsersTransactionsAreBlankedAndTheRequestOutcomesLeftAsTheyWere() async throws {
         let log = try TemporaryDirectory("forget-transactions")
         defer { log.remove() }
         // Transactions carry their user as events do; request outcomes carry none
@@ -118,7 +119,7 @@ import Testing
         let outcomes = Data(#"{"type":"faultline.request_outcomes","id":"a","start":1795000000,"end":1795000060}"#.utf8)
         try outcomes.write(to: requests.appendingPathComponent("outcomes.jsonl"))
 
-        let result = try Self.json(["forget", "--user", "user-3", "--json"], log)
+        let result = try await Self.json(["forget", "--user", "user-3", "--json"], log)
 
         #expect(result["total"] as? Int == 1)
         let erased = try #require(result["erased"] as? [[String: Any]])
@@ -133,12 +134,12 @@ import Testing
         defer { log.remove() }
         let before = try Self.lines(in: log.url)
         let writer = try EventLog(configuration: .init(directory: log.url, maximumFileSize: 8 * 1024))
-        let refused = try BuiltFaultline.outcome(of: ["forget", "--user", "user-3", "--log-dir", log.path])
+        let refused = try await BuiltFaultline.outcome(of: ["forget", "--user", "user-3", "--log-dir", log.path])
         #expect(refused.status == 2)
         #expect(refused.errors.contains("a process writes this log directory"))
         #expect(try Self.lines(in: log.url) == before)
         try await writer.close()
-        #expect(try Self.json(["forget", "--user", "user-3", "--json"], log)["total"] as? Int == 25)
+        #expect(try await Self.json(["forget", "--user", "user-3", "--json"], log)["total"] as? Int == 25)
     }
 
     @Test func aCorruptRotatedFileIsLeftAsItWasAndNamedWhileTheOthersAreErased() async throws {
@@ -147,7 +148,7 @@ import Testing
         let rotated = try #require(EventLog.files(in: log.url).last { $0.pathExtension == "gz" })
         let cut = try Data(contentsOf: rotated).dropLast(40)
         try Data(cut).write(to: rotated)
-        let outcome = try BuiltFaultline.outcome(of: ["forget", "--user", "user-3", "--log-dir", log.path])
+        let outcome = try await BuiltFaultline.outcome(of: ["forget", "--user", "user-3", "--log-dir", log.path])
         #expect(outcome.status == 1)
         #expect(outcome.text.contains("not read, left as it was: \(rotated.path)"))
         #expect(outcome.errors.contains("may still hold the user's events"))
@@ -156,8 +157,8 @@ import Testing
         #expect(!remaining.values.joined().contains { $0.range(of: Data(#""id":"user-3""#.utf8)) != nil })
     }
 
-    private static func json(_ arguments: [String], _ log: TemporaryDirectory) throws -> [String: Any] {
-        let output = try BuiltFaultline.run(arguments + ["--log-dir", log.path])
+    private static func json(_ arguments: [String], _ log: TemporaryDirectory) async throws -> [String: Any] {
+        let output = try await BuiltFaultline.run(arguments + ["--log-dir", log.path])
         return try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
     }
 }

@@ -32,7 +32,7 @@ import Testing
         defer { timed.remove() }
         try Self.copy(pristine, to: timed)
         let started = ContinuousClock.now
-        _ = try BuiltFaultline.run(["forget", "--user", "user-3", "--log-dir", timed.path])
+        _ = try await BuiltFaultline.run(["forget", "--user", "user-3", "--log-dir", timed.path])
         let duration = ContinuousClock.now - started
 
         // Rounds until a kill landed while a file was being rewritten (forget spends about half its time so)
@@ -63,7 +63,7 @@ import Testing
                 }
             }
             // And forget run again finishes: the user's lines blanked, no temporary file left
-            _ = try BuiltFaultline.run(["forget", "--user", "user-3", "--log-dir", work.path])
+            _ = try await BuiltFaultline.run(["forget", "--user", "user-3", "--log-dir", work.path])
             let finished = try ForgetCommandTests.lines(in: work.url)
             for (name, lines) in original {
                 let now = try #require(finished[name])

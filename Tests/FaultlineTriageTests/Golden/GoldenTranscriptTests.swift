@@ -20,7 +20,7 @@ import Testing
         defer { temporary.remove() }
         let logs = temporary.url
         try await Self.writeSeedScenarioLog(to: logs)
-        let issueIDs = try Self.issueIDs(logs: logs)
+        let issueIDs = try await Self.issueIDs(logs: logs)
         let travels = try #require(issueIDs["server POST /boleto/travels 400 40013"])
         let profileImage = try #require(issueIDs["decoding Envelope<User> data.profileImage"])
 
@@ -49,7 +49,7 @@ import Testing
         }
         var mismatches: [String] = []
         for command in commands {
-            let output = try Self.run(
+            let output = try await Self.run(
                 command.arguments, logs: command.logs,
                 environment: command.columns.map { ["COLUMNS": String($0)] } ?? [:])
             let prompt = (command.columns.map { ["$ COLUMNS=\($0) faultline"] } ?? ["$ faultline"]) + command.arguments
@@ -125,7 +125,7 @@ import Testing
     }
 
     /// Issue ids by fingerprint (its parts joined by spaces), from `faultline issues --json`.
-    private static func issueIDs(logs: URL) throws -> [String: String] {
+    private static func issueIDs(logs: URL) async throws -> [String: String] {
         struct Issues: Decodable {
             struct Row: Decodable {
                 let id: String
@@ -134,14 +134,16 @@ import Testing
             let issues: [Row]
         }
         let rows = try JSONDecoder().decode(
-            Issues.self, from: Data(try run(["issues", "--json"], logs: logs).utf8))
+            Issues.self, from: Data(try await run(["issues", "--json"], logs: logs).utf8))
         return Dictionary(uniqueKeysWithValues: rows.issues.map { ($0.fingerprint.joined(separator: " "), $0.id) })
     }
 
     /// What `faultline arguments` prints on standard output, reading `logs`.
-    private static func run(_ arguments: [String], logs: URL, environment: [String: String] = [:]) throws -> String {
+    private static func run(_ arguments: [String], logs: URL, environment: [String: String] = [:]) async throws
+        -> String
+    {
         String(
-            decoding: try BuiltFaultline.run(arguments + ["--log-dir", logs.path], environment: environment),
+            decoding: try await BuiltFaultline.run(arguments + ["--log-dir", logs.path], environment: environment),
             as: UTF8.self)
     }
 

@@ -71,10 +71,10 @@ import Testing
         return waits
     }
 
-    static func routes(_ arguments: [String]) throws -> Report {
+    static func routes(_ arguments: [String]) async throws -> Report {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
-        return try decoder.decode(Report.self, from: try BuiltFaultline.run(["routes", "--json"] + arguments))
+        return try decoder.decode(Report.self, from: try await BuiltFaultline.run(["routes", "--json"] + arguments))
     }
 
     @Test func aThousandRequestsWithFivePercentFailuresAndPlantedLatencyAreReportedExactly() async throws {
@@ -87,7 +87,7 @@ import Testing
         }
 
         // Then the route has 1 000 requests, 50 failed, a rate of 5.0 %
-        let report = try Self.routes(["--log-dir", temporary.path])
+        let report = try await Self.routes(["--log-dir", temporary.path])
         #expect(report.schemaVersion == 1)
         let users = try #require(report.routes.first)
         #expect(report.routes.count == 1)
@@ -109,19 +109,20 @@ import Testing
             if fraction > 0.9 { #expect(read >= 60 * 31 / 32, "p\(Int(fraction * 100)) \(read) ms") }
         }
         // and the text says so
-        let text = String(decoding: try BuiltFaultline.run(["routes", "--log-dir", temporary.path]), as: UTF8.self)
+        let text = String(
+            decoding: try await BuiltFaultline.run(["routes", "--log-dir", temporary.path]), as: UTF8.self)
         #expect(text.contains("1000 requests, 50 failed (5.0 %)"), "\(text)")
         #expect(text.contains("decoding.2xx 50"))
 
         // And the decoding issue is 50 of the route's 1 000 requests, in issues and show, though its events are fewer
         let issues = try JSONDecoder().decode(
-            IssuesReport.self, from: try BuiltFaultline.run(["issues", "--json", "--log-dir", temporary.path]))
+            IssuesReport.self, from: try await BuiltFaultline.run(["issues", "--json", "--log-dir", temporary.path]))
         let decoding = try #require(issues.issues.first { $0.kind == "decoding" })
         // (its events are 10: the fingerprint limit keeps 10 a minute, and the others were not carried)
         #expect(decoding.events == 10)
         #expect(decoding.routeRequests == 1_000 && decoding.failedRequests == 50)
         let show = String(
-            decoding: try BuiltFaultline.run(["show", decoding.id, "--log-dir", temporary.path]), as: UTF8.self)
+            decoding: try await BuiltFaultline.run(["show", decoding.id, "--log-dir", temporary.path]), as: UTF8.self)
         #expect(show.contains("requests: 50 of 1000 requests (5.0 %)"), "\(show)")
     }
 
@@ -135,19 +136,19 @@ import Testing
         }
 
         // Then the route has 60 requests, 3 failed, and each release its own
-        let report = try Self.routes(["--log-dir", temporary.path])
+        let report = try await Self.routes(["--log-dir", temporary.path])
         let route = try #require(report.routes.first)
         #expect(route.totals.requests == 60 && route.totals.failures == 3)
         #expect(route.releases.map(\.release) == ["app@1", "app@2"])
         #expect(route.releases.map(\.totals.requests) == [40, 20])
         #expect(route.releases.map(\.totals.failures) == [2, 1])
         // and --release, --route and the window narrow them
-        #expect(try Self.routes(["--log-dir", temporary.path, "--release", "app@2"]).totals.requests == 20)
-        #expect(try Self.routes(["--log-dir", temporary.path, "--route", "/other"]).routes.isEmpty)
-        #expect(try Self.routes(["--log-dir", temporary.path, "--until", "2026-01-01"]).totals.requests == 0)
+        #expect(try await Self.routes(["--log-dir", temporary.path, "--release", "app@2"]).totals.requests == 20)
+        #expect(try await Self.routes(["--log-dir", temporary.path, "--route", "/other"]).routes.isEmpty)
+        #expect(try await Self.routes(["--log-dir", temporary.path, "--until", "2026-01-01"]).totals.requests == 0)
     }
 
-    @Test func unreadableLinesAreSkippedAndCountedAndAMissingDirectoryIsAnError() throws {
+    @Test func unreadableLinesAreSkippedAndCountedAndAMissingDirectoryIsAnError() async throws {
         let temporary = try TemporaryDirectory("routes")
         defer { temporary.remove() }
         let folder = temporary.url.appendingPathComponent("requests")
@@ -160,10 +161,11 @@ import Testing
         ]
         try Data(lines.joined(separator: "\n").utf8).write(to: folder.appendingPathComponent("outcomes.jsonl"))
 
-        let text = String(decoding: try BuiltFaultline.run(["routes", "--log-dir", temporary.path]), as: UTF8.self)
+        let text = String(
+            decoding: try await BuiltFaultline.run(["routes", "--log-dir", temporary.path]), as: UTF8.self)
         #expect(text.contains("GET /a"))
         #expect(text.contains("skipped: 2 unreadable lines"), "\(text)")
-        let missing = try BuiltFaultline.outcome(of: ["routes", "--log-dir", temporary.path + "/missing"])
+        let missing = try await BuiltFaultline.outcome(of: ["routes", "--log-dir", temporary.path + "/missing"])
         #expect(missing.status == 2)
         #expect(missing.errors.contains("missing"), "\(missing.errors)")
     }

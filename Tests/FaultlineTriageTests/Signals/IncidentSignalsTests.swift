@@ -13,11 +13,11 @@ import Testing
     static let start = end - 3600
     static let window = ["--since", "2026-11-24T09:00:00Z", "--until", "2026-11-24T10:00:00Z"]
 
-    @Test func theIncidentViewFlagsWhatWasPlantedAndNothingElse() throws {
+    @Test func theIncidentViewFlagsWhatWasPlantedAndNothingElse() async throws {
         let logs = try Self.plantedLog()
         defer { try? FileManager.default.removeItem(at: logs) }
 
-        let json = try BuiltFaultline.run(["incident", "--json", "--log-dir", logs.path] + Self.window)
+        let json = try await BuiltFaultline.run(["incident", "--json", "--log-dir", logs.path] + Self.window)
         let report = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
         let flagged = try #require(report["flagged"] as? [[String: Any]])
         let byTitle = Dictionary(uniqueKeysWithValues: flagged.map { ($0["title"] as? String ?? "", $0) })
@@ -46,7 +46,7 @@ import Testing
 
         // and the text view says the same, flags first
         let text = String(
-            decoding: try BuiltFaultline.run(["incident", "--log-dir", logs.path] + Self.window), as: UTF8.self)
+            decoding: try await BuiltFaultline.run(["incident", "--log-dir", logs.path] + Self.window), as: UTF8.self)
         #expect(text.contains("1 new issue, 1 spiking, 1 regressed"))
         #expect(text.contains("3 → 30"))
         #expect(text.contains("10×"))
@@ -55,40 +55,40 @@ import Testing
         #expect(rows.map { $0.split(separator: "  ")[1] } == ["new, new in app@1.2", "spiking", "regressed"])
     }
 
-    @Test func failOnExitsThreeWhenAnIssueHasASignalItNamesAndZeroOtherwise() throws {
+    @Test func failOnExitsThreeWhenAnIssueHasASignalItNamesAndZeroOtherwise() async throws {
         let logs = try Self.plantedLog()
         defer { try? FileManager.default.removeItem(at: logs) }
-        func incident(_ arguments: [String]) throws -> ExternalProcess.Outcome {
-            try BuiltFaultline.outcome(of: ["incident", "--log-dir", logs.path] + Self.window + arguments)
+        func incident(_ arguments: [String]) async throws -> ExternalProcess.Outcome {
+            try await BuiltFaultline.outcome(of: ["incident", "--log-dir", logs.path] + Self.window + arguments)
         }
 
         // With the planted new, spiking and regressed issues, each signal named fails the command, after the view
         for (signals, issues) in [
             ("new", "1 issue is"), ("spiking,regressed", "2 issues are"), ("new,spiking", "2 issues are"),
         ] {
-            let outcome = try incident(["--fail-on", signals, "--json"])
+            let outcome = try await incident(["--fail-on", signals, "--json"])
             #expect(outcome.status == 3, "\(signals)")
             #expect(outcome.errors == "faultline: \(issues) flagged (--fail-on \(signals)).\n")
             #expect((try JSONSerialization.jsonObject(with: outcome.output) as? [String: Any])?["flagged"] != nil)
         }
         // and --limit shortens the list, not what fails it
-        #expect(try incident(["--fail-on", "regressed", "--limit", "1"]).status == 3)
+        #expect(try await incident(["--fail-on", "regressed", "--limit", "1"]).status == 3)
         // Over the day before, when nothing was flagged, it exits 0
-        let quiet = try BuiltFaultline.outcome(of: [
+        let quiet = try await BuiltFaultline.outcome(of: [
             "incident", "--log-dir", logs.path, "--since", "2026-11-23T09:00:00Z", "--until", "2026-11-23T10:00:00Z",
             "--fail-on", "new,spiking,regressed",
         ])
         #expect(quiet.status == 0, "\(quiet.text)")
         // and a signal it does not know is a usage error
-        let mistaken = try incident(["--fail-on", "new,spikey"])
+        let mistaken = try await incident(["--fail-on", "new,spikey"])
         #expect(mistaken.status == 64 && mistaken.errors.contains("--fail-on takes new, spiking, regressed"))
     }
 
-    @Test func firstSeenIsTheFirstEventInTheLogsWhateverTheWindow() throws {
+    @Test func firstSeenIsTheFirstEventInTheLogsWhateverTheWindow() async throws {
         let logs = try Self.plantedLog()
         defer { try? FileManager.default.removeItem(at: logs) }
 
-        let json = try BuiltFaultline.run(["issues", "--json", "--log-dir", logs.path] + Self.window)
+        let json = try await BuiltFaultline.run(["issues", "--json", "--log-dir", logs.path] + Self.window)
         let report = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
         let issues = try #require(report["issues"] as? [[String: Any]])
         let firstSeen = Dictionary(
@@ -101,38 +101,40 @@ import Testing
         // and show says the same within the window
         let id = try #require(issues.first { $0["title"] as? String == "payment declined" }?["id"] as? String)
         let show = String(
-            decoding: try BuiltFaultline.run(["show", id, "--log-dir", logs.path] + Self.window), as: UTF8.self)
+            decoding: try await BuiltFaultline.run(["show", id, "--log-dir", logs.path] + Self.window), as: UTF8.self)
         #expect(show.contains("first seen 2026-11-22T09:00:00Z"))
     }
 
-    @Test func theFiltersOfIssuesAndTheSummaryCountTheSame() throws {
+    @Test func theFiltersOfIssuesAndTheSummaryCountTheSame() async throws {
         let logs = try Self.plantedLog()
         defer { try? FileManager.default.removeItem(at: logs) }
-        func titles(_ flag: String) throws -> [String] {
+        func titles(_ flag: String) async throws -> [String] {
             let report = try JSONDecoder().decode(
                 IssuesReport.self,
-                from: try BuiltFaultline.run(["issues", flag, "--json", "--log-dir", logs.path] + Self.window))
+                from: try await BuiltFaultline.run(["issues", flag, "--json", "--log-dir", logs.path] + Self.window))
             return report.issues.map(\.title)
         }
-        #expect(try titles("--new") == ["new decoding bug"])
-        #expect(try titles("--spiking") == ["payment declined"])
-        #expect(try titles("--regressed") == ["old crash"])
+        #expect(try await titles("--new") == ["new decoding bug"])
+        #expect(try await titles("--spiking") == ["payment declined"])
+        #expect(try await titles("--regressed") == ["old crash"])
         // The counts are those of the issues listed, not of the whole window
-        let spiking = try BuiltFaultline.run(["issues", "--spiking", "--json", "--log-dir", logs.path] + Self.window)
+        let spiking = try await BuiltFaultline.run(
+            ["issues", "--spiking", "--json", "--log-dir", logs.path] + Self.window)
         let counts = try #require(try JSONSerialization.jsonObject(with: spiking) as? [String: Any])
         #expect(counts["issue_count"] as? Int == 1 && counts["event_count"] as? Int == 30)
         let text = String(
-            decoding: try BuiltFaultline.run(["issues", "--new", "--log-dir", logs.path] + Self.window), as: UTF8.self)
+            decoding: try await BuiltFaultline.run(["issues", "--new", "--log-dir", logs.path] + Self.window),
+            as: UTF8.self)
         #expect(text.contains("1 issue, 5 events."))
         let summary = try JSONSerialization.jsonObject(
-            with: try BuiltFaultline.run(["summary", "--json", "--log-dir", logs.path] + Self.window))
+            with: try await BuiltFaultline.run(["summary", "--json", "--log-dir", logs.path] + Self.window))
         let signals = (summary as? [String: Any])?["signals"] as? [String: Int]
         #expect(signals == ["new": 1, "spiking": 1, "regressed": 1])
         // A lower factor flags the steady issue too; a higher minimum unflags the spike
         #expect(
             try JSONDecoder().decode(
                 IssuesReport.self,
-                from: try BuiltFaultline.run(
+                from: try await BuiltFaultline.run(
                     ["issues", "--spiking", "--spike-minimum", "31", "--json", "--log-dir", logs.path] + Self.window)
             ).issues.isEmpty)
     }

@@ -63,7 +63,7 @@ import Testing
         let logs = try Self.plantedLog()
         defer { logs.remove() }
 
-        let json = try await BuiltFaultline.output(of: ["incident", "--json", "--log-dir", logs.path] + Self.window)
+        let json = try await BuiltFaultline.run(["incident", "--json", "--log-dir", logs.path] + Self.window)
         let report = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
         let routes = try #require(report["routes"] as? [[String: Any]])
 
@@ -87,7 +87,7 @@ import Testing
 
         // and the text shows them beside the issues
         let text = String(
-            decoding: try await BuiltFaultline.output(of: ["incident", "--log-dir", logs.path] + Self.window),
+            decoding: try await BuiltFaultline.run(["incident", "--log-dir", logs.path] + Self.window),
             as: UTF8.self)
         #expect(text.contains("GET /users/{id}") && text.contains("failure rate spiking"))
         #expect(text.contains("0.1 % of 1200 → 5.0 % of 1200"))
@@ -99,8 +99,8 @@ import Testing
         let logs = try Self.plantedLog()
         defer { logs.remove() }
         // With a minimum above every route's requests, nothing is compared
-        let json = try await BuiltFaultline.output(
-            of: ["incident", "--json", "--min-requests", "5000", "--log-dir", logs.path] + Self.window)
+        let json = try await BuiltFaultline.run(
+            ["incident", "--json", "--min-requests", "5000", "--log-dir", logs.path] + Self.window)
         let report = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
         #expect((report["routes"] as? [[String: Any]])?.isEmpty == true)
     }
