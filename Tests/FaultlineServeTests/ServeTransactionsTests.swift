@@ -54,6 +54,47 @@ import Testing
         #expect(Self.trace(of: event)?["trace_id"] == Self.trace(of: transactions[1])?["trace_id"])
     }
 
+    @Test func routesAreEstimatedFromThePythonSDKsSampledSpansWeightedByTheirSampleRate() async throws {
+        let logs = try ServeFixture.logDirectory()
+        defer { try? FileManager.default.removeItem(at: logs) }
+        let sampled = try await ServeFixture.run(logs: logs) { serve in
+            // When sentry-sdk (traces_sample_rate=0.5) times 200 requests to /users/{i}, every 20th answered 503
+            let run = try await PythonPeer.start("sentry_sdk_requests.py", [serve.dsn, "0.5", "200"]).exit()
+                .succeeded("sentry_sdk_requests.py")
+            return try #require(Int(run.text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        }
+
+        // Then serve stored each sampled transaction, with its trace's sample rate from the envelope's header
+        let stored = try Self.transactions(in: logs)
+        #expect(stored.count == sampled)
+        #expect(sampled > 50)
+        #expect(stored.allSatisfy { Self.trace(of: $0)?["data"]?.objectValue?["sentry.sample_rate"] == .double(0.5) })
+        let failed = stored.filter { transaction in
+            guard case .array(let spans)? = transaction["spans"] else { return false }
+            return spans.contains { $0.objectValue?["data"]?.objectValue?["http.response.status_code"] == .int(503) }
+        }.count
+
+        // and `faultline routes` estimates the route's requests from them, each span counting for two, apart from
+        // the counted routes (there are none: the SDK sends no request outcomes)
+        let report = try #require(
+            try JSONSerialization.jsonObject(
+                with: try await BuiltFaultline.run(["routes", "--json", "--log-dir", logs.path])) as? [String: Any])
+        #expect((report["routes"] as? [Any])?.isEmpty == true)
+        let estimated = try #require(report["estimated_routes"] as? [[String: Any]])
+        #expect(estimated.count == 1)
+        let route = try #require(estimated.first)
+        #expect(route["method"] as? String == "GET" && route["route"] as? String == "/users/*")
+        #expect(route["estimated"] as? Bool == true)
+        #expect(route["spans"] as? Int == sampled && route["sample_rates"] as? [Double] == [0.5])
+        let totals = try #require(route["totals"] as? [String: Any])
+        #expect(totals["requests"] as? Int == 2 * sampled)
+        #expect(totals["failures"] as? Int == 2 * failed)
+        #expect((totals["outcomes"] as? [String: Int])?["server.5xx"] == 2 * failed)
+        let text = String(decoding: try await BuiltFaultline.run(["routes", "--log-dir", logs.path]), as: UTF8.self)
+        #expect(text.contains("estimated from \(sampled) spans"), "\(text)")
+        #expect(text.contains("~\(2 * sampled)"), "\(text)")
+    }
+
     @Test func aTransactionSentTwiceIsStoredOnceAndAnUnreadableOneIsRefused() async throws {
         let logs = try ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
@@ -118,6 +159,14 @@ import Testing
             let received = await server.state.receivedTraces
             #expect(spans.compactMap { $0.objectValue?["span_id"]?.stringValue } == received.map(\.spanID))
             #expect(received.allSatisfy { $0.traceID == Self.trace(of: transaction)?["trace_id"]?.stringValue })
+            // and the routes view counts each request the server received once, from the reporter's request
+            // outcomes, estimating nothing from its spans
+            let report = try #require(
+                try JSONSerialization.jsonObject(
+                    with: try await BuiltFaultline.run(["routes", "--json", "--log-dir", logs.path])) as? [String: Any])
+            #expect((report["totals"] as? [String: Any])?["requests"] as? Int == received.count)
+            #expect((report["estimated_routes"] as? [Any])?.isEmpty == true)
+            #expect((report["read"] as? [String: Any])?["spans"] as? Int == received.count)
         }
     }
 }

@@ -16,9 +16,10 @@ package struct LatencyHistogram: Hashable, Sendable {
     /// An empty histogram.
     package init() {}
 
-    /// Counts `duration`: negative durations count as zero, and those past 2^62 µs in the last bucket.
-    package mutating func record(_ duration: Duration) {
-        add(count: 1, toBucket: Self.bucket(ofMicroseconds: Self.microseconds(duration)))
+    /// Counts `duration` `count` times (a sampled span stands for as many requests as its sample rate says):
+    /// negative durations count as zero, and those past 2^62 µs in the last bucket.
+    package mutating func record(_ duration: Duration, count: Int = 1) {
+        add(count: count, toBucket: Self.bucket(ofMicroseconds: Self.microseconds(duration)))
     }
 
     /// Adds the counts of `other`.

@@ -2,7 +2,7 @@ import Foundation
 
 /// Encodes a transaction as Sentry's transaction event: one compact line of JSON, keys sorted, as ``EventEncoder``
 /// encodes events, which is both its line in the transactions' log and its envelope payload.
-enum TransactionEncoder {
+package enum TransactionEncoder {
     /// The JSON of `transaction`, with the scope's contexts, tags and user (`user` instead when given), and the
     /// reporter's release, distribution and environment; every text scrubbed by `scrubber`.
     static func encode(
@@ -11,7 +11,7 @@ enum TransactionEncoder {
     ) -> Data {
         let root = transaction.root
         var contexts = scope.contexts
-        contexts["trace"] = root.traceContext
+        contexts["trace"] = traceContext(of: root)
         let scrubber = builder.scrubber
         var writer = JSONWriter(capacity: 1024 + transaction.spans.count * 384)
         writer.object { writer in
@@ -44,4 +44,19 @@ enum TransactionEncoder {
         }
         return Data(writer.bytes)
     }
+
+    /// The transaction's `trace` context: its root span's, with the trace's sample rate as `sentry.sample_rate` in its
+    /// data (what each transaction stands for, read back by `faultline routes` to weigh its spans).
+    private static func traceContext(of root: FinishedSpan) -> JSONValue {
+        guard case .object(var context) = root.traceContext,
+            let rate = root.context.samplingContext.sampleRate.flatMap(Double.init), rate > 0, rate <= 1
+        else { return root.traceContext }
+        var data = context["data"]?.objectValue ?? [:]
+        data[sampleRateKey] = .double(rate)
+        context["data"] = .object(data)
+        return .object(context)
+    }
+
+    /// The key of the trace's sample rate in a transaction's `trace` context data.
+    package static let sampleRateKey = "sentry.sample_rate"
 }

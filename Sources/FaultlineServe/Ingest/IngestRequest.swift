@@ -70,6 +70,7 @@ package struct IngestRequest {
             envelope.header["event_id"] = .string(id)
         }
         var forwarded: [Envelope.Item] = []
+        let sampleRate = Self.sampleRate(inTraceHeader: envelope.header["trace"])
         for item in envelope.items {
             guard item.payload.count <= configuration.maximumItemSize else {
                 let article = "aeiou".contains(item.type.first ?? "x") ? "an" : "a"
@@ -84,7 +85,8 @@ package struct IngestRequest {
                 forwarded.append(Envelope.Item(type: item.type, payload: scrubbed, headers: item.headers))
             case "transaction":
                 // Scrubbed before it is stored or forwarded: span descriptions and data hold URLs and queries.
-                let scrubbed = try add(transaction: item.payload, configuration, fallbackID: responseID)
+                let scrubbed = try add(
+                    transaction: item.payload, configuration, fallbackID: responseID, sampleRate: sampleRate)
                 forwarded.append(Envelope.Item(type: item.type, payload: scrubbed, headers: item.headers))
             case "client_report":
                 readClientReport(item.payload)
@@ -241,9 +243,11 @@ package struct IngestRequest {
 
     /// Adds a transaction as a line of the transactions' log: as received (scrubbed, when the configuration scrubs
     /// values), with a UUID `event_id` (its own as 32 lowercase hex digits, else the envelope's, else a new one), on one
-    /// line. Returns its text as scrubbed, for forwarding.
+    /// line, and the trace's `sampleRate` (from the envelope's `trace` header) as `sentry.sample_rate` in its `trace`
+    /// context's data when it does not say its own: what `faultline routes` weighs its spans by. Returns its text as
+    /// scrubbed, for forwarding.
     private mutating func add(
-        transaction payload: Data, _ configuration: IngestConfiguration, fallbackID: String?
+        transaction payload: Data, _ configuration: IngestConfiguration, fallbackID: String?, sampleRate: Double?
     ) throws(Refusal) -> Data {
         let text = Self.scrubbed(payload, configuration)
         guard case .object(var object)? = try? JSONValue(parsing: text) else {
@@ -254,7 +258,8 @@ package struct IngestRequest {
         let id = givenID ?? fallbackID ?? RandomID.make()
         var line = text
         let isOneLine = text.withUnsafeBytes { !$0.contains(UInt8(ascii: "\n")) && !$0.contains(UInt8(ascii: "\r")) }
-        if givenID == nil || givenID != givenText || !isOneLine {
+        let addsSampleRate = sampleRate.map { Self.addSampleRate($0, to: &object) } ?? false
+        if givenID == nil || givenID != givenText || !isOneLine || addsSampleRate {
             object["event_id"] = .string(id)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -266,6 +271,37 @@ package struct IngestRequest {
         transactions.append((id, line))
         if responseID == nil { responseID = id }
         return text
+    }
+
+    /// The sample rate of the trace an envelope's `trace` header (its dynamic sampling context) names: `sample_rate`,
+    /// a text as SDKs send it or a number, when it is a rate above 0 and at most 1.
+    private static func sampleRate(inTraceHeader header: JSONValue?) -> Double? {
+        let rate: Double? =
+            switch header?.objectValue?["sample_rate"] {
+            case .string(let text)?: Double(text)
+            case .double(let number)?: number
+            case .int(let number)?: Double(number)
+            default: nil
+            }
+        guard let rate, rate > 0, rate <= 1 else { return nil }
+        return rate
+    }
+
+    /// Sets `sentry.sample_rate` in the `trace` context's data of `transaction` to `rate`, when its `contexts.trace`
+    /// is an object whose data does not hold one; returns whether it did.
+    private static func addSampleRate(_ rate: Double, to transaction: inout [String: JSONValue]) -> Bool {
+        guard var contexts = transaction["contexts"]?.objectValue, var trace = contexts["trace"]?.objectValue else {
+            return false
+        }
+        var data = trace["data"]?.objectValue ?? [:]
+        guard trace["data"] == nil || trace["data"]?.objectValue != nil, data[TransactionEncoder.sampleRateKey] == nil else {
+            return false
+        }
+        data[TransactionEncoder.sampleRateKey] = .double(rate)
+        trace["data"] = .object(data)
+        contexts["trace"] = .object(trace)
+        transaction["contexts"] = .object(contexts)
+        return true
     }
 
     /// The event time `value` says, in seconds since 1970, when triage reads it as one: an RFC 3339 text, or a

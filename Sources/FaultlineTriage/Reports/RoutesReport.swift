@@ -4,6 +4,9 @@ import Foundation
 /// `faultline routes`: how the requests of each route ended, from the request outcomes the reporters counted: requests,
 /// failures by outcome, the failure rate and the p50, p95 and p99 durations, per route and, where a route has several,
 /// per release. Routes are listed by failures, then requests.
+///
+/// Beside them, apart and labelled so, the routes of releases that sent no request outcomes, estimated from the
+/// `http.client` spans of their sampled transactions (``SpanEstimate``).
 public struct RoutesReport: Hashable, Sendable, Encodable {
     /// How a set of requests ended: counts, the failure rate (0 to 1, `nil` without requests), and percentiles of
     /// their durations.
@@ -21,6 +24,15 @@ public struct RoutesReport: Hashable, Sendable, Encodable {
             failureRate = requests > 0 ? Double(failures) / Double(requests) : nil
             outcomes = tally.outcomes
             durationMilliseconds = Durations(tally.durations)
+        }
+
+        /// The requests `estimate` stands for, rounded to whole requests; the rate is of the unrounded ones.
+        init(_ estimate: SpanEstimate) {
+            requests = Int(estimate.requests.rounded())
+            failures = Int(estimate.failures.rounded())
+            failureRate = estimate.requests > 0 ? estimate.failures / estimate.requests : nil
+            outcomes = estimate.outcomes.mapValues { Int($0.rounded()) }
+            durationMilliseconds = Durations(estimate.durations)
         }
 
         enum CodingKeys: String, CodingKey {
@@ -60,6 +72,41 @@ public struct RoutesReport: Hashable, Sendable, Encodable {
         public let totals: Requests
     }
 
+    /// A route's requests estimated from spans: each span counts for as many requests as its trace's sample rate
+    /// says (4 at 25 %), counts rounded to whole requests.
+    public struct EstimatedRoute: Hashable, Sendable, Encodable {
+        public let method: String
+        public let route: String
+        /// Always `true`: these are estimates, not counts.
+        public let estimated = true
+        public let totals: Requests
+        /// The spans the estimate is made of, those whose transaction did not say its sample rate (each counted as
+        /// one request, so the estimate is then a floor), and the sample rates of the others' traces.
+        public let spans: Int
+        public let unweightedSpans: Int
+        public let sampleRates: [Double]
+        /// The releases the spans came from.
+        public let releases: [String?]
+
+        init(_ route: RequestOutcomes.Route, _ releases: [String?: SpanEstimate]) {
+            var all = SpanEstimate()
+            for estimate in releases.values { all.merge(estimate) }
+            method = route.method
+            self.route = route.route
+            totals = Requests(all)
+            spans = all.spans
+            unweightedSpans = all.unweightedSpans
+            sampleRates = all.sampleRates.sorted()
+            self.releases = releases.keys.sorted { ($0 ?? "") < ($1 ?? "") }
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case method, route, estimated, totals, spans, releases
+            case unweightedSpans = "unweighted_spans"
+            case sampleRates = "sample_rates"
+        }
+    }
+
     /// When the first interval counted started and the last one ended, RFC 3339; `nil` when none was.
     public let from: String?
     public let to: String?
@@ -68,6 +115,8 @@ public struct RoutesReport: Hashable, Sendable, Encodable {
     public let routes: [Route]
     /// The requests the reporters counted together past their route limit; `nil` when there were none.
     public let overflow: Requests?
+    /// The routes of releases without request outcomes, estimated from their spans, listed as ``routes`` are.
+    public let estimatedRoutes: [EstimatedRoute]
     public let read: RouteOutcomes.ReadCounts
 
     /// The report of `outcomes`.
@@ -91,6 +140,10 @@ public struct RoutesReport: Hashable, Sendable, Encodable {
         }
         totals = Requests(all)
         overflow = outcomes.overflow.outcomes.isEmpty ? nil : Requests(outcomes.overflow)
+        estimatedRoutes = outcomes.estimates.map(EstimatedRoute.init).sorted {
+            ($1.totals.failures, $1.totals.requests, $0.route, $0.method)
+                < ($0.totals.failures, $0.totals.requests, $1.route, $1.method)
+        }
         read = outcomes.read
     }
 
@@ -102,18 +155,22 @@ public struct RoutesReport: Hashable, Sendable, Encodable {
         try container.encode(totals, forKey: .totals)
         try container.encode(routes, forKey: .routes)
         try container.encode(overflow, forKey: .overflow)
+        try container.encode(estimatedRoutes, forKey: .estimatedRoutes)
         try container.encode(read, forKey: .read)
     }
 
     enum CodingKeys: String, CodingKey {
         case from, to, totals, routes, overflow, read
+        case estimatedRoutes = "estimated_routes"
     }
 
     /// A table of the routes, each release of a route with several indented under it, with a headline of the totals.
     public func text(style: TextStyle) -> String {
         guard read.intervals > 0 else {
-            return "No request outcomes: the reporters wrote none (Reporter.Options.recordsRequestOutcomes is on by "
-                + "default, for the requests of a CaptureMiddleware).\n" + footer(style: style)
+            let none =
+                "No request outcomes: the reporters wrote none (Reporter.Options.recordsRequestOutcomes is on by "
+                + "default, for the requests of a CaptureMiddleware).\n"
+            return none + estimatesText(style: style) + footer(style: style)
         }
         var headline = "requests by route"
         if let from, let to { headline += ", \(UTCTime.minute(from)) to \(UTCTime.minute(to)) UTC" }
@@ -140,12 +197,47 @@ public struct RoutesReport: Hashable, Sendable, Encodable {
             }
         }
         if let overflow { table.rows.append(row("(routes past the limit)", overflow)) }
-        return style.bold(headline) + "\n\n" + table.render(style: style) + "\n" + footer(style: style)
+        return style.bold(headline) + "\n\n" + table.render(style: style) + "\n" + estimatesText(style: style)
+            + footer(style: style)
+    }
+
+    /// The estimated routes, under a headline that says they are estimates and what they are made of; nothing when
+    /// there are none.
+    private func estimatesText(style: TextStyle) -> String {
+        guard !estimatedRoutes.isEmpty else { return "" }
+        let spans = estimatedRoutes.reduce(0) { $0 + $1.spans }
+        let unweighted = estimatedRoutes.reduce(0) { $0 + $1.unweightedSpans }
+        var headline = "estimated from \(counted(spans, "span")) of releases without request outcomes, "
+        headline += "each counted as 1 / its trace's sample rate"
+        if unweighted > 0 { headline += " (\(unweighted) without a sample rate counted once: a floor)" }
+        var table = TextTable(
+            header: ["ROUTE", "~REQUESTS", "~FAILED", "RATE", "P50", "P95", "P99", "SPANS", "SAMPLED AT"],
+            rightAligned: [1, 2, 3, 4, 5, 6, 7], flexible: 0, dropOrder: [8, 4, 6])
+        for route in estimatedRoutes {
+            let requests = route.totals
+            table.rows.append([
+                "\(route.method) \(route.route)", "~\(requests.requests)", "~\(requests.failures)",
+                requests.failureRate.map(Self.percent) ?? "-", Self.milliseconds(requests.durationMilliseconds.p50),
+                Self.milliseconds(requests.durationMilliseconds.p95),
+                Self.milliseconds(requests.durationMilliseconds.p99), String(route.spans),
+                (route.sampleRates.map(Self.rate) + (route.unweightedSpans > 0 ? ["?"] : [])).joined(separator: ", "),
+            ])
+        }
+        return style.bold(headline) + "\n\n" + table.render(style: style) + "\n"
+    }
+
+    /// `25 %`, `0.1 %`: a sample rate.
+    static func rate(_ rate: Double) -> String {
+        let percent = rate * 100
+        return percent == percent.rounded() ? "\(Int(percent)) %" : String(format: "%.3g %%", percent)
     }
 
     /// What was read, and what was skipped.
     private func footer(style: TextStyle) -> String {
-        let line = "read \(counted(read.files, "file")), \(counted(read.intervals, "interval")) of request outcomes"
+        var line = "read \(counted(read.files, "file")), \(counted(read.intervals, "interval")) of request outcomes"
+        if read.transactions > 0 {
+            line += ", \(counted(read.transactions, "transaction")) with \(counted(read.spans, "request span"))"
+        }
         let skipped = [
             ("unreadable line", read.unreadableLines), ("truncated gzip file", read.truncatedGzip),
             ("corrupt gzip file", read.corruptGzip), ("unreadable file", read.unreadableFiles),

@@ -5,6 +5,10 @@ import Foundation
 /// The request outcomes of a log directory (its `requests/` log), read once and added up by route and release: what
 /// `faultline routes` reports. Counts are exact sums of what the reporters counted; percentiles come from the merged
 /// histograms (``LatencyHistogram``), within 1/32 of the durations they stand for.
+///
+/// Requests that only other SDKs' spans tell of (transactions a `faultline serve` stored, from apps that send no
+/// request outcomes) are estimated apart (``SpanEstimate``): a release and environment with request outcomes is
+/// counted from them alone, so that a Faultline reporter's sampled requests are not counted twice.
 public struct RouteOutcomes: Sendable {
     /// Which lines of request outcomes count.
     public struct Filter: Hashable, Sendable {
@@ -18,12 +22,11 @@ public struct RouteOutcomes: Sendable {
 
         public init() {}
 
-        func accepts(_ outcomes: RequestOutcomes) -> Bool {
-            let end = outcomes.end.timeIntervalSince1970
+        func accepts(end: Double, release: String?, environment: String?) -> Bool {
             if let since, end < since { return false }
             if let until, end >= until { return false }
-            if !releases.isEmpty, !releases.contains(outcomes.release ?? "") { return false }
-            if !environments.isEmpty, !environments.contains(outcomes.environment ?? "") { return false }
+            if !releases.isEmpty, !releases.contains(release ?? "") { return false }
+            if !environments.isEmpty, !environments.contains(environment ?? "") { return false }
             return true
         }
     }
@@ -34,7 +37,10 @@ public struct RouteOutcomes: Sendable {
         public var bytes = 0
         /// Lines of request outcomes read, each an interval of one reporter.
         public var intervals = 0
-        /// Lines that are not request outcomes (not JSON, or not of their shape), skipped.
+        /// Lines of the transactions' logs read, each a transaction, and the requests they timed (`http.client` spans).
+        public var transactions = 0
+        public var spans = 0
+        /// Lines that are not request outcomes or transactions (not JSON, or not of their shape), skipped.
         public var unreadableLines = 0
         /// Rotated files that end inside a gzip member or are not gzip, and files that could not be opened or read.
         public var truncatedGzip = 0
@@ -42,7 +48,7 @@ public struct RouteOutcomes: Sendable {
         public var unreadableFiles = 0
 
         enum CodingKeys: String, CodingKey {
-            case files, bytes, intervals
+            case files, bytes, intervals, transactions, spans
             case unreadableLines = "unreadable_lines"
             case truncatedGzip = "truncated_gzip"
             case corruptGzip = "corrupt_gzip"
@@ -54,6 +60,9 @@ public struct RouteOutcomes: Sendable {
     package private(set) var routes: [RequestOutcomes.Route: [String?: RequestOutcomes.Tally]] = [:]
     /// The requests the reporters counted together past their route limit.
     package private(set) var overflow = RequestOutcomes.Tally()
+    /// The requests of each route estimated from spans, by release, of the releases and environments without
+    /// request outcomes.
+    package private(set) var estimates: [RequestOutcomes.Route: [String?: SpanEstimate]] = [:]
     /// When each release's first interval counted started, seconds since 1970: the order releases came in.
     package private(set) var releaseStarts: [String: Double] = [:]
     /// When the first interval counted started and the last one ended, seconds since 1970.
@@ -63,18 +72,52 @@ public struct RouteOutcomes: Sendable {
     /// The files that could not be opened or read, and why.
     public private(set) var unreadableFiles: [UnreadableFile] = []
 
-    /// Reads `files`, logs of request outcomes, and adds up the intervals `filter` accepts.
-    public init(files: [LogFile], filter: Filter) {
+    /// Reads `files`, logs of request outcomes, and adds up the intervals `filter` accepts; then `transactionFiles`,
+    /// logs of transactions, and estimates the requests of their spans that `filter` accepts, of the releases and
+    /// environments no interval counted.
+    public init(files: [LogFile], transactionFiles: [LogFile] = [], filter: Filter) {
         var reader = LogReader()
+        var counted: Set<ReleaseEnvironment> = []
         for file in files {
             reader.readLines(of: file) { line in
-                guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return }
+                guard !Self.isBlank(line) else { return }
                 guard let outcomes = try? RequestOutcomes(line: line) else {
                     read.unreadableLines += 1
                     return
                 }
                 read.intervals += 1
-                if filter.accepts(outcomes) { add(outcomes, routes: filter.routes) }
+                let end = outcomes.end.timeIntervalSince1970
+                guard filter.accepts(end: end, release: outcomes.release, environment: outcomes.environment) else {
+                    return
+                }
+                counted.insert(ReleaseEnvironment(release: outcomes.release, environment: outcomes.environment))
+                add(outcomes, routes: filter.routes)
+            }
+        }
+        var spans: [ReleaseEnvironment: [RequestOutcomes.Route: SpanEstimate]] = [:]
+        for file in transactionFiles {
+            reader.readLines(of: file) { line in
+                guard !Self.isBlank(line) else { return }
+                guard let transaction = TransactionRecord(line: line) else {
+                    read.unreadableLines += 1
+                    return
+                }
+                read.transactions += 1
+                read.spans += transaction.requests.count
+                guard
+                    filter.accepts(
+                        end: transaction.end, release: transaction.release, environment: transaction.environment)
+                else { return }
+                let key = ReleaseEnvironment(release: transaction.release, environment: transaction.environment)
+                for request in transaction.requests where filter.routes.isEmpty || filter.routes.contains(request.route) {
+                    spans[key, default: [:]][.init(method: request.method, route: request.route), default: .init()]
+                        .add(request, sampleRate: transaction.sampleRate)
+                }
+            }
+        }
+        for (key, routes) in spans where !counted.contains(key) {
+            for (route, estimate) in routes {
+                estimates[route, default: [:]][key.release, default: SpanEstimate()].merge(estimate)
             }
         }
         read.files = reader.counts.files
@@ -101,13 +144,33 @@ public struct RouteOutcomes: Sendable {
     /// The files of the request outcomes' log in `directory`, oldest first (not the transactions' log beside it); none
     /// when it has none.
     public static func files(in directory: URL) -> [LogFile] {
+        files(of: .outcomes, in: directory)
+    }
+
+    /// The files of the transactions' log in `directory`, oldest first; none when it has none.
+    public static func transactionFiles(in directory: URL) -> [LogFile] {
+        files(of: .transactions, in: directory)
+    }
+
+    private static func files(of kind: RequestLog.Kind, in directory: URL) -> [LogFile] {
         let folder = LogLayout(directory).requests
         guard FileManager.default.fileExists(atPath: folder.path) else { return [] }
-        let name = RequestLog.Kind.outcomes.fileName
+        let name = kind.fileName
         return ((try? LogFile.all(in: folder)) ?? []).filter {
             let file = $0.url.lastPathComponent
             return file == name + LogLayout.logSuffix || file.hasPrefix(name + "-")
         }
+    }
+
+    /// A release and environment, which request outcomes count exactly wherever they have any.
+    private struct ReleaseEnvironment: Hashable {
+        let release: String?
+        let environment: String?
+    }
+
+    /// Whether `line` holds nothing but whitespace.
+    private static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        !line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D })
     }
 
     private mutating func add(_ outcomes: RequestOutcomes, routes names: Set<String>) {

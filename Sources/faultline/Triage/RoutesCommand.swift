@@ -5,7 +5,7 @@ import FaultlineTriage
 import Foundation
 
 /// `faultline routes`: each route's requests, failures, failure rate and durations, from the request outcomes the
-/// reporters counted.
+/// reporters counted, and estimated from the spans of other SDKs' transactions.
 struct RoutesCommand: AsyncParsableCommand, CommandWithExamples {
     static let configuration = CommandConfiguration(
         commandName: "routes",
@@ -14,6 +14,10 @@ struct RoutesCommand: AsyncParsableCommand, CommandWithExamples {
             Reads the request outcomes the reporters counted (requests/ in the log directory): every request a \
             CaptureMiddleware saw, counted by route and outcome, one line per interval. Counts and rates are exact; \
             percentiles are within 3.2 % of the durations they stand for.
+
+            Releases that sent no request outcomes (another SDK's app, sending transactions to faultline serve) \
+            are estimated from the http.client spans of their transactions, shown apart and marked ~: each span \
+            counts for 1 / its trace's sample rate requests, and a route is its URL's path with identifiers as *.
             """)
 
     static let examples: [(commandLine: String, purpose: String)] = [
@@ -25,7 +29,9 @@ struct RoutesCommand: AsyncParsableCommand, CommandWithExamples {
 
     @Option(
         name: .customLong("file"),
-        help: "Read this log of request outcomes instead of a directory's (.jsonl, .jsonl.gz); repeatable.")
+        help: ArgumentHelp(
+            "Read this log instead of a directory's (.jsonl, .jsonl.gz); repeatable.",
+            discussion: "A file whose name starts with 'transactions' is read as transactions, any other as outcomes."))
     var files: [String] = []
 
     @OptionGroup var times: WindowOptions
@@ -52,7 +58,8 @@ struct RoutesCommand: AsyncParsableCommand, CommandWithExamples {
         filter.routes = Set(route)
         filter.releases = Set(release)
         filter.environments = Set(environment)
-        let outcomes = RouteOutcomes(files: try logFiles(), filter: filter)
+        let (outcomeFiles, transactionFiles) = try logFiles()
+        let outcomes = RouteOutcomes(files: outcomeFiles, transactionFiles: transactionFiles, filter: filter)
         TriageOptions.name(outcomes.unreadableFiles)
         let report = RoutesReport(outcomes)
         if json {
@@ -62,17 +69,22 @@ struct RoutesCommand: AsyncParsableCommand, CommandWithExamples {
         }
     }
 
-    /// The files named, else those of the log directory's request outcomes; fails with status 2 when a named file or
-    /// the directory is missing.
-    private func logFiles() throws -> [LogFile] {
+    /// The files named, else those of the log directory's request outcomes and transactions, each kind apart; fails
+    /// with status 2 when a named file or the directory is missing.
+    private func logFiles() throws -> (outcomes: [LogFile], transactions: [LogFile]) {
         do {
-            guard files.isEmpty else { return try files.map { try LogFile.named($0) } }
+            guard files.isEmpty else {
+                let named = try files.map { try LogFile.named($0) }
+                let transactionsName = RequestLog.Kind.transactions.fileName
+                let isTransactions = { (file: LogFile) in file.url.lastPathComponent.hasPrefix(transactionsName) }
+                return (named.filter { !isTransactions($0) }, named.filter(isTransactions))
+            }
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: directory.url.path, isDirectory: &isDirectory) else {
                 throw TriageError.missingDirectory(directory.url.path)
             }
             guard isDirectory.boolValue else { throw TriageError.notADirectory(directory.url.path) }
-            return RouteOutcomes.files(in: directory.url)
+            return (RouteOutcomes.files(in: directory.url), RouteOutcomes.transactionFiles(in: directory.url))
         } catch let error as TriageError {
             throw CommandFailure(message: "\(error)", status: .unavailable)
         }

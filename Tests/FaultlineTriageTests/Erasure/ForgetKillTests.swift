@@ -7,7 +7,9 @@ import Testing
 /// never between, and readable; run again, it finishes the work: exactly the user's lines blanked, every other line
 /// byte-identical.
 @Suite(.serialized) struct ForgetKillTests {
-    /// The most rounds; a kill lands mid-rewrite with a chance of about a third (so 30 all miss once in 50 000 runs).
+    /// The most rounds. Odd rounds kill at a random moment of forget's run, timed here beforehand: in a loaded run
+    /// the timing is off (forget took 20 s to be seen ending once, and every kill came after it), so even rounds kill
+    /// when a thread of their own sees a rewrite's temporary file appear, which lands mid-rewrite most times.
     static let maximumRounds = 30
 
     @Test func aKillMidRewriteLeavesEachFileWholeAndARunAgainFinishes() async throws {
@@ -43,11 +45,15 @@ import Testing
             let work = try TemporaryDirectory("forget-kill-\(rounds)")
             defer { work.remove() }
             try Self.copy(pristine, to: work)
-            // Given forget killed at a random moment of its run
+            // Given forget killed at a random moment of its run, or as a rewrite starts
             let child = try ExternalProcess.start(
                 BuiltFaultline.url, ["forget", "--user", "user-3", "--log-dir", work.path], output: .collected)
-            try await Task.sleep(for: duration * Double.random(in: 0.05...0.95))
-            child.kill()
+            if rounds.isMultiple(of: 2) {
+                Self.kill(child, whenARewriteStartsIn: work.url)
+            } else {
+                try await Task.sleep(for: duration * Double.random(in: 0.05...0.95))
+                child.kill()
+            }
             _ = try await child.exit()
             // a rewrite the kill cut short leaves its temporary file
             if try work.names().contains(where: { $0.hasSuffix(".rewrite.tmp") }) { killedMidRewrite += 1 }
@@ -76,6 +82,21 @@ import Testing
         }
         #expect(killedMidRewrite >= 1, "none of \(rounds) kills landed while a file was rewritten")
         print("forget kill test: \(killedMidRewrite) of \(rounds) kills landed mid-rewrite (forget takes \(duration))")
+    }
+
+    /// Kills `child` from a thread of its own as soon as a rewrite's temporary file appears in `directory`, checked
+    /// every 100 µs while it runs: a rewrite lasts a few milliseconds, too short for a task of the loaded pool to see.
+    private static func kill(_ child: ExternalProcess, whenARewriteStartsIn directory: URL) {
+        Thread {
+            while child.isRunning {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+                if names.contains(where: { $0.hasSuffix(".rewrite.tmp") }) {
+                    child.kill()
+                    return
+                }
+                usleep(100)
+            }
+        }.start()
     }
 
     private static func copy(_ source: TemporaryDirectory, to destination: TemporaryDirectory) throws {
