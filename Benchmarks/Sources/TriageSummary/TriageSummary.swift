@@ -6,7 +6,8 @@ import Foundation
 /// per-fingerprint counts, interleaved round by round. Both read the file from the page cache (a first, untimed run
 /// of each warms it). A second, smaller log shows whether memory grows with the input or only with the issues. A third
 /// log of small events (about 2 KB each) shows the cost per event, which the first log's 7 KB events hide: events/s
-/// stand beside MB/s.
+/// stand beside MB/s. A fourth, a `requests/` log of request outcomes and other SDKs' transactions, is what
+/// `faultline routes` reads, beside jq counting the same spans.
 @main
 struct TriageSummary: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,6 +22,10 @@ struct TriageSummary: ParsableCommand {
 
     @Option(help: "Size of the log of small (about 2 KB) events that shows the cost per event, in MiB; 0 skips it.")
     var smallEventsMegabytes = 1024
+
+    @Option(
+        help: "Size of the requests/ log (outcomes and transactions) that faultline routes reads, in MiB; 0 skips it.")
+    var routesMegabytes = 1024
 
     @Option(help: "Timed rounds per side.")
     var rounds = 3
@@ -110,6 +115,75 @@ struct TriageSummary: ParsableCommand {
         if smallEventsMegabytes > 0 {
             try reportPerEvent(written: writtenSmallEvents, log: smallEvents, faultline: faultline)
         }
+        if routesMegabytes > 0 {
+            try reportRoutes(in: folder.appendingPathComponent("routes"), faultline: faultline)
+        }
+    }
+
+    /// jq's program over the transactions: their `http.client` spans, counted.
+    static let jqSpansProgram = #"reduce inputs as $t (0; . + ([$t.spans[]? | select(.op == "http.client")] | length))"#
+
+    /// `faultline routes --json` over a generated `requests/` log, beside jq counting the transactions' request spans
+    /// (after checking that both count the same), interleaved after a warm-up: MB/s, transactions/s and spans/s.
+    private func reportRoutes(in directory: URL, faultline: String) throws {
+        var corpus = RequestsCorpus(seed: 2026)
+        let requests = directory.appendingPathComponent("requests")
+        let written = try corpus.write(to: requests, bytes: routesMegabytes << 20)
+        let routes = [faultline, "routes", "--json", "--log-dir", directory.path]
+        let jq = ["jq", "-n", Self.jqSpansProgram, requests.appendingPathComponent("transactions.jsonl").path]
+        let report = try JSONDecoder().decode(RoutesRead.self, from: try ChildRun.run(routes).output)
+        let jqSpans = Int(
+            String(decoding: try ChildRun.run(jq).output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        )
+        guard report.read.spans == written.spans, jqSpans == written.spans, report.read.intervals == written.intervals
+        else {
+            throw ChildRun.Failure(
+                description: "counts disagree: \(written.spans) spans written, faultline read \(report.read.spans), "
+                    + "jq \(jqSpans ?? -1); \(written.intervals) intervals written, faultline read \(report.read.intervals)"
+            )
+        }
+        var faultlineRuns: [ChildRun] = []
+        var jqRuns: [ChildRun] = []
+        for round in 0...rounds {
+            for command in round % 2 == 0 ? [routes, jq] : [jq, routes] {
+                let run = try ChildRun.run(command)
+                guard round > 0 else { continue }
+                if command == routes { faultlineRuns.append(run) } else { jqRuns.append(run) }
+            }
+        }
+        let megabytes = Double(written.bytes) / 1e6
+        var table = """
+            triage-summary, routes: `faultline routes --json` over a requests/ log of \(written.intervals) intervals of \
+            request outcomes and \(written.transactions) transactions with \(written.spans) request spans, \
+            \(String(format: "%.0f", megabytes)) MB (spans counted identically by both sides; jq reads the \
+            transactions only, \(String(format: "%.0f", megabytes * 0.9)) MB); \(rounds) interleaved rounds after a warm-up
+            | side | median s | MB/s | transactions/s | spans/s | user CPU s | peak RSS |
+            |---|---|---|---|---|---|---|
+
+            """
+        for (name, runs) in [("faultline routes", faultlineRuns), ("jq 1.6, counting spans", jqRuns)] {
+            let seconds = Samples(runs.map(\.seconds)).median
+            let share = name == "faultline routes" ? 1 : 0.9
+            table += """
+                | \(name) | \(String(format: "%.2f", seconds)) | \(String(format: "%.0f", megabytes * share / seconds)) \
+                | \(String(format: "%.0f", Double(written.transactions) / seconds)) \
+                | \(String(format: "%.0f", Double(written.spans) / seconds)) \
+                | \(String(format: "%.2f", Samples(runs.map(\.userSeconds)).median)) \
+                | \(ProcessMemory.mebibytes(runs.map(\.peakResidentBytes).max() ?? 0)) |
+
+                """
+        }
+        print(table)
+    }
+
+    /// What the check reads of `faultline routes --json`.
+    private struct RoutesRead: Decodable {
+        struct Read: Decodable {
+            let intervals: Int
+            let spans: Int
+        }
+
+        let read: Read
     }
 
     /// `faultline summary` and `faultline issues --json` over the log of small events, after a warm-up run of each:

@@ -84,6 +84,37 @@ struct JSONScanner {
         return text.withUTF8(body)
     }
 
+    /// The text of a string read without copying it: the bytes of the document between its quotes when it has no
+    /// escapes (valid as long as the document's bytes are), else the string unescaped.
+    enum Text {
+        case bytes(UnsafeBufferPointer<UInt8>)
+        case string(String)
+
+        /// Hands its UTF-8 bytes to `body`.
+        func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+            switch self {
+            case .bytes(let bytes): return body(bytes)
+            case .string(var string): return string.withUTF8(body)
+            }
+        }
+
+        /// It as a `String`.
+        var string: String {
+            switch self {
+            case .bytes(let bytes): String(decoding: bytes, as: UTF8.self)
+            case .string(let string): string
+            }
+        }
+    }
+
+    /// Reads a string as ``Text``, for a value that is only sometimes needed: building a `String` for each costs
+    /// more than scanning it. `nil` when the value is not a string or an escape is invalid.
+    mutating func text() -> Text? {
+        guard let raw = rawString() else { return nil }
+        guard raw.contains(.backslash) else { return .bytes(raw) }
+        return Self.unescape(raw).map(Text.string)
+    }
+
     /// Reads a string, or `null` as `nil`; `false` when the value is neither.
     mutating func optionalString(into value: inout String?) -> Bool {
         if takeLiteral("null") {

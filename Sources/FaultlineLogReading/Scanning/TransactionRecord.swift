@@ -40,16 +40,13 @@ package struct TransactionRecord: Sendable {
         release = reading.release
         environment = reading.environment
         sampleRate = reading.trace.sampleRate
-        if reading.trace.operation == Self.requestOperation, let start = reading.start,
+        if reading.trace.isRequest, let start = reading.start,
             let request = reading.trace.request(start: start, end: end)
         {
             requests.append(request)
         }
         requests += reading.spans
     }
-
-    /// The operation of a span that times a request.
-    static let requestOperation = "http.client"
 
     /// The members of a transaction read so far.
     private struct Reading {
@@ -69,7 +66,9 @@ package struct TransactionRecord: Sendable {
             }
             if JSONScanner.isKey(key, "start_timestamp") { return Self.readTime(&scanner, into: &start) }
             if JSONScanner.isKey(key, "timestamp") { return Self.readTime(&scanner, into: &end) }
-            if JSONScanner.isKey(key, "release") { return scanner.optionalString(into: &release) || scanner.skipValue() }
+            if JSONScanner.isKey(key, "release") {
+                return scanner.optionalString(into: &release) || scanner.skipValue()
+            }
             if JSONScanner.isKey(key, "environment") {
                 return scanner.optionalString(into: &environment) || scanner.skipValue()
             }
@@ -88,7 +87,7 @@ package struct TransactionRecord: Sendable {
                     guard scanner.nextValueKind() == .object else { return scanner.skipValue() }
                     var span = SpanFields()
                     guard span.read(&scanner) else { return false }
-                    if span.operation == TransactionRecord.requestOperation, let start = span.start, let end = span.end,
+                    if span.isRequest, let start = span.start, let end = span.end,
                         let request = span.request(start: start, end: end)
                     {
                         spans.append(request)
@@ -113,28 +112,37 @@ package struct TransactionRecord: Sendable {
         }
     }
 
-    /// What a span (or a transaction's `trace` context) says of the request it timed.
+    /// What a span (or a transaction's `trace` context) says of the request it timed. Its texts are kept as the
+    /// line's bytes and made into strings only for a request span: most of a transaction's spans are not.
     private struct SpanFields {
-        var operation: String?
-        var description: String?
-        var status: String?
+        var operation: JSONScanner.Text?
+        var description: JSONScanner.Text?
+        /// Whether its status says it failed (neither `ok` nor `unknown`).
+        var statusFailed = false
         var start: Double?
         var end: Double?
-        var method: String?
-        var route: String?
-        var url: String?
+        var method: JSONScanner.Text?
+        var route: JSONScanner.Text?
+        var url: JSONScanner.Text?
         var statusCode: Int?
         var outcome: String?
         var sampleRate: Double?
 
+        /// Whether it times a request.
+        var isRequest: Bool {
+            operation?.withUTF8 { JSONScanner.isKey($0, "http.client") } ?? false
+        }
+
         /// Reads the object at the cursor.
         mutating func read(_ scanner: inout JSONScanner) -> Bool {
             scanner.object { key, scanner in
-                if JSONScanner.isKey(key, "op") { return scanner.optionalString(into: &operation) || scanner.skipValue() }
-                if JSONScanner.isKey(key, "description") {
-                    return scanner.optionalString(into: &description) || scanner.skipValue()
+                if JSONScanner.isKey(key, "op") { return Self.readText(&scanner, into: &operation) }
+                if JSONScanner.isKey(key, "description") { return Self.readText(&scanner, into: &description) }
+                if JSONScanner.isKey(key, "status") {
+                    guard let status = scanner.text() else { return scanner.skipValue() }
+                    statusFailed = status.withUTF8 { !JSONScanner.isKey($0, "ok") && !JSONScanner.isKey($0, "unknown") }
+                    return true
                 }
-                if JSONScanner.isKey(key, "status") { return scanner.optionalString(into: &status) || scanner.skipValue() }
                 if JSONScanner.isKey(key, "start_timestamp") { return Reading.readTime(&scanner, into: &start) }
                 if JSONScanner.isKey(key, "timestamp") { return Reading.readTime(&scanner, into: &end) }
                 if JSONScanner.isKey(key, "data") {
@@ -145,16 +153,23 @@ package struct TransactionRecord: Sendable {
             }
         }
 
+        /// A string into `text`; a value of another type is skipped.
+        private static func readText(_ scanner: inout JSONScanner, into text: inout JSONScanner.Text?) -> Bool {
+            guard scanner.nextValueKind() == .string else { return scanner.skipValue() }
+            text = scanner.text()
+            return text != nil
+        }
+
         /// One member of the span's data: the names of OpenTelemetry's conventions and Sentry's older ones.
         private mutating func readData(_ key: UnsafeBufferPointer<UInt8>, _ scanner: inout JSONScanner) -> Bool {
             if JSONScanner.isKey(key, "http.request.method") || JSONScanner.isKey(key, "http.method") {
-                return scanner.optionalString(into: &method) || scanner.skipValue()
+                return Self.readText(&scanner, into: &method)
             }
             if JSONScanner.isKey(key, "http.route") || JSONScanner.isKey(key, "url.template") {
-                return scanner.optionalString(into: &route) || scanner.skipValue()
+                return Self.readText(&scanner, into: &route)
             }
             if JSONScanner.isKey(key, "url") || JSONScanner.isKey(key, "url.full") {
-                return scanner.optionalString(into: &url) || scanner.skipValue()
+                return Self.readText(&scanner, into: &url)
             }
             if JSONScanner.isKey(key, "http.response.status_code") || JSONScanner.isKey(key, "http.status_code") {
                 guard let text = scanner.scalarText() else { return scanner.skipValue() }
@@ -173,26 +188,42 @@ package struct TransactionRecord: Sendable {
         }
 
         /// The request it timed from `start` to `end`, when it says its method and route (or a URL or description to
-        /// find them in).
+        /// find them in): a description of an `http.client` span is "METHOD URL" by Sentry's conventions.
         func request(start: Double, end: Double) -> Request? {
-            // A description of an `http.client` span is "METHOD URL" by Sentry's conventions.
-            let described = description.map { $0.split(separator: " ", maxSplits: 1) }
-            guard let method = method ?? described?.first.map(String.init), !method.isEmpty else { return nil }
-            guard let route = route ?? (url ?? described?.dropFirst().first.map(String.init)).map(RoutePath.route)
-            else { return nil }
+            let described = description?.withUTF8 { bytes -> (method: String, url: String?)? in
+                guard let space = bytes.firstIndex(of: 0x20) else {
+                    return bytes.isEmpty ? nil : (Self.upper(bytes), nil)
+                }
+                let rest = UnsafeBufferPointer(rebasing: bytes[(space + 1)...])
+                return (
+                    Self.upper(UnsafeBufferPointer(rebasing: bytes[..<space])), url == nil ? RoutePath.route(rest) : nil
+                )
+            }
+            guard let method = method?.withUTF8(Self.upper) ?? described?.method, !method.isEmpty else { return nil }
+            guard let route = route?.string ?? url?.withUTF8(RoutePath.route) ?? described?.url else { return nil }
             return Request(
-                method: method.uppercased(), route: route, outcome: outcome ?? defaultOutcome,
+                method: method, route: route, outcome: outcome ?? defaultOutcome,
                 duration: .microseconds(Int64(max(0, end - start) * 1_000_000)))
+        }
+
+        /// `bytes` as a string in upper case (ASCII letters only: methods are ASCII).
+        private static func upper(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+            String(unsafeUninitializedCapacity: bytes.count) { buffer in
+                for (index, byte) in bytes.enumerated() {
+                    buffer[index] = (0x61...0x7A).contains(byte) ? byte - 0x20 : byte
+                }
+                return bytes.count
+            }
         }
 
         /// `ok`; the status class of a status from 400 on, as a server failure; `transport` for a span whose status
         /// says it failed without a response.
         private var defaultOutcome: String {
             if let statusCode {
-                return statusCode >= 400 ? "\(FailureKind.server.rawValue).\(statusCode / 100)xx" : RequestOutcomes.success
+                return statusCode >= 400
+                    ? "\(FailureKind.server.rawValue).\(statusCode / 100)xx" : RequestOutcomes.success
             }
-            guard let status, status != "ok", status != "unknown" else { return RequestOutcomes.success }
-            return FailureKind.transport.rawValue
+            return statusFailed ? FailureKind.transport.rawValue : RequestOutcomes.success
         }
     }
 }

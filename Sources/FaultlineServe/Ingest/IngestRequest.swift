@@ -294,7 +294,8 @@ package struct IngestRequest {
             return false
         }
         var data = trace["data"]?.objectValue ?? [:]
-        guard trace["data"] == nil || trace["data"]?.objectValue != nil, data[TransactionEncoder.sampleRateKey] == nil else {
+        guard trace["data"] == nil || trace["data"]?.objectValue != nil, data[TransactionEncoder.sampleRateKey] == nil
+        else {
             return false
         }
         data[TransactionEncoder.sampleRateKey] = .double(rate)

@@ -109,7 +109,8 @@ public struct RouteOutcomes: Sendable {
                         end: transaction.end, release: transaction.release, environment: transaction.environment)
                 else { return }
                 let key = ReleaseEnvironment(release: transaction.release, environment: transaction.environment)
-                for request in transaction.requests where filter.routes.isEmpty || filter.routes.contains(request.route) {
+                for request in transaction.requests where filter.routes.isEmpty || filter.routes.contains(request.route)
+                {
                     spans[key, default: [:]][.init(method: request.method, route: request.route), default: .init()]
                         .add(request, sampleRate: transaction.sampleRate)
                 }
