@@ -255,8 +255,8 @@ let package = Package(
         .testTarget(
             name: "FaultlineOpenAPITests",
             dependencies: [
-                "FaultlineOpenAPI", "Faultline", "FaultlineReporting", "FaultlineTestServer", "SeedScenarios",
-                "TestSupport",
+                "FaultlineOpenAPI", "Faultline", "FaultlineReporting", "FaultlineLogReading", "FaultlineTestServer",
+                "SeedScenarios", "TestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
@@ -267,8 +267,9 @@ let package = Package(
         .testTarget(
             name: "FaultlineMetricsTests",
             dependencies: [
-                "FaultlineMetrics", "FaultlineReporting", "FaultlineServe", "FaultlineTestServer", "SeedScenarios",
-                "TestSupport",
+                "FaultlineMetrics", "FaultlineReporting", "FaultlineLogReading", "FaultlineServe",
+                "FaultlineTestServer",
+                "SeedScenarios", "TestSupport",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             swiftSettings: strictSettings
@@ -276,7 +277,8 @@ let package = Package(
         .testTarget(
             name: "FaultlineReportingTests",
             dependencies: [
-                "FaultlineReporting", "FaultlineAsyncHTTPClient", "FaultlineTestServer", "SeedScenarios", "TestSupport",
+                "FaultlineReporting", "FaultlineLogReading", "FaultlineAsyncHTTPClient", "FaultlineTestServer",
+                "SeedScenarios", "TestSupport",
             ],
             swiftSettings: strictSettings
         ),

@@ -1,5 +1,6 @@
 #if SwiftMetrics
     import CoreMetrics
+    import FaultlineLogReading
     import FaultlineMetrics
     import FaultlineReporting
     import FaultlineServe

@@ -1,5 +1,6 @@
 #if OpenAPIRuntime
     import Faultline
+    import FaultlineLogReading
     import FaultlineOpenAPI
     import FaultlineReporting
     import FaultlineTestServer

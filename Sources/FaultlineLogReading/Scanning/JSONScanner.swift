@@ -148,6 +148,30 @@ struct JSONScanner {
         return Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self))
     }
 
+    /// Reads an integer: digits, with a minus sign before them or not; `nil` when the value is another number (a
+    /// fraction, an exponent), something else, or past `Int`'s range.
+    mutating func integer() -> Int? {
+        let start = position
+        let isNegative = position < bytes.count && bytes[position] == 0x2D
+        if isNegative { position += 1 }
+        var value = 0
+        var digits = 0
+        while position < bytes.count, (0x30...0x39).contains(bytes[position]) {
+            let (times, overflowed) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowedAgain) = times.addingReportingOverflow(Int(bytes[position] - 0x30))
+            guard !overflowed, !overflowedAgain else { return nil }
+            value = sum
+            digits += 1
+            position += 1
+        }
+        let isWhole = position >= bytes.count || !Self.isNumberByte(bytes[position])
+        guard digits > 0, isWhole, digits == 1 || bytes[start + (isNegative ? 1 : 0)] != 0x30 else {
+            position = start
+            return nil
+        }
+        return isNegative ? -value : value
+    }
+
     /// Reads a string or a number as text: tags such as `http.status_code` may come either way.
     mutating func scalarText() -> String? {
         guard position < bytes.count else { return nil }
