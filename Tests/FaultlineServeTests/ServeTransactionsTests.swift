@@ -60,8 +60,9 @@ import Testing
         let sampled = try await ServeFixture.run(logs: logs) { serve in
             // When sentry-sdk (traces_sample_rate=0.5) times 120 requests to /users/{i}, every 20th answered 503
             let run = try await PythonPeer.start("sentry_sdk_requests.py", [serve.dsn, "0.5", "120"]).exit(
-                within: slowed(.seconds(180)))
-                .succeeded("sentry_sdk_requests.py")
+                within: slowed(.seconds(180))
+            )
+            .succeeded("sentry_sdk_requests.py")
             return try #require(Int(run.text.trimmingCharacters(in: .whitespacesAndNewlines)))
         }
 
