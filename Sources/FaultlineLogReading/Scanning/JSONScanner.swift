@@ -132,6 +132,12 @@ struct JSONScanner {
         return takeLiteral("false") ? false : nil
     }
 
+    /// The text of a key from its raw bytes (as ``object(_:)`` hands them over), its escapes read; `nil` when an
+    /// escape is invalid.
+    static func key(_ raw: UnsafeBufferPointer<UInt8>) -> String? {
+        raw.contains(.backslash) ? unescape(raw) : String(decoding: raw, as: UTF8.self)
+    }
+
     /// Whether the raw bytes of a key are `name`: keys are matched on their bytes, without building a string for
     /// each.
     static func isKey(_ raw: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {

@@ -152,8 +152,8 @@ extension RequestOutcomes {
             if JSONScanner.isKey(key, "outcomes") {
                 guard scanner.nextValueKind() == .object else { return fail("no outcomes") }
                 return scanner.object { key, scanner in
-                    guard let count = readCount(&scanner) else { return false }
-                    tally.outcomes[String(decoding: key, as: UTF8.self)] = count
+                    guard let outcome = JSONScanner.key(key), let count = readCount(&scanner) else { return false }
+                    tally.outcomes[outcome] = count
                     return true
                 }
             }
