@@ -58,18 +58,16 @@ import Testing
         let logs = try ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
         let sampled = try await ServeFixture.run(logs: logs) { serve in
-            // When sentry-sdk (traces_sample_rate=0.5) times 120 requests to /users/{i}, every 20th answered 503
-            let run = try await PythonPeer.start("sentry_sdk_requests.py", [serve.dsn, "0.5", "120"]).exit(
-                within: slowed(.seconds(180))
-            )
-            .succeeded("sentry_sdk_requests.py")
+            // When sentry-sdk (traces_sample_rate=0.5) times 60 requests to /users/{i}, every 20th answered 503
+            let run = try await PythonPeer.start("sentry_sdk_requests.py", [serve.dsn, "0.5", "60"]).exit()
+                .succeeded("sentry_sdk_requests.py")
             return try #require(Int(run.text.trimmingCharacters(in: .whitespacesAndNewlines)))
         }
 
         // Then serve stored each sampled transaction, with its trace's sample rate from the envelope's header
         let stored = try Self.transactions(in: logs)
         #expect(stored.count == sampled)
-        #expect(sampled > 30)
+        #expect(sampled > 10)
         #expect(stored.allSatisfy { Self.trace(of: $0)?["data"]?.objectValue?["sentry.sample_rate"] == .double(0.5) })
         let failed = stored.filter { transaction in
             guard case .array(let spans)? = transaction["spans"] else { return false }

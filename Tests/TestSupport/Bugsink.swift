@@ -15,9 +15,9 @@ package enum Bugsink {
         let port = try LoopbackPort.unused()
         let server = try PythonPeer.start(
             "bugsink_peer.py", ["serve", data.path, String(port)], output: .lines)
-        defer { server.kill() }
+        defer { server.terminate() }  // SIGTERM: the peer stops its gunicorn too
         let dsnPrefix = "DSN "
-        let dsn = try await server.line(where: { $0.hasPrefix(dsnPrefix) }, within: slowed(.seconds(120)))
+        let dsn = try await server.line(where: { $0.hasPrefix(dsnPrefix) }, within: .seconds(120))
             .dropFirst(dsnPrefix.count)
         guard await HTTPReadiness.wait(for: URL(string: "http://127.0.0.1:\(port)/")!, timeout: patience) else {
             throw ExternalProcess.Failure(description: "Bugsink did not answer on 127.0.0.1:\(port) within \(patience)")

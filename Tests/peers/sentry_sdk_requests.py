@@ -34,9 +34,7 @@ def main():
                 span.set_status("internal_error" if status >= 500 else "ok")
             sampled += 1 if transaction.sampled else 0
     print(sampled, flush=True)
-    # Returns as soon as the queue is empty; under a loaded test run, sending a hundred envelopes one by one can take
-    # half a minute, so the bound is wide: the test compares what serve stored with what the SDK sampled.
-    sentry_sdk.flush(timeout=120 * SLOWDOWN)
+    sentry_sdk.flush(timeout=20 * SLOWDOWN)  # returns nothing: the test reads what arrived
 
 
 if __name__ == "__main__":
