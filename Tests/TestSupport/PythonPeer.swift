@@ -37,7 +37,11 @@ package enum PythonPeer {
             Repository.file(".venv/bin/\(tool)"), arguments, environment: Self.environment(environment))
     }
 
+    /// The test's environment with `added`, and `FAULTLINE_TEST_PATIENCE`: the suite's ``patience`` in seconds, the
+    /// bound of a peer's waits (an SDK's flush), which end as soon as what they wait for is done.
     private static func environment(_ added: [String: String]) -> [String: String] {
-        ProcessInfo.processInfo.environment.merging(added) { $1 }
+        ProcessInfo.processInfo.environment
+            .merging(["FAULTLINE_TEST_PATIENCE": "\(patience.components.seconds)"]) { $1 }
+            .merging(added) { $1 }
     }
 }
