@@ -62,8 +62,8 @@ import Testing
         #expect(outcomeLines >= 1)
         #expect(metrics[#"faultline_ingest_requests_total{status="200"}"#] == 8 + outcomeLines)
         // and serve keeps the request outcomes the app counted: the same requests, route by route
-        let appRoutes = RoutesReport(RouteOutcomes(files: RouteOutcomes.files(in: appLogs), filter: .init()))
-        let serveRoutes = RoutesReport(RouteOutcomes(files: RouteOutcomes.files(in: logs), filter: .init()))
+        let appRoutes = RoutesReport(await RouteOutcomes(files: RouteOutcomes.files(in: appLogs), filter: .init()))
+        let serveRoutes = RoutesReport(await RouteOutcomes(files: RouteOutcomes.files(in: logs), filter: .init()))
         #expect(serveRoutes.read.intervals == outcomeLines)
         #expect(serveRoutes.routes == appRoutes.routes)
         #expect(serveRoutes.totals.requests >= 8)

@@ -33,7 +33,7 @@ import Testing
 
         // Then every envelope is accepted, and the interval is stored once, as it was counted
         #expect(statuses == [200, 200, 200])
-        let stored = RouteOutcomes(files: RouteOutcomes.files(in: logs), filter: .init())
+        let stored = await RouteOutcomes(files: RouteOutcomes.files(in: logs), filter: .init())
         #expect(stored.read.intervals == 1)
         #expect(stored.read.unreadableLines == 0)
         let report = RoutesReport(stored)
@@ -65,6 +65,6 @@ import Testing
             }
             #expect(status == 200)
         }
-        #expect(RouteOutcomes(files: RouteOutcomes.files(in: logs), filter: .init()).read.intervals == 1)
+        #expect(await RouteOutcomes(files: RouteOutcomes.files(in: logs), filter: .init()).read.intervals == 1)
     }
 }

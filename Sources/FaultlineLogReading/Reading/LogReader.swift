@@ -31,13 +31,13 @@ public struct LogReader {
         }
     }
 
-    /// Hands every line of `file`, a plain or rotated log, to `line`, counting the file and its bytes (and a gzip file
-    /// that is truncated or corrupt), but not its lines: for a log whose lines are not events, such as request
-    /// outcomes. An envelope has no lines.
-    package mutating func readLines(of file: LogFile, _ line: (UnsafeBufferPointer<UInt8>) -> Void) {
-        switch file.kind {
-        case .log: withoutActuallyEscaping(line) { readLines(of: LogPiece(file), .lines($0)) }
-        case .rotatedLog: withoutActuallyEscaping(line) { readCompressedLines(of: file.url, .lines($0)) }
+    /// Hands every line of `piece`, of a plain or rotated log, to `line`, counting its file (once, with the piece that
+    /// begins it) and its bytes (and a gzip file that is truncated or corrupt), but not its lines: for a log whose
+    /// lines are not events, such as request outcomes. An envelope has no lines.
+    package mutating func readLines(of piece: LogPiece, _ line: (UnsafeBufferPointer<UInt8>) -> Void) {
+        switch piece.file.kind {
+        case .log: withoutActuallyEscaping(line) { readLines(of: piece, .lines($0)) }
+        case .rotatedLog: withoutActuallyEscaping(line) { readCompressedLines(of: piece.file.url, .lines($0)) }
         case .envelope: break
         }
     }

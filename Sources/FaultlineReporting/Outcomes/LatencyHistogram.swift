@@ -5,8 +5,15 @@
 ///
 /// In the log a histogram is a list of `[lower bound in µs, count]` pairs, ascending, of its non-empty buckets.
 package struct LatencyHistogram: Hashable, Sendable {
-    /// The count of each non-empty bucket, by index.
-    package private(set) var counts: [Int: Int] = [:]
+    /// A non-empty bucket: its index and count.
+    private struct Entry: Hashable, Sendable {
+        var index: Int
+        var count: Int
+    }
+
+    /// The non-empty buckets, by ascending index: a line of the log lists them in that order, so reading one appends,
+    /// and two histograms merge in one pass over both.
+    private var entries: [Entry] = []
     /// The durations counted.
     package private(set) var total = 0
 
@@ -24,7 +31,32 @@ package struct LatencyHistogram: Hashable, Sendable {
 
     /// Adds the counts of `other`.
     package mutating func merge(_ other: LatencyHistogram) {
-        for (bucket, count) in other.counts { add(count: count, toBucket: bucket) }
+        guard !entries.isEmpty else {
+            self = other
+            return
+        }
+        var merged: [Entry] = []
+        merged.reserveCapacity(entries.count + other.entries.count)
+        var mine = 0
+        var theirs = 0
+        while mine < entries.count || theirs < other.entries.count {
+            if theirs == other.entries.count
+                || (mine < entries.count && entries[mine].index < other.entries[theirs].index)
+            {
+                merged.append(entries[mine])
+                mine += 1
+            } else if mine == entries.count || other.entries[theirs].index < entries[mine].index {
+                merged.append(other.entries[theirs])
+                theirs += 1
+            } else {
+                merged.append(
+                    Entry(index: entries[mine].index, count: entries[mine].count + other.entries[theirs].count))
+                mine += 1
+                theirs += 1
+            }
+        }
+        entries = merged
+        total += other.total
     }
 
     /// Adds `count` durations to the bucket whose lower bound is `lowerBound` µs, as a line of the log names it.
@@ -43,9 +75,9 @@ package struct LatencyHistogram: Hashable, Sendable {
         guard total > 0 else { return nil }
         let rank = max(1, Int((fraction * Double(total)).rounded(.up)))
         var seen = 0
-        for bucket in counts.keys.sorted() {
-            seen += counts[bucket]!
-            if seen >= rank { return .microseconds(middle(ofBucketFrom: Self.lowerBound(of: bucket))) }
+        for entry in entries {
+            seen += entry.count
+            if seen >= rank { return .microseconds(middle(ofBucketFrom: Self.lowerBound(of: entry.index))) }
         }
         return nil
     }
@@ -58,12 +90,27 @@ package struct LatencyHistogram: Hashable, Sendable {
 
     /// The non-empty buckets, ascending: each one's lower bound in µs and its count.
     package var buckets: [(lowerBound: UInt64, count: Int)] {
-        counts.keys.sorted().map { (Self.lowerBound(of: $0), counts[$0]!) }
+        entries.map { (Self.lowerBound(of: $0.index), $0.count) }
     }
 
-    private mutating func add(count: Int, toBucket bucket: Int) {
-        counts[bucket, default: 0] += count
+    /// Adds `count` to bucket `index`: appended past the last bucket (as a line lists them), else found by halving.
+    private mutating func add(count: Int, toBucket index: Int) {
         total += count
+        guard let last = entries.last, last.index >= index else {
+            entries.append(Entry(index: index, count: count))
+            return
+        }
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].index < index { low = middle + 1 } else { high = middle }
+        }
+        if entries[low].index == index {
+            entries[low].count += count
+        } else {
+            entries.insert(Entry(index: index, count: count), at: low)
+        }
     }
 
     private static func microseconds(_ duration: Duration) -> UInt64 {

@@ -63,10 +63,10 @@ actor IngestStore {
         let active = LogFile(url: logConfiguration.activeFile, kind: .log)
         var ids: [String] = []
         reader.read(active) { ids.append($0.eventID) }
-        reader.readLines(of: LogFile(url: requestOutcomesLog.activeFile, kind: .log)) { line in
+        reader.readLines(of: LogPiece(LogFile(url: requestOutcomesLog.activeFile, kind: .log))) { line in
             if let outcomes = try? RequestOutcomes(line: line) { ids.append(outcomes.id) }
         }
-        reader.readLines(of: LogFile(url: transactionLog.activeFile, kind: .log)) { line in
+        reader.readLines(of: LogPiece(LogFile(url: transactionLog.activeFile, kind: .log))) { line in
             let members = try? JSONValue.members(["event_id"], ofObjectParsing: line)
             if let id = members?["event_id"]?.stringValue { ids.append(id) }
         }

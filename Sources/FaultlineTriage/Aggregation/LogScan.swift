@@ -94,28 +94,12 @@ public struct LogScan: Sendable {
         let outboxIDs = Set(outbox.keys)
         let totalBytes = pieces.reduce(0) { $0 + $1.byteCount }
         var bytesRead = 0
-        await withTaskGroup(of: (Int, LogScan).self) { group in
-            var started = 0
-            var finished: [Int: LogScan] = [:]
-            var merged = 0
-            func startNext() {
-                let index = started
-                group.addTask {
-                    (index, LogScan(piece: pieces[index], filter: filter, window: window, outboxIDs: outboxIDs))
-                }
-                started += 1
-            }
-            while started < min(pieces.count, ProcessInfo.processInfo.activeProcessorCount) { startNext() }
-            for await (index, part) in group {
-                if started < pieces.count { startNext() }
-                finished[index] = part
-                while let next = finished.removeValue(forKey: merged) {
-                    merge(next)
-                    merged += 1
-                }
-                bytesRead += pieces[index].byteCount
-                progress(Progress(bytesRead: bytesRead, totalBytes: totalBytes))
-            }
+        await LogPiece.read(pieces) { _, piece in
+            LogScan(piece: piece, filter: filter, window: window, outboxIDs: outboxIDs)
+        } merge: { piece, part in
+            merge(part)
+            bytesRead += piece.byteCount
+            progress(Progress(bytesRead: bytesRead, totalBytes: totalBytes))
         }
         let unsent = outbox.values.filter { !eventsAlsoInOutbox.contains($0.record.eventID) }
         for (record, isAccepted) in unsent.sorted(by: { $0.record.timestamp < $1.record.timestamp }) where isAccepted {

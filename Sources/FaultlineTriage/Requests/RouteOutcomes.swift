@@ -47,6 +47,19 @@ public struct RouteOutcomes: Sendable {
         public var corruptGzip = 0
         public var unreadableFiles = 0
 
+        /// Adds the counts of `other`.
+        mutating func add(_ other: ReadCounts) {
+            files += other.files
+            bytes += other.bytes
+            intervals += other.intervals
+            transactions += other.transactions
+            spans += other.spans
+            unreadableLines += other.unreadableLines
+            truncatedGzip += other.truncatedGzip
+            corruptGzip += other.corruptGzip
+            unreadableFiles += other.unreadableFiles
+        }
+
         enum CodingKeys: String, CodingKey {
             case files, bytes, intervals, transactions, spans
             case unreadableLines = "unreadable_lines"
@@ -72,54 +85,44 @@ public struct RouteOutcomes: Sendable {
     /// The files that could not be opened or read, and why.
     public private(set) var unreadableFiles: [UnreadableFile] = []
 
+    /// The spans read, by release and environment and route, until they are made into ``estimates``.
+    private var spans: [ReleaseEnvironment: [RequestOutcomes.Route: SpanEstimate]] = [:]
+    /// The releases and environments that request outcomes counted, whose spans are not estimated.
+    private var counted: Set<ReleaseEnvironment> = []
+
+    /// No requests: what a log directory without request outcomes or transactions holds.
+    public init() {}
+
     /// Reads `files`, logs of request outcomes, and adds up the intervals `filter` accepts; then `transactionFiles`,
     /// logs of transactions, and estimates the requests of their spans that `filter` accepts, of the releases and
-    /// environments no interval counted.
-    public init(files: [LogFile], transactionFiles: [LogFile] = [], filter: Filter) {
-        var reader = LogReader()
-        var counted: Set<ReleaseEnvironment> = []
-        for file in files {
-            reader.readLines(of: file) { line in
-                guard !Self.isBlank(line) else { return }
-                guard let outcomes = try? RequestOutcomes(line: line) else {
-                    read.unreadableLines += 1
-                    return
-                }
-                read.intervals += 1
-                let end = outcomes.end.timeIntervalSince1970
-                guard filter.accepts(end: end, release: outcomes.release, environment: outcomes.environment) else {
-                    return
-                }
-                counted.insert(ReleaseEnvironment(release: outcomes.release, environment: outcomes.environment))
-                add(outcomes, routes: filter.routes)
-            }
-        }
-        var spans: [ReleaseEnvironment: [RequestOutcomes.Route: SpanEstimate]] = [:]
-        for file in transactionFiles {
-            reader.readLines(of: file) { line in
-                guard !Self.isBlank(line) else { return }
-                guard let transaction = TransactionRecord(line: line) else {
-                    read.unreadableLines += 1
-                    return
-                }
-                read.transactions += 1
-                read.spans += transaction.requests.count
-                guard
-                    filter.accepts(
-                        end: transaction.end, release: transaction.release, environment: transaction.environment)
-                else { return }
-                let key = ReleaseEnvironment(release: transaction.release, environment: transaction.environment)
-                for request in transaction.requests where filter.routes.isEmpty || filter.routes.contains(request.route)
-                {
-                    spans[key, default: [:]][.init(method: request.method, route: request.route), default: .init()]
-                        .add(request, sampleRate: transaction.sampleRate)
-                }
-            }
+    /// environments no interval counted. Large logs are read on every core, in pieces (as ``LogScan`` reads them).
+    public init(files: [LogFile], transactionFiles: [LogFile] = [], filter: Filter) async {
+        await self.init(files: files, transactionFiles: transactionFiles, filter: filter, pieceSize: LogScan.pieceSize)
+    }
+
+    /// Reads the logs in pieces of about `pieceSize` bytes.
+    init(files: [LogFile], transactionFiles: [LogFile], filter: Filter, pieceSize: Int) async {
+        let outcomePieces = LogPiece.plan(files, size: pieceSize)
+        await LogPiece.read(outcomePieces + LogPiece.plan(transactionFiles, size: pieceSize)) { index, piece in
+            RouteOutcomes(piece: piece, holdsTransactions: index >= outcomePieces.count, filter: filter)
+        } merge: { _, part in
+            merge(part)
         }
         for (key, routes) in spans where !counted.contains(key) {
             for (route, estimate) in routes {
                 estimates[route, default: [:]][key.release, default: SpanEstimate()].merge(estimate)
             }
+        }
+        spans = [:]
+        counted = []
+    }
+
+    /// What one piece holds: request outcomes, or transactions whose spans are kept in ``spans``.
+    private init(piece: LogPiece, holdsTransactions: Bool, filter: Filter) {
+        var reader = LogReader()
+        reader.readLines(of: piece) { line in
+            guard !Self.isBlank(line) else { return }
+            if holdsTransactions { readTransaction(line, filter: filter) } else { readOutcomes(line, filter: filter) }
         }
         read.files = reader.counts.files
         read.bytes = reader.counts.bytes
@@ -128,6 +131,60 @@ public struct RouteOutcomes: Sendable {
         read.corruptGzip = reader.counts.corruptGzip
         read.unreadableFiles = reader.counts.unreadableFiles
         unreadableFiles = reader.unreadableFiles
+    }
+
+    private mutating func readOutcomes(_ line: UnsafeBufferPointer<UInt8>, filter: Filter) {
+        guard let outcomes = try? RequestOutcomes(line: line) else {
+            read.unreadableLines += 1
+            return
+        }
+        read.intervals += 1
+        let end = outcomes.end.timeIntervalSince1970
+        guard filter.accepts(end: end, release: outcomes.release, environment: outcomes.environment) else { return }
+        counted.insert(ReleaseEnvironment(release: outcomes.release, environment: outcomes.environment))
+        add(outcomes, routes: filter.routes)
+    }
+
+    private mutating func readTransaction(_ line: UnsafeBufferPointer<UInt8>, filter: Filter) {
+        guard let transaction = TransactionRecord(line: line) else {
+            read.unreadableLines += 1
+            return
+        }
+        read.transactions += 1
+        read.spans += transaction.requests.count
+        guard filter.accepts(end: transaction.end, release: transaction.release, environment: transaction.environment)
+        else { return }
+        let key = ReleaseEnvironment(release: transaction.release, environment: transaction.environment)
+        Self.add(transaction, to: &spans[key, default: [:]], routes: filter.routes)
+    }
+
+    /// Adds the requests of `transaction` to the spans of its release and environment, by route.
+    private static func add(
+        _ transaction: TransactionRecord, to spans: inout [RequestOutcomes.Route: SpanEstimate], routes: Set<String>
+    ) {
+        for request in transaction.requests where routes.isEmpty || routes.contains(request.route) {
+            spans[RequestOutcomes.Route(method: request.method, route: request.route), default: SpanEstimate()]
+                .add(request, sampleRate: transaction.sampleRate)
+        }
+    }
+
+    /// Adds what a later piece read.
+    private mutating func merge(_ later: RouteOutcomes) {
+        for (route, releases) in later.routes {
+            for (release, tally) in releases {
+                routes[route, default: [:]][release, default: RequestOutcomes.Tally()].merge(tally)
+            }
+        }
+        overflow.merge(later.overflow)
+        for (key, routes) in later.spans {
+            for (route, estimate) in routes { spans[key, default: [:]][route, default: SpanEstimate()].merge(estimate) }
+        }
+        counted.formUnion(later.counted)
+        releaseStarts.merge(later.releaseStarts) { min($0, $1) }
+        firstStart = [firstStart, later.firstStart].compactMap { $0 }.min()
+        lastEnd = [lastEnd, later.lastEnd].compactMap { $0 }.max()
+        read.add(later.read)
+        unreadableFiles += later.unreadableFiles
     }
 
     /// The requests of `route` with `method` (of every method when it is `nil`), all releases, and of them those that

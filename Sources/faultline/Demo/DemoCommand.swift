@@ -75,7 +75,7 @@ struct DemoCommand: AsyncParsableCommand, CommandWithExamples {
         }
         var scan = await LogScan(files: try LogFile.all(in: logs), filter: EventFilter())
         // As `faultline summary` reads them: each issue's share of its route's requests.
-        scan.countRequests(RouteOutcomes(files: RouteOutcomes.files(in: logs), filter: RouteOutcomes.Filter()))
+        scan.countRequests(await RouteOutcomes(files: RouteOutcomes.files(in: logs), filter: RouteOutcomes.Filter()))
         print("\n$ faultline summary --log-dir \(logs.path)")
         print(SummaryReport(scan).text(style: .standardOutput), terminator: "")
         print("\nA page to share: faultline report --html --log-dir \(logs.path) -o report.html")

@@ -45,12 +45,13 @@ struct IncidentCommand: AsyncParsableCommand, CommandWithExamples {
 
     func run() async throws {
         let scan = try await options.scan(signals: signals, defaultSince: Self.defaultSince)
-        let routes = try scan.window.map { window in
-            RouteSignals.signals(
-                window: scan.routeRequests ?? RouteOutcomes(files: [], filter: .init()),
-                baseline: try options.baselineRequests(before: window), thresholds: window)
+        var routes: [RouteSignals] = []
+        if let window = scan.window {
+            routes = RouteSignals.signals(
+                window: scan.routeRequests ?? RouteOutcomes(),
+                baseline: try await options.baselineRequests(before: window), thresholds: window)
         }
-        var report = IncidentReport(scan, routes: routes ?? [])
+        var report = IncidentReport(scan, routes: routes)
         let failing = failOn.failing(report.flagged)
         if let count = limit.limit { report = report.limited(to: count) }
         try options.print(report) { report.text(style: $0) }

@@ -59,7 +59,7 @@ struct RoutesCommand: AsyncParsableCommand, CommandWithExamples {
         filter.releases = Set(release)
         filter.environments = Set(environment)
         let (outcomeFiles, transactionFiles) = try logFiles()
-        let outcomes = RouteOutcomes(files: outcomeFiles, transactionFiles: transactionFiles, filter: filter)
+        let outcomes = await RouteOutcomes(files: outcomeFiles, transactionFiles: transactionFiles, filter: filter)
         TriageOptions.name(outcomes.unreadableFiles)
         let report = RoutesReport(outcomes)
         if json {

@@ -101,19 +101,19 @@ struct TriageOptions: ParsableArguments {
             requests.since = window?.start ?? filter.since
             requests.until = window.map { $0.includesLaterEvents ? nil : $0.end } ?? filter.until
             (requests.releases, requests.environments) = (filter.releases, filter.environments)
-            scan.countRequests(RouteOutcomes(files: RouteOutcomes.files(in: logDirectory), filter: requests))
+            scan.countRequests(await RouteOutcomes(files: RouteOutcomes.files(in: logDirectory), filter: requests))
         }
         return scan
     }
 
     /// The requests the reporters counted in the baseline before `window`, with the releases and environments of the
     /// filters: what a route's failure rate in the window is compared with. Empty without a log directory.
-    func baselineRequests(before window: SignalWindow) throws -> RouteOutcomes {
+    func baselineRequests(before window: SignalWindow) async throws -> RouteOutcomes {
         let filter = try filter(defaultSince: nil)
         var requests = RouteOutcomes.Filter()
         (requests.since, requests.until) = (window.baselineStart, window.start)
         (requests.releases, requests.environments) = (filter.releases, filter.environments)
-        return RouteOutcomes(files: logDirectory.map(RouteOutcomes.files(in:)) ?? [], filter: requests)
+        return await RouteOutcomes(files: logDirectory.map(RouteOutcomes.files(in:)) ?? [], filter: requests)
     }
 
     /// Names each file that could not be read, and why, on standard error.
