@@ -58,7 +58,7 @@ import Testing
         let logs = try ServeFixture.logDirectory()
         defer { try? FileManager.default.removeItem(at: logs) }
         let sampled = try await ServeFixture.run(logs: logs) { serve in
-            // When sentry-sdk (traces_sample_rate=0.5) times 60 requests to /users/{i}, every 20th answered 503
+            // When sentry-sdk (traces_sample_rate=0.5) times 60 requests to /users/{i}, every 4th answered 503
             let run = try await PythonPeer.start("sentry_sdk_requests.py", [serve.dsn, "0.5", "60"]).exit()
                 .succeeded("sentry_sdk_requests.py")
             return try #require(Int(run.text.trimmingCharacters(in: .whitespacesAndNewlines)))
@@ -89,7 +89,8 @@ import Testing
         let totals = try #require(route["totals"] as? [String: Any])
         #expect(totals["requests"] as? Int == 2 * sampled)
         #expect(totals["failures"] as? Int == 2 * failed)
-        #expect((totals["outcomes"] as? [String: Int])?["server.5xx"] == 2 * failed)
+        // (the SDK samples at random: which of the 15 failures it kept differs from run to run, none of them too)
+        #expect(((totals["outcomes"] as? [String: Int])?["server.5xx"] ?? 0) == 2 * failed)
         let text = String(decoding: try await BuiltFaultline.run(["routes", "--log-dir", logs.path]), as: UTF8.self)
         #expect(text.contains("estimated from \(sampled) spans"), "\(text)")
         #expect(text.contains("~\(2 * sampled)"), "\(text)")

@@ -2,7 +2,7 @@
 
 Usage: sentry_sdk_requests.py DSN SAMPLE_RATE COUNT
 Runs COUNT transactions ("GET /profile/{i}", op http.server) with traces_sample_rate=SAMPLE_RATE, each with an
-http.client span "GET https://api.example.com/users/{i}": every 20th answered 503 (span status internal_error), the
+http.client span "GET https://api.example.com/users/{i}": every 4th answered 503 (span status internal_error), the
 others 200. Prints how many transactions the SDK sampled, then flushes.
 """
 import os
@@ -29,7 +29,7 @@ def main():
         with sentry_sdk.start_transaction(op="http.server", name=f"GET /profile/{index}", source="url") as transaction:
             url = f"https://api.example.com/users/{index}"
             with sentry_sdk.start_span(op="http.client", name=f"GET {url}") as span:
-                status = 503 if index % 20 == 19 else 200
+                status = 503 if index % 4 == 3 else 200
                 span.set_data("http.request.method", "GET")
                 span.set_data("url", url)
                 span.set_data("http.response.status_code", status)

@@ -122,9 +122,9 @@ extension RequestOutcomes {
                 guard isObject else { return false }
                 guard let method, let template else { return fail("a route has no method and route") }
                 guard tallyMembers == 2 else { return fail(tally.outcomes.isEmpty ? "no outcomes" : "no durations_us") }
-                let route = Route(method: method, route: template)
-                guard routes[route] == nil else { return fail("\(method) \(template) comes twice") }
-                routes[route] = tally
+                guard routes.updateValue(tally, forKey: Route(method: method, route: template)) == nil else {
+                    return fail("\(method) \(template) comes twice")
+                }
                 return true
             }
             self.routes = routes
@@ -159,16 +159,19 @@ extension RequestOutcomes {
             }
             guard scanner.nextValueKind() == .array else { return fail("no durations_us") }
             return scanner.array { scanner in
-                var pair: [Int] = []
+                var lowerBound: Int?
+                var count: Int?
                 let isPair = scanner.array { scanner in
-                    guard pair.count < 2, let value = pair.isEmpty ? scanner.integer() : readCount(&scanner) else {
-                        return false
+                    guard count == nil else { return false }
+                    if lowerBound == nil {
+                        lowerBound = scanner.integer()
+                        return lowerBound != nil
                     }
-                    pair.append(value)
-                    return true
+                    count = readCount(&scanner)
+                    return count != nil
                 }
-                guard isPair, pair.count == 2, pair[0] >= 0,
-                    tally.durations.add(count: pair[1], inBucketFrom: UInt64(pair[0]))
+                guard isPair, let lowerBound, let count, lowerBound >= 0,
+                    tally.durations.add(count: count, inBucketFrom: UInt64(lowerBound))
                 else {
                     return failure != nil
                         ? false : fail("a duration bucket is not [lower bound, count] of a histogram bucket")

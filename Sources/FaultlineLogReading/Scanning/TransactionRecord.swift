@@ -172,6 +172,10 @@ package struct TransactionRecord: Sendable {
                 return Self.readText(&scanner, into: &url)
             }
             if JSONScanner.isKey(key, "http.response.status_code") || JSONScanner.isKey(key, "http.status_code") {
+                if scanner.nextValueKind() == .number, let code = scanner.integer() {
+                    statusCode = (100...599).contains(code) ? code : nil
+                    return true
+                }
                 guard let text = scanner.scalarText() else { return scanner.skipValue() }
                 statusCode = Int(text).flatMap { (100...599).contains($0) ? $0 : nil }
                 return true

@@ -29,10 +29,25 @@ package struct LatencyHistogram: Hashable, Sendable {
         add(count: count, toBucket: Self.bucket(ofMicroseconds: Self.microseconds(duration)))
     }
 
-    /// Adds the counts of `other`.
+    /// Adds the counts of `other`: bucket by bucket when it has few (a line's, merged into a running total that has
+    /// most of them already), else in one pass over both.
     package mutating func merge(_ other: LatencyHistogram) {
         guard !entries.isEmpty else {
             self = other
+            return
+        }
+        if other.entries.count * 8 <= entries.count {
+            // Both ascending: each of other's buckets is found past the one before it.
+            var position = 0
+            for entry in other.entries {
+                while position < entries.count, entries[position].index < entry.index { position += 1 }
+                if position < entries.count, entries[position].index == entry.index {
+                    entries[position].count += entry.count
+                } else {
+                    entries.insert(entry, at: position)
+                }
+            }
+            total += other.total
             return
         }
         var merged: [Entry] = []
