@@ -75,18 +75,7 @@ extension EventRecord {
                 guard scanner.nextValueKind() == .string else { return scanner.skipValue() }
                 eventID = scanner.string()
                 return eventID != nil
-            case .timestamp:
-                switch scanner.nextValueKind() {
-                case .string:
-                    guard let seconds = scanner.withStringBytes(RFC3339.seconds) else { return false }
-                    timestamp = seconds
-                    return true
-                case .number:
-                    guard let seconds = scanner.number() else { return false }
-                    timestamp = RFC3339.range.contains(seconds) ? seconds : nil
-                    return true
-                default: return scanner.skipValue()
-                }
+            case .timestamp: return scanner.time(into: &timestamp)
             case .level: return EventRecord.readString(&scanner, into: &fields.level, ignored: &fields.ignoredFields)
             case .release:
                 return EventRecord.readString(&scanner, into: &fields.release, ignored: &fields.ignoredFields)

@@ -1,3 +1,4 @@
+import FaultlineReporting
 import Foundation
 
 /// A cursor over the bytes of one JSON document that reads the few values triage needs and skips the rest without
@@ -176,6 +177,23 @@ struct JSONScanner {
             return nil
         }
         return isNegative ? -value : value
+    }
+
+    /// Reads a time as Sentry sends one, an RFC 3339 text or seconds since 1970, into `time` as seconds since 1970:
+    /// `nil` when it is neither, or out of ``RFC3339/range``, and a value of another type is skipped; `false` when the
+    /// value is malformed.
+    mutating func time(into time: inout Double?) -> Bool {
+        switch nextValueKind() {
+        case .string:
+            guard let seconds = withStringBytes(RFC3339.seconds) else { return false }
+            time = seconds
+            return true
+        case .number:
+            guard let seconds = number() else { return false }
+            time = RFC3339.range.contains(seconds) ? seconds : nil
+            return true
+        default: return skipValue()
+        }
     }
 
     /// Reads a string or a number as text: tags such as `http.status_code` may come either way.

@@ -36,7 +36,7 @@ extension RequestOutcomes {
             throw ParseFailure(reason: "its id is not 32 lowercase hex digits")
         }
         guard let start = members.start, let end = members.end, start <= end else {
-            throw ParseFailure(reason: "it has no RFC 3339 start and timestamp, in that order")
+            throw ParseFailure(reason: "it has no start and timestamp (RFC 3339, or seconds since 1970), in that order")
         }
         self.init(
             id: id, start: Date(timeIntervalSince1970: start), end: Date(timeIntervalSince1970: end),
@@ -71,8 +71,8 @@ extension RequestOutcomes {
             if JSONScanner.isKey(key, "id") {
                 return scanner.optionalString(into: &id) || fail("its id is not a string")
             }
-            if JSONScanner.isKey(key, "start") { return Self.readTime(&scanner, into: &start) }
-            if JSONScanner.isKey(key, "timestamp") { return Self.readTime(&scanner, into: &end) }
+            if JSONScanner.isKey(key, "start") { return scanner.time(into: &start) }
+            if JSONScanner.isKey(key, "timestamp") { return scanner.time(into: &end) }
             if JSONScanner.isKey(key, "release") {
                 return scanner.optionalString(into: &release) || fail("its release is not a string")
             }
@@ -93,12 +93,6 @@ extension RequestOutcomes {
         private mutating func fail(_ reason: String) -> Bool {
             if failure == nil { failure = ParseFailure(reason: reason) }
             return false
-        }
-
-        private static func readTime(_ scanner: inout JSONScanner, into time: inout Double?) -> Bool {
-            guard scanner.nextValueKind() == .string else { return scanner.skipValue() }
-            time = scanner.withStringBytes(RFC3339.seconds) ?? nil
-            return true
         }
 
         private mutating func readRoutes(_ scanner: inout JSONScanner) -> Bool {

@@ -64,8 +64,8 @@ package struct TransactionRecord: Sendable {
                 isTransaction = scanner.string() == "transaction"
                 return true
             }
-            if JSONScanner.isKey(key, "start_timestamp") { return Self.readTime(&scanner, into: &start) }
-            if JSONScanner.isKey(key, "timestamp") { return Self.readTime(&scanner, into: &end) }
+            if JSONScanner.isKey(key, "start_timestamp") { return scanner.time(into: &start) }
+            if JSONScanner.isKey(key, "timestamp") { return scanner.time(into: &end) }
             if JSONScanner.isKey(key, "release") {
                 return scanner.optionalString(into: &release) || scanner.skipValue()
             }
@@ -96,19 +96,6 @@ package struct TransactionRecord: Sendable {
                 }
             }
             return scanner.skipValue()
-        }
-
-        /// A time as Sentry sends it: seconds since 1970, or an RFC 3339 text.
-        static func readTime(_ scanner: inout JSONScanner, into time: inout Double?) -> Bool {
-            switch scanner.nextValueKind() {
-            case .number:
-                time = scanner.number().flatMap { RFC3339.range.contains($0) ? $0 : nil }
-                return true
-            case .string:
-                time = scanner.withStringBytes(RFC3339.seconds) ?? nil
-                return true
-            default: return scanner.skipValue()
-            }
         }
     }
 
@@ -143,8 +130,8 @@ package struct TransactionRecord: Sendable {
                     statusFailed = status.withUTF8 { !JSONScanner.isKey($0, "ok") && !JSONScanner.isKey($0, "unknown") }
                     return true
                 }
-                if JSONScanner.isKey(key, "start_timestamp") { return Reading.readTime(&scanner, into: &start) }
-                if JSONScanner.isKey(key, "timestamp") { return Reading.readTime(&scanner, into: &end) }
+                if JSONScanner.isKey(key, "start_timestamp") { return scanner.time(into: &start) }
+                if JSONScanner.isKey(key, "timestamp") { return scanner.time(into: &end) }
                 if JSONScanner.isKey(key, "data") {
                     guard scanner.nextValueKind() == .object else { return scanner.skipValue() }
                     return scanner.object { key, scanner in readData(key, &scanner) }

@@ -29,6 +29,15 @@ import Testing
         #expect(read.routes[Self.users]?.outcomes == ["ok": 95, "decoding.2xx": 5])
     }
 
+    @Test func timesAreReadAsSentryWritesThemAsTextOrSeconds() throws {
+        let line = Data(
+            #"{"type":"faultline.request_outcomes","id":"5b0c8e5fd2a84b6e9c1d0f3a7e2b4c61","start":1795000000.5,"timestamp":"2026-11-18T11:07:40.500Z","routes":[]}"#
+                .utf8)
+        let read = try RequestOutcomes(line: line)
+        #expect(read.start == Date(timeIntervalSince1970: 1_795_000_000.5))
+        #expect(read.end == Date(timeIntervalSince1970: 1_795_000_060.5))
+    }
+
     @Test func routesPastTheLimitAreCountedTogether() throws {
         // (the log keeps times to the millisecond)
         var outcomes = RequestOutcomes(start: Date(timeIntervalSince1970: 1_795_000_000))
@@ -65,7 +74,7 @@ import Testing
         ),
         (
             #"{"type":"faultline.request_outcomes","id":"5b0c8e5fd2a84b6e9c1d0f3a7e2b4c61","start":"2026-11-28T12:02:00Z","timestamp":"2026-11-28T12:01:00Z","routes":[]}"#,
-            "no RFC 3339 start and timestamp"
+            "no start and timestamp"
         ),
         (
             #"{"type":"faultline.request_outcomes","id":"5b0c8e5fd2a84b6e9c1d0f3a7e2b4c61","start":"2026-11-28T12:00:00Z","timestamp":"2026-11-28T12:01:00Z","routes":[{"method":"GET","route":"/a","outcomes":{"ok":-1},"durations_us":[]}]}"#,
