@@ -62,6 +62,7 @@
                     baseURL: baseURL)
                 throw error
             }
+            LastResponseSpan.current?.span = span
             let read = try await ResponseBody.read(
                 responseBody, of: response, limit: classifier.maximumErrorBodySize,
                 successfulBodies: classifier.contract.failureInSuccessfulBody != nil)
@@ -82,7 +83,7 @@
         }
 
         /// Calls an operation of the generated client and captures a failure to decode its response, with the coding
-        /// path, then rethrows it.
+        /// path and the trace of the request's span, then rethrows it.
         ///
         /// ```swift
         /// let output = try await capture.capturingDecodingFailures(of: "getUser") {
@@ -92,8 +93,9 @@
         public func capturingDecodingFailures<Output: Sendable>(
             of operationID: String, _ call: () async throws -> Output
         ) async throws -> Output {
+            let lastResponse = LastResponseSpan()
             do {
-                return try await call()
+                return try await LastResponseSpan.$current.withValue(lastResponse) { try await call() }
             } catch let error as ClientError {
                 guard let decoding = error.underlyingError as? DecodingError, let request = error.request else {
                     throw error
@@ -105,9 +107,10 @@
                 context.statusCode = error.response?.status.code
                 let failure = RequestFailure(
                     .decoding(DecodingFailure(decoding, decoding: Output.self)), context: context)
-                // The middleware counted the request as a success: it is counted once, as this failure.
+                // The middleware counted the request as a success: it is counted once, as this failure, in its span.
                 await reporter.record(
-                    .failedAfterResponse(failure, request: exchange.urlRequest), span: nil, baseURL: exchange.baseURL)
+                    .failedAfterResponse(failure, request: exchange.urlRequest), span: lastResponse.span,
+                    baseURL: exchange.baseURL)
                 throw error
             }
         }

@@ -128,5 +128,49 @@
                     "GET /boleto/users/{id}": ["ok": 1, "decoding.2xx": 1, "session_expired.4xx": 3],
                 ])
         }
+
+        @Test func aDecodingFailureFoundAroundTheCallNamesTheSpanTheServerReceived() async throws {
+            let temporary = try TemporaryDirectory("openapi-trace")
+            defer { temporary.remove() }
+            var options = Reporter.Options(logDirectory: temporary.url)
+            options.tracesSampleRate = 1
+            let reporter = try Reporter(options: options)
+            let capture = CaptureClientMiddleware(reporter: reporter, classifier: Self.classifier, routes: Self.routes)
+            let received = try await SeedServer.run { server in
+                let tokens = await server.state.issueTokens(for: .boleto)
+                let refresher = TokenRefresher(
+                    authenticator: BoletoAPI.Authenticator(baseURL: server.baseURL), credential: BearerTokens(tokens))
+                let client = Client(
+                    serverURL: server.baseURL, transport: URLSessionTransport(),
+                    middlewares: [
+                        capture,
+                        AuthenticationClientMiddleware(
+                            refresher: refresher, classifier: Self.classifier, routes: Self.routes),
+                    ])
+                // When user 20, whose profile image is null, is loaded and the runtime fails to decode it
+                await #expect(throws: ClientError.self) {
+                    try await capture.capturingDecodingFailures(of: "getUser") {
+                        try await client.getUser(path: .init(id: 20))
+                    }
+                }
+                return try #require(await server.state.receivedTraces.first { $0.path == "/boleto/users/20" })
+            }
+            #expect(await reporter.close(timeout: patience))
+
+            // Then its event names the trace and span the server received
+            let text = try String(contentsOf: temporary.url.appendingPathComponent("events.jsonl"), encoding: .utf8)
+            let events = try text.split(separator: "\n").map {
+                try JSONDecoder().decode(SentryEvent.self, from: Data($0.utf8))
+            }
+            let event = try #require(events.first { $0.tags["error.kind"] == "decoding" })
+            let trace = try #require(event.contexts["trace"]?.objectValue)
+            #expect(trace["trace_id"]?.stringValue == received.traceID)
+            #expect(trace["span_id"]?.stringValue == received.spanID)
+            // and that span was recorded once, as its response ended it
+            let transactions = try String(
+                contentsOf: LogLayout(temporary.url).requests.appendingPathComponent("transactions.jsonl"),
+                encoding: .utf8)
+            #expect(transactions.split(separator: "\n").filter { $0.contains(received.spanID) }.count == 1)
+        }
     }
 #endif

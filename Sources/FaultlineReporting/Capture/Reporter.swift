@@ -389,7 +389,9 @@ public actor Reporter {
         }
         count(entry.outcome, at: entry.date)
         let url = scrubber.url(entry.outcome.context.url)
-        if tracer.isRecording, let span = entry.span {
+        // A failure found after the response (a body the OpenAPI runtime could not decode) is in a span that ended
+        // with the response, and was recorded then.
+        if tracer.isRecording, let span = entry.span, !entry.outcome.isFoundAfterResponse {
             switch span.context.isSampled {
             case true?: record(span.finished(entry.outcome, url: url), user: entry.user)
             case false? where span.isTransaction: discardUnsampledTransaction()

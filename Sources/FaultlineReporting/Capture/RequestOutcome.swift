@@ -23,6 +23,11 @@ package enum RequestOutcome: Sendable {
         }
     }
 
+    /// Whether it is a failure found after the response was recorded as accepted (``failedAfterResponse(_:request:)``).
+    var isFoundAfterResponse: Bool {
+        if case .failedAfterResponse = self { true } else { false }
+    }
+
     /// Whether the request was cancelled: neither captured, counted nor recorded.
     var isCancelled: Bool {
         switch self {
