@@ -39,6 +39,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case requestOutcomes = "request-outcomes"
     /// The trace headers a server continues: read, written and read back to the same span and sampling context.
     case traceHeaders = "trace-headers"
+    /// Any SDK's transaction as `faultline routes` reads it: in its contract, and written back to the same requests.
+    case transactionRecord = "transaction-record"
 
     /// Runs the target on `data`.
     ///
@@ -62,6 +64,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .erasure: try ErasureFuzzing.run(data)
         case .requestOutcomes: try RequestOutcomesFuzzing.run(data)
         case .traceHeaders: try TraceHeadersFuzzing.run(data)
+        case .transactionRecord: try TransactionRecordFuzzing.run(data)
         }
     }
 }
