@@ -33,26 +33,34 @@ enum TransactionRecordFuzzing {
             again.requests.map { [$0.method, $0.route, $0.outcome] }
                 == read.requests.map { [$0.method, $0.route, $0.outcome] },
             "what it wrote reads back with other requests: \(again.requests) for \(read.requests)")
-        // A span's duration is its end less its start, each a time in seconds: as precise as the end's last bit.
-        let tolerance = Duration.microseconds(1 + 2 * read.end.ulp * 1_000_000)
         for (first, second) in zip(read.requests, again.requests) {
+            // A span's duration is its end less its start, each a time in seconds: as precise as the last bit of the
+            // larger of the two.
+            let span = interval(of: first.duration)
+            let tolerance = Duration.microseconds(1 + 4 * max(abs(span.start), abs(span.end)).ulp * 1_000_000)
             try Disagreement.check(
                 (.zero - tolerance...tolerance).contains(first.duration - second.duration),
                 "a duration of \(first.duration) reads back as \(second.duration)")
         }
     }
 
+    /// The start and end, in seconds since 1970 and in range, of a span that lasted `duration`: from 1970, or from
+    /// the earliest time for a span longer than the years since 1970 the range has.
+    private static func interval(of duration: Duration) -> (start: Double, end: Double) {
+        let seconds = duration / .seconds(1)
+        let start = seconds <= RFC3339.range.upperBound ? 0 : RFC3339.range.lowerBound
+        return (start, min(start + seconds, RFC3339.range.upperBound))
+    }
+
     /// `record` as a transaction of its requests: each an `http.client` span whose data names its method, route and
-    /// outcome, from the transaction's end back by its duration.
+    /// outcome, as long as the request took (``interval(of:)``).
     private static func written(_ record: TransactionRecord) -> [UInt8] {
         var trace: [String: JSONValue] = ["op": "http.server"]
         if let rate = record.sampleRate { trace["data"] = .object(["sentry.sample_rate": .double(rate)]) }
         let spans: [JSONValue] = record.requests.map { request in
-            let microseconds = request.duration / .microseconds(1)
+            let span = interval(of: request.duration)
             return .object([
-                "op": "http.client",
-                "start_timestamp": .double(max(RFC3339.range.lowerBound, record.end - microseconds / 1_000_000)),
-                "timestamp": .double(record.end),
+                "op": "http.client", "start_timestamp": .double(span.start), "timestamp": .double(span.end),
                 "data": .object([
                     "http.request.method": .string(request.method), "http.route": .string(request.route),
                     "faultline.outcome": .string(request.outcome),
