@@ -5,10 +5,15 @@
 ///
 /// In the log a histogram is a list of `[lower bound in µs, count]` pairs, ascending, of its non-empty buckets.
 package struct LatencyHistogram: Hashable, Sendable {
-    /// A non-empty bucket: its index and count.
-    private struct Entry: Hashable, Sendable {
-        var index: Int
-        var count: Int
+    /// A bucket's count: its index (one ``bucket(from:)`` gives) and how many durations it holds.
+    package struct Entry: Hashable, Sendable {
+        package var index: Int
+        package var count: Int
+
+        package init(index: Int, count: Int) {
+            self.index = index
+            self.count = count
+        }
     }
 
     /// The non-empty buckets, by ascending index: a line of the log lists them in that order, so reading one appends,
@@ -78,10 +83,34 @@ package struct LatencyHistogram: Hashable, Sendable {
     /// Returns `false`, adding nothing, when no bucket starts there or `count` is not positive.
     @discardableResult
     package mutating func add(count: Int, inBucketFrom lowerBound: UInt64) -> Bool {
-        let bucket = Self.bucket(ofMicroseconds: lowerBound)
-        guard count > 0, Self.lowerBound(of: bucket) == lowerBound else { return false }
+        guard count > 0, let bucket = Self.bucket(from: lowerBound) else { return false }
         add(count: count, toBucket: bucket)
         return true
+    }
+
+    /// Adds the counts of `buckets`, in one walk over the histogram when they come
+    /// in ascending order, as a line lists them: a running total that has most of them already costs no search.
+    package mutating func add(_ buckets: ArraySlice<Entry>) {
+        var position = 0
+        for bucket in buckets {
+            let (index, count) = (bucket.index, bucket.count)
+            if position > 0, entries[position - 1].index >= index { position = 0 }  // out of order: walk again
+            while position < entries.count, entries[position].index < index { position += 1 }
+            if position < entries.count, entries[position].index == index {
+                entries[position].count += count
+            } else {
+                entries.insert(Entry(index: index, count: count), at: position)
+            }
+            position += 1
+            total += count
+        }
+    }
+
+    /// The index of the bucket whose lower bound is `lowerBound` µs, as a line of the log names it; `nil` when no
+    /// bucket starts there.
+    package static func bucket(from lowerBound: UInt64) -> Int? {
+        let bucket = bucket(ofMicroseconds: lowerBound)
+        return Self.lowerBound(of: bucket) == lowerBound ? bucket : nil
     }
 
     /// The duration below which a `fraction` (0 to 1) of the counted durations fall, read at the middle of its
@@ -108,8 +137,9 @@ package struct LatencyHistogram: Hashable, Sendable {
         entries.map { (Self.lowerBound(of: $0.index), $0.count) }
     }
 
-    /// Adds `count` to bucket `index`: appended past the last bucket (as a line lists them), else found by halving.
-    private mutating func add(count: Int, toBucket index: Int) {
+    /// Adds `count` to bucket `index` (one ``bucket(from:)`` gave): appended past the last bucket (as a line lists
+    /// them), else found by halving.
+    package mutating func add(count: Int, toBucket index: Int) {
         total += count
         guard let last = entries.last, last.index >= index else {
             entries.append(Entry(index: index, count: count))

@@ -23,11 +23,19 @@ public struct RouteOutcomes: Sendable {
         public init() {}
 
         func accepts(end: Double, release: String?, environment: String?) -> Bool {
+            accepts(end: end) && accepts(release: release) && accepts(environment: environment)
+        }
+
+        func accepts(end: Double) -> Bool {
             if let since, end < since { return false }
             if let until, end >= until { return false }
-            if !releases.isEmpty, !releases.contains(release ?? "") { return false }
-            if !environments.isEmpty, !environments.contains(environment ?? "") { return false }
             return true
+        }
+
+        func accepts(release: String?) -> Bool { releases.isEmpty || releases.contains(release ?? "") }
+
+        func accepts(environment: String?) -> Bool {
+            environments.isEmpty || environments.contains(environment ?? "")
         }
     }
 
@@ -120,10 +128,15 @@ public struct RouteOutcomes: Sendable {
     /// What one piece holds: request outcomes, or transactions whose spans are kept in ``spans``.
     private init(piece: LogPiece, holdsTransactions: Bool, filter: Filter) {
         var reader = LogReader()
+        var outcomes = OutcomeTallies(filter: filter)
         reader.readLines(of: piece) { line in
             guard !Self.isBlank(line) else { return }
-            if holdsTransactions { readTransaction(line, filter: filter) } else { readOutcomes(line, filter: filter) }
+            if holdsTransactions { readTransaction(line, filter: filter) } else { outcomes.read(line) }
         }
+        (routes, overflow, counted, releaseStarts) = outcomes.counts()
+        (firstStart, lastEnd) = (outcomes.firstStart, outcomes.lastEnd)
+        read.intervals += outcomes.intervals
+        read.unreadableLines += outcomes.unreadableLines
         read.files = reader.counts.files
         read.bytes = reader.counts.bytes
         read.unreadableLines += reader.counts.tooLong
@@ -131,18 +144,6 @@ public struct RouteOutcomes: Sendable {
         read.corruptGzip = reader.counts.corruptGzip
         read.unreadableFiles = reader.counts.unreadableFiles
         unreadableFiles = reader.unreadableFiles
-    }
-
-    private mutating func readOutcomes(_ line: UnsafeBufferPointer<UInt8>, filter: Filter) {
-        guard let outcomes = try? RequestOutcomes(line: line) else {
-            read.unreadableLines += 1
-            return
-        }
-        read.intervals += 1
-        let end = outcomes.end.timeIntervalSince1970
-        guard filter.accepts(end: end, release: outcomes.release, environment: outcomes.environment) else { return }
-        counted.insert(ReleaseEnvironment(release: outcomes.release, environment: outcomes.environment))
-        add(outcomes, routes: filter.routes)
     }
 
     private mutating func readTransaction(_ line: UnsafeBufferPointer<UInt8>, filter: Filter) {
@@ -221,7 +222,7 @@ public struct RouteOutcomes: Sendable {
     }
 
     /// A release and environment, which request outcomes count exactly wherever they have any.
-    private struct ReleaseEnvironment: Hashable {
+    struct ReleaseEnvironment: Hashable {
         let release: String?
         let environment: String?
     }
@@ -229,17 +230,5 @@ public struct RouteOutcomes: Sendable {
     /// Whether `line` holds nothing but whitespace.
     private static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         !line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D })
-    }
-
-    private mutating func add(_ outcomes: RequestOutcomes, routes names: Set<String>) {
-        firstStart = min(firstStart ?? .infinity, outcomes.start.timeIntervalSince1970)
-        lastEnd = max(lastEnd ?? -.infinity, outcomes.end.timeIntervalSince1970)
-        if let release = outcomes.release {
-            releaseStarts[release] = min(releaseStarts[release] ?? .infinity, outcomes.start.timeIntervalSince1970)
-        }
-        for (route, tally) in outcomes.routes where names.isEmpty || names.contains(route.route) {
-            routes[route, default: [:]][outcomes.release, default: RequestOutcomes.Tally()].merge(tally)
-        }
-        if names.isEmpty { overflow.merge(outcomes.overflow) }
     }
 }

@@ -88,6 +88,10 @@ import Testing
             #"{"type":"faultline.request_outcomes","id":"5b0c8e5fd2a84b6e9c1d0f3a7e2b4c61","start":"2026-11-28T12:00:00Z","timestamp":"2026-11-28T12:01:00Z","routes":[{"method":"GET","route":"/a","outcomes":{"ok":1},"durations_us":[]},{"method":"GET","route":"/a","outcomes":{"ok":1},"durations_us":[]}]}"#,
             "comes twice"
         ),
+        (
+            #"{"type":"faultline.request_outcomes","id":"5b0c8e5fd2a84b6e9c1d0f3a7e2b4c61","start":"2026-11-28T12:00:00Z","timestamp":"2026-11-28T12:01:00Z","routes":[{"method":"GET","route":"/a","outcomes":{"ok":1,"o\u006b":2},"durations_us":[]}]}"#,
+            "the outcome ok comes twice"
+        ),
         (#"{"type":"faultline.request_outcomes","#, "not JSON"),
         (
             #"{"type":"faultline.request_outcomes","id":"5B0C","start":"2026-11-28T12:00:00Z","timestamp":"2026-11-28T12:01:00Z","routes":[]}"#,
