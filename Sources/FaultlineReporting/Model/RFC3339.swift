@@ -93,17 +93,18 @@ package enum RFC3339 {
     /// The seconds since 1970 the UTF-8 `bytes` stand for; see ``seconds(_:)-(String)``.
     package static func seconds(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         var index = 0
-        func digits(_ count: Int) -> Int? {
+        @inline(__always) func digits(_ count: Int) -> Int? {
             guard bytes.count - index >= count else { return nil }
             var value = 0
-            for byte in bytes[index..<index + count] {
-                guard isDigit(byte) else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            for offset in index..<index + count {
+                let digit = bytes[offset] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value &* 10 &+ Int(digit)
             }
             index += count
             return value
         }
-        func take(_ separator: UInt8, or other: UInt8? = nil, or third: UInt8? = nil) -> Bool {
+        @inline(__always) func take(_ separator: UInt8, or other: UInt8? = nil, or third: UInt8? = nil) -> Bool {
             guard index < bytes.count else { return false }
             let byte = bytes[index]
             guard byte == separator || byte == other || byte == third else { return false }
