@@ -234,10 +234,11 @@ public struct LogScan: Sendable {
         histories[issue.fingerprint].map { min($0.firstSeen, issue.firstSeen) } ?? issue.firstSeen
     }
 
-    /// Takes the requests the reporters counted by route in the scan's window, for each issue's share of its route's
-    /// requests (``requests(of:)``); nothing when none were counted.
+    /// Takes the requests the reporters counted by route in the scan's window (and those estimated from spans where
+    /// only spans were sent), for each issue's share of its route's requests (``requests(of:)``); nothing when none
+    /// were counted.
     public mutating func countRequests(_ outcomes: RouteOutcomes) {
-        routeRequests = outcomes.read.intervals > 0 ? outcomes : nil
+        routeRequests = outcomes.read.intervals > 0 || !outcomes.estimates.isEmpty ? outcomes : nil
         issuesByOutcomeKey = [:]
         guard routeRequests != nil else { return }
         for issue in issues.values {
@@ -248,8 +249,9 @@ public struct LogScan: Sendable {
     /// The requests of the route most of `issue`'s events came from, with their method when the events say it, and of
     /// them those that failed as the issue's did (its kind and status class, such as `server.4xx`) when it is the only
     /// issue of its route, kind and status class, so that they are its own; `nil` when the route has no request counts
-    /// (its app does not record them, or the events have no route).
-    public func requests(of issue: Issue) -> (all: Int, failed: Int?)? {
+    /// (its app does not record them, or the events have no route). Either count is estimated in part when spans
+    /// were all some release sent of the route (``RouteOutcomes/requests(ofRoute:method:outcome:)``).
+    public func requests(of issue: Issue) -> (all: RouteOutcomes.Count, failed: RouteOutcomes.Count?)? {
         guard let routeRequests, let key = Self.outcomeKey(of: issue) else { return nil }
         guard let all = routeRequests.requests(ofRoute: key.route, method: key.method) else { return nil }
         let isAlone = issuesByOutcomeKey[key] == 1

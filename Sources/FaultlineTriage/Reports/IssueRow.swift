@@ -22,6 +22,10 @@ public struct IssueRow: Hashable, Sendable, Codable {
     /// failures are shared.
     public let routeRequests: Int?
     public let failedRequests: Int?
+    /// Whether those counts are in part estimated from sampled spans (each one standing for 1 / its trace's sample
+    /// rate requests), for releases that sent spans and no request outcomes: `faultline serve`'s log, from SDKs that
+    /// send only transactions.
+    public let requestsEstimated: Bool
     public let users: Int
     /// RFC 3339, UTC.
     public let firstSeen: String
@@ -42,6 +46,7 @@ public struct IssueRow: Hashable, Sendable, Codable {
         case lastSeen = "last_seen"
         case routeRequests = "route_requests"
         case failedRequests = "failed_requests"
+        case requestsEstimated = "requests_estimated"
     }
 
     /// The row of `issue` as `scan` read it: first seen in all the logs read (before the window too), counted in the
@@ -57,7 +62,8 @@ public struct IssueRow: Hashable, Sendable, Codable {
         serverCode = Self.mostCommon(issue.serverCodes)
         events = issue.events
         let requests = scan.requests(of: issue)
-        (routeRequests, failedRequests) = (requests?.all, requests?.failed)
+        (routeRequests, failedRequests) = (requests?.all.requests, requests?.failed?.requests)
+        requestsEstimated = requests.map { $0.all.isEstimated || $0.failed?.isEstimated == true } ?? false
         users = issue.users.count
         firstSeen = RFC3339.string(seconds: scan.firstSeen(of: issue), precision: .seconds)
         lastSeen = RFC3339.string(seconds: issue.lastSeen, precision: .seconds)
@@ -82,6 +88,7 @@ public struct IssueRow: Hashable, Sendable, Codable {
         try container.encode(events, forKey: .events)
         try container.encode(routeRequests, forKey: .routeRequests)
         try container.encode(failedRequests, forKey: .failedRequests)
+        try container.encode(requestsEstimated, forKey: .requestsEstimated)
         try container.encode(users, forKey: .users)
         try container.encode(firstSeen, forKey: .firstSeen)
         try container.encode(lastSeen, forKey: .lastSeen)
@@ -102,6 +109,7 @@ public struct IssueRow: Hashable, Sendable, Codable {
         events = try container.decode(Int.self, forKey: .events)
         routeRequests = try container.decodeIfPresent(Int.self, forKey: .routeRequests)
         failedRequests = try container.decodeIfPresent(Int.self, forKey: .failedRequests)
+        requestsEstimated = try container.decodeIfPresent(Bool.self, forKey: .requestsEstimated) ?? false
         users = try container.decode(Int.self, forKey: .users)
         firstSeen = try container.decode(String.self, forKey: .firstSeen)
         lastSeen = try container.decode(String.self, forKey: .lastSeen)
@@ -110,10 +118,13 @@ public struct IssueRow: Hashable, Sendable, Codable {
         signals = try container.decodeIfPresent(IssueSignals.self, forKey: .signals)
     }
 
-    /// Its share of its route's requests: `5.0 % of 100`; `-` where the route has no request counts.
+    /// Its share of its route's requests: `5.0 % of 100`, `~5.0 % of ~100` where they are estimated in part; `-`
+    /// where the route has no request counts.
     public var shareOfRequests: String {
         guard let routeRequests, routeRequests > 0 else { return "-" }
-        return "\(RoutesReport.percent(Double(failedRequests ?? events) / Double(routeRequests))) of \(routeRequests)"
+        let about = requestsEstimated ? "~" : ""
+        let share = RoutesReport.percent(Double(failedRequests ?? events) / Double(routeRequests))
+        return "\(about)\(share) of \(about)\(routeRequests)"
     }
 
     /// Its failed requests (or, where the route's failures of its kind are shared with other issues, its events) out
@@ -125,7 +136,12 @@ public struct IssueRow: Hashable, Sendable, Codable {
         let failed = failedRequests ?? events
         let share = RoutesReport.percent(Double(failed) / Double(routeRequests))
         let counting = failedRequests == nil ? ", counting its events: other issues fail alike on the route" : ""
-        return "\(failed) of \(counted(routeRequests, "request")) (\(share))\(counting)"
+        guard requestsEstimated else {
+            return "\(failed) of \(counted(routeRequests, "request")) (\(share))\(counting)"
+        }
+        let about = failedRequests == nil ? "" : "~"
+        return
+            "\(about)\(failed) of ~\(counted(routeRequests, "request")) (~\(share)\(counting)), estimated from sampled spans"
     }
 
     /// The sparkline of ``trend``.

@@ -188,16 +188,28 @@ public struct RouteOutcomes: Sendable {
         unreadableFiles += later.unreadableFiles
     }
 
+    /// A number of requests, and whether part of it is estimated from spans.
+    public struct Count: Hashable, Sendable {
+        public var requests: Int
+        /// Whether some of the requests are estimated from sampled spans (``SpanEstimate``), rounded to whole requests.
+        public var isEstimated: Bool
+    }
+
     /// The requests of `route` with `method` (of every method when it is `nil`), all releases, and of them those that
-    /// ended as `outcome` when it is given; `nil` when no interval counted any.
-    public func requests(ofRoute route: String, method: String?, outcome: String? = nil) -> Int? {
-        let counted = routes.filter { $0.key.route == route && (method == nil || $0.key.method == method) }
-        guard !counted.isEmpty else { return nil }
-        var total = 0
-        for tally in counted.values.flatMap(\.values) {
-            total += outcome.map { tally.outcomes[$0] ?? 0 } ?? tally.requests
+    /// ended as `outcome` when it is given: exact where request outcomes counted them, estimated from spans for the
+    /// releases that sent only spans; `nil` when neither has the route.
+    public func requests(ofRoute route: String, method: String?, outcome: String? = nil) -> Count? {
+        func isOfRoute(_ key: RequestOutcomes.Route) -> Bool {
+            key.route == route && (method == nil || key.method == method)
         }
-        return total
+        let counted = routes.filter { isOfRoute($0.key) }.values.flatMap(\.values)
+        let estimated = estimates.filter { isOfRoute($0.key) }.values.flatMap(\.values)
+        guard !counted.isEmpty || !estimated.isEmpty else { return nil }
+        var exact = 0
+        for tally in counted { exact += outcome.map { tally.outcomes[$0] ?? 0 } ?? tally.requests }
+        var estimate = 0.0
+        for spans in estimated { estimate += outcome.map { spans.outcomes[$0] ?? 0 } ?? spans.requests }
+        return Count(requests: exact + Int(estimate.rounded()), isEstimated: !estimated.isEmpty)
     }
 
     /// The files of the request outcomes' log in `directory`, oldest first (not the transactions' log beside it); none

@@ -96,12 +96,16 @@ struct TriageOptions: ParsableArguments {
         progressLine.erase()
         Self.name(scan.unreadableFiles)
         if let logDirectory {
-            // The requests of the same window, releases and environments, for each issue's share of its route's.
+            // The requests of the same window, releases and environments, for each issue's share of its route's:
+            // counted by the reporters, or estimated from the spans of releases that sent only transactions.
             var requests = RouteOutcomes.Filter()
             requests.since = window?.start ?? filter.since
             requests.until = window.map { $0.includesLaterEvents ? nil : $0.end } ?? filter.until
             (requests.releases, requests.environments) = (filter.releases, filter.environments)
-            scan.countRequests(await RouteOutcomes(files: RouteOutcomes.files(in: logDirectory), filter: requests))
+            let outcomes = await RouteOutcomes(
+                files: RouteOutcomes.files(in: logDirectory),
+                transactionFiles: RouteOutcomes.transactionFiles(in: logDirectory), filter: requests)
+            scan.countRequests(outcomes)
         }
         return scan
     }

@@ -42,13 +42,15 @@ import Testing
         let routes: [Route]
     }
 
-    /// Sends `count` requests for users 1, 2, … through a client whose reporter writes to `logs` with `release`;
-    /// returns how long each caller waited, in milliseconds.
+    /// Sends `count` requests for users 1, 2, … through a client whose reporter writes to `logs` with `release` (and
+    /// the options `configure` sets); returns how long each caller waited, in milliseconds.
     static func loadUsers(
-        _ count: Int, server: RunningSeedServer, logs: URL, release: String
+        _ count: Int, server: RunningSeedServer, logs: URL, release: String,
+        configure: (inout Reporter.Options) -> Void = { _ in }
     ) async throws -> [Double] {
         var options = Reporter.Options(logDirectory: logs)
         options.release = release
+        configure(&options)
         let reporter = try Reporter(options: options)
         let tokens = await server.state.issueTokens(for: .boleto)
         let refresher = TokenRefresher(
@@ -124,6 +126,38 @@ import Testing
         let show = String(
             decoding: try await BuiltFaultline.run(["show", decoding.id, "--log-dir", temporary.path]), as: UTF8.self)
         #expect(show.contains("requests: 50 of 1000 requests (5.0 %)"), "\(show)")
+    }
+
+    @Test func anIssueOfAnAppThatSendsOnlySpansHasItsShareOfRequestsEstimatedAndSaysSo() async throws {
+        let temporary = try TemporaryDirectory("routes")
+        defer { temporary.remove() }
+        // Given 200 users loaded, every 20th failing to decode, by an app that records no request outcomes but traces
+        // every request
+        _ = try await SeedServer.run { server in
+            try await Self.loadUsers(200, server: server, logs: temporary.url, release: "boleto@2.5.0") { options in
+                options.recordsRequestOutcomes = false
+                options.tracesSampleRate = 1
+            }
+        }
+
+        // Then the decoding issue is 10 of the route's 200 requests, estimated from the spans, and says so
+        let issues = try JSONDecoder().decode(
+            IssuesReport.self, from: try await BuiltFaultline.run(["issues", "--json", "--log-dir", temporary.path]))
+        let decoding = try #require(issues.issues.first { $0.kind == "decoding" })
+        #expect(decoding.routeRequests == 200 && decoding.failedRequests == 10)
+        #expect(decoding.requestsEstimated)
+        let show = String(
+            decoding: try await BuiltFaultline.run(["show", decoding.id, "--log-dir", temporary.path]), as: UTF8.self)
+        #expect(show.contains("requests: ~10 of ~200 requests (~5.0 %), estimated from sampled spans"), "\(show)")
+        let summary = String(
+            decoding: try await BuiltFaultline.run(["summary", "--log-dir", temporary.path]), as: UTF8.self)
+        #expect(summary.contains("~5.0 % of ~200"), "\(summary)")
+        // and with no spans either, the route has no request counts
+        try FileManager.default.removeItem(at: LogLayout(temporary.url).requests)
+        let without = try JSONDecoder().decode(
+            IssuesReport.self, from: try await BuiltFaultline.run(["issues", "--json", "--log-dir", temporary.path]))
+        let alone = try #require(without.issues.first { $0.kind == "decoding" })
+        #expect(alone.routeRequests == nil && !alone.requestsEstimated)
     }
 
     @Test func eachReleaseOfARouteIsCountedApartAndTheFiltersNarrowThem() async throws {
