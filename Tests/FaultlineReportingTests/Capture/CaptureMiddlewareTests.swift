@@ -76,6 +76,42 @@ import Testing
         }
     }
 
+    @Test(arguments: [false, true])
+    func theBreadcrumbsOfManyRequestsHandedOverAtOnceAreTheNewest(withBeforeBreadcrumb: Bool) async throws {
+        let log = try LogDirectory()
+        defer { log.remove() }
+        let seen = Mutex(0)
+        try await SeedServer.run { server in
+            // Given a scope of 5 breadcrumbs, and 12 successful requests handed over to the reporter at once with the
+            // failure that follows them (with a beforeBreadcrumb too, which must see every breadcrumb)
+            let setup = try await Self.setup(server, log: log) { options in
+                options.maxBreadcrumbs = 5
+                if withBeforeBreadcrumb {
+                    options.beforeBreadcrumb = { breadcrumb in
+                        seen.withLock { $0 += 1 }
+                        return breadcrumb
+                    }
+                }
+            }
+            for id in 1...12 { _ = try await setup.client.send(Self.user(id)) }
+            _ = try? await setup.client.send(APIRequest<EmptyResponse>(.post, "/boleto/travels"))
+            for id in 21...23 { _ = try await setup.client.send(Self.user(id)) }
+            await setup.reporter.capture(message: "after")
+
+            // Then the failure's event carries the 5 requests before it, and the message the 5 newest breadcrumbs
+            let events = try await log.events(writtenBy: setup.reporter)
+            #expect(events.count == 2)
+            func paths(_ event: SentryEvent?) -> [String] {
+                (event?.breadcrumbs?.values ?? []).compactMap { $0.data?["url"]?.stringValue }.map {
+                    String($0.split(separator: "/", omittingEmptySubsequences: false).suffix(2).joined(separator: "/"))
+                }
+            }
+            #expect(paths(events.first) == (8...12).map { "users/\($0)" })
+            #expect(paths(events.last) == ["users/12", "boleto/travels", "users/21", "users/22", "users/23"])
+        }
+        #expect(seen.withLock { $0 } == (withBeforeBreadcrumb ? 16 : 0))
+    }
+
     @Test func aSuccessfulRefreshIsABreadcrumbNotAnEvent() async throws {
         let log = try LogDirectory()
         defer { log.remove() }
