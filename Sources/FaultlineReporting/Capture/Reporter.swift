@@ -372,29 +372,12 @@ public actor Reporter {
     /// Records the outcomes the capture middlewares handed over, in the order they ended: before anything that reads
     /// or changes the scope.
     func takeHandedOver() {
-        let entries = handOff.take()
-        let seen = breadcrumbsSeen(of: entries)
-        for (entry, isSeen) in zip(entries, seen) { record(entry, keepsBreadcrumb: isSeen) }
-    }
-
-    /// Whether the breadcrumb of each of `entries` can be seen: by the event of a later failure among them, or in the
-    /// scope after the last, within the ``Scope/maxBreadcrumbs`` breadcrumbs before it. A busy client hands over
-    /// hundreds of successes at a time, whose breadcrumbs the scope would drop as soon as they were added; they are not
-    /// built. With ``Options/beforeBreadcrumb``, which sees every breadcrumb, all are.
-    private func breadcrumbsSeen(of entries: [OutcomeHandOff.Entry]) -> [Bool] {
-        guard options.beforeBreadcrumb == nil else { return Array(repeating: true, count: entries.count) }
-        var seen = Array(repeating: false, count: entries.count)
-        var nextSeer = entries.count
-        for index in entries.indices.reversed() {
-            seen[index] = nextSeer - index <= scope.maxBreadcrumbs
-            if case .response = entries[index].outcome {} else { nextSeer = index }
-        }
-        return seen
+        for entry in handOff.take() { record(entry) }
     }
 
     /// Captures a failure the options select, counts the outcome, finishes the request's span and keeps its
-    /// breadcrumb when it can be seen.
-    private func record(_ entry: OutcomeHandOff.Entry, keepsBreadcrumb: Bool) {
+    /// breadcrumb.
+    private func record(_ entry: OutcomeHandOff.Entry) {
         switch entry.outcome {
         case .failure(let failure, let request, _), .failedAfterResponse(let failure, let request):
             if options.capturesAutomatically(failure, baseURL: entry.baseURL) {
@@ -405,7 +388,7 @@ public actor Reporter {
         case .response: break
         }
         count(entry.outcome, at: entry.date)
-        lazy var url = scrubber.url(entry.outcome.context.url)
+        let url = scrubber.url(entry.outcome.context.url)
         // A failure found after the response (a body the OpenAPI runtime could not decode) is in a span that ended
         // with the response, and was recorded then.
         if tracer.isRecording, let span = entry.span, !entry.outcome.isFoundAfterResponse {
@@ -415,7 +398,7 @@ public actor Reporter {
             default: break
             }
         }
-        if keepsBreadcrumb { keep(entry.outcome.breadcrumb(url: url.url, at: entry.date)) }
+        keep(entry.outcome.breadcrumb(url: url.url, at: entry.date))
     }
 
     private func record(_ event: SessionEvent) {
