@@ -42,17 +42,7 @@ package struct LatencyHistogram: Hashable, Sendable {
             return
         }
         if other.entries.count * 8 <= entries.count {
-            // Both ascending: each of other's buckets is found past the one before it.
-            var position = 0
-            for entry in other.entries {
-                while position < entries.count, entries[position].index < entry.index { position += 1 }
-                if position < entries.count, entries[position].index == entry.index {
-                    entries[position].count += entry.count
-                } else {
-                    entries.insert(entry, at: position)
-                }
-            }
-            total += other.total
+            add(other.entries[...])
             return
         }
         var merged: [Entry] = []
@@ -88,8 +78,9 @@ package struct LatencyHistogram: Hashable, Sendable {
         return true
     }
 
-    /// Adds the counts of `buckets`, in one walk over the histogram when they come
-    /// in ascending order, as a line lists them: a running total that has most of them already costs no search.
+    /// Adds the counts of `buckets`, in one walk over the histogram when they come in ascending order, as a line lists
+    /// them: a running total that has most of them already costs no search. Buckets out of order, or named twice, are
+    /// added too.
     package mutating func add(_ buckets: ArraySlice<Entry>) {
         var position = 0
         for bucket in buckets {

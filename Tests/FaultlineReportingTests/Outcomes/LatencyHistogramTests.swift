@@ -51,6 +51,30 @@ import Testing
         #expect(first.percentile(0.95) == both.percentile(0.95))
     }
 
+    @Test func bucketsAddedInOneWalkCountWhatRecordingEachCounts() {
+        // Given a running histogram, and a line's few buckets: ascending, then out of order and one named twice
+        var running = LatencyHistogram()
+        for milliseconds in stride(from: 1, to: 900, by: 4) { running.record(.milliseconds(milliseconds)) }
+        var recorded = running
+        let ascending = [70, 300, 5_000, 1_000_000].map { Self.entry(microseconds: $0, count: 2) }
+        let unordered = [900_000, 70, 900_000, 12, 40_000_000_000].map { Self.entry(microseconds: $0, count: 3) }
+        for entry in ascending + unordered {
+            recorded.add(count: entry.count, toBucket: entry.index)
+        }
+
+        // When they are added in one walk each
+        running.add(ascending[...])
+        running.add(unordered[...])
+
+        // Then it counts what adding each bucket alone counts
+        #expect(running == recorded)
+        #expect(running.total == recorded.total)
+    }
+
+    private static func entry(microseconds: UInt64, count: Int) -> LatencyHistogram.Entry {
+        LatencyHistogram.Entry(index: LatencyHistogram.bucket(ofMicroseconds: microseconds), count: count)
+    }
+
     @Test func aBucketIsReadBackOnlyFromItsOwnLowerBound() {
         var histogram = LatencyHistogram()
         let added = [
