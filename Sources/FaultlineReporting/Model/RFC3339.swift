@@ -50,13 +50,17 @@ package enum RFC3339 {
         // one product would round up a fraction such as .9449999 to .945. It is rounded to the microsecond before it
         // is truncated to the millisecond: `…:34.123Z` reads as a Double a little below .123, which Foundation writes
         // as .122 (FuzzCorpusTests keeps the input the rfc3339 fuzz target found this with).
+        // Past 2^33 seconds from 1970 (the years after 2242, and before 1698) a Double no longer holds the microsecond,
+        // and a time read to the millisecond can come back microseconds short of it: there the fraction is rounded
+        // to the millisecond, so that a time written, read and written again stays the same.
         var wholeSeconds = interval.rounded(.down)
-        var microseconds = Int(((interval - wholeSeconds) * 1_000_000).rounded())
-        if microseconds == 1_000_000 {
+        let perSecond = abs(interval) < Double(1 << 33) ? 1_000_000 : 1000
+        var units = Int(((interval - wholeSeconds) * Double(perSecond)).rounded())
+        if units == perSecond {
             wholeSeconds += 1
-            microseconds = 0
+            units = 0
         }
-        let fraction = microseconds / 1000
+        let fraction = units / (perSecond / 1000)
         let seconds = Int(wholeSeconds)
         let days = seconds >= 0 ? seconds / 86_400 : (seconds + 1) / 86_400 - 1
         let timeOfDay = (seconds - days * 86_400) * 1000 + fraction

@@ -5,13 +5,13 @@ import FaultlineReporting
 /// next one reuses (``RequestOutcomesScan``), and its counts are added to running tallies found by the bytes of their
 /// release and route, so that a line builds no string, dictionary or histogram of its own. ``RouteOutcomes`` merges
 /// what each piece counted.
-struct OutcomeTallies {
+package struct OutcomeTallies {
     private let filter: RouteOutcomes.Filter
     private var scan = RequestOutcomesScan()
 
     /// Lines of request outcomes read, and lines that were not request outcomes.
-    private(set) var intervals = 0
-    private(set) var unreadableLines = 0
+    package private(set) var intervals = 0
+    package private(set) var unreadableLines = 0
     /// When the first interval counted started and the last one ended, seconds since 1970.
     private(set) var firstStart: Double?
     private(set) var lastEnd: Double?
@@ -32,14 +32,14 @@ struct OutcomeTallies {
     private var outcomeNames = NumberedByteStrings()
     private var overflow = Running(route: nil, release: nil, isCounted: true)
 
-    init(filter: RouteOutcomes.Filter) {
+    package init(filter: RouteOutcomes.Filter) {
         self.filter = filter
         releases = Names(isNoneAccepted: filter.accepts(release: nil))
         environments = Names(isNoneAccepted: filter.accepts(environment: nil))
     }
 
     /// Adds the requests of `line`, when it is request outcomes that the filter accepts.
-    mutating func read(_ line: UnsafeBufferPointer<UInt8>) {
+    package mutating func read(_ line: UnsafeBufferPointer<UInt8>) {
         do {
             try scan.read(line)
         } catch {
@@ -65,7 +65,7 @@ struct OutcomeTallies {
 
     /// What was counted: the requests of each route by release and those past the reporters' route limit, the
     /// releases and environments counted, and when each release's first interval started.
-    func counts() -> (
+    package func counts() -> (
         routes: [RequestOutcomes.Route: [String?: RequestOutcomes.Tally]], overflow: RequestOutcomes.Tally,
         counted: Set<RouteOutcomes.ReleaseEnvironment>, releaseStarts: [String: Double]
     ) {

@@ -234,9 +234,9 @@ public struct RouteOutcomes: Sendable {
     }
 
     /// A release and environment, which request outcomes count exactly wherever they have any.
-    struct ReleaseEnvironment: Hashable {
-        let release: String?
-        let environment: String?
+    package struct ReleaseEnvironment: Hashable {
+        package let release: String?
+        package let environment: String?
     }
 
     /// Whether `line` holds nothing but whitespace.

@@ -1,13 +1,26 @@
 import FaultlineLogReading
 import FaultlineReporting
+import FaultlineTriage
 import Foundation
 
 /// Request outcomes as `faultline serve` reads them from any client's envelope item and `faultline routes` from a log
-/// line: what is read is written back and read again to the same counts and durations (its times to the millisecond
-/// the log keeps), and what that writes is a fixed point; percentiles never fall outside the buckets counted.
+/// line: the routes view's running tallies count what the reader's value holds; what is read is written back and read
+/// again to the same counts and durations (its times to the millisecond the log keeps), and what that writes is a
+/// fixed point; percentiles never fall outside the buckets counted.
 enum RequestOutcomesFuzzing {
     static func run(_ data: Data) throws(Disagreement) {
-        guard let read = try? RequestOutcomes(line: data) else { return }
+        // `faultline routes` adds a line to its running tallies from the same scan: it counts what the value holds.
+        var tallies = OutcomeTallies(filter: RouteOutcomes.Filter())
+        data.withUnsafeBytes { tallies.read($0.bindMemory(to: UInt8.self)) }
+        guard let read = try? RequestOutcomes(line: data) else {
+            try Disagreement.check(tallies.intervals == 0, "the routes view counts a line the reader refuses")
+            return
+        }
+        let counted = tallies.counts()
+        try Disagreement.check(
+            tallies.intervals == 1 && counted.routes == read.routes.mapValues { [read.release: $0] }
+                && counted.overflow == read.overflow,
+            "the routes view counts the line otherwise than the reader")
         let line = read.line()
         try Disagreement.check(RequestOutcomes.isLine(line), "what it writes does not start as request outcomes")
         try Disagreement.check(!line.contains(0x0A), "what it writes is not one line")
