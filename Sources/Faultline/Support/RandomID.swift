@@ -1,3 +1,5 @@
+import Foundation
+
 /// Random identifiers: a version 4 UUID as 32 lowercase hex digits without dashes, the form Sentry uses for event
 /// ids and Faultline for request ids.
 ///
@@ -5,10 +7,23 @@
 package enum RandomID {
     private static let digits = Array("0123456789abcdef".utf8)
 
-    /// A new identifier from the system's generator.
+    /// A new identifier from the process's ``IdentifierGenerator``, seeded once from the system's generator: drawing
+    /// 128 bits from the system's cost two `getrandom` calls, about 2 µs of every request on Linux.
     package static func make() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return make(using: &generator)
+        shared.withLock { make(using: &$0) }
+    }
+
+    private static let shared = SharedGenerator()
+
+    /// An ``IdentifierGenerator`` any thread draws from, under a lock held for a few nanoseconds.
+    private final class SharedGenerator: @unchecked Sendable {
+        // Safe to share: `generator` is the only mutable state, and every access to it holds `lock`.
+        private let lock = NSLock()
+        private var generator = IdentifierGenerator()
+
+        func withLock<Result>(_ body: (inout IdentifierGenerator) -> Result) -> Result {
+            lock.withLock { body(&generator) }
+        }
     }
 
     /// A new identifier from `generator`; with an ``IdentifierGenerator`` it costs no system call.

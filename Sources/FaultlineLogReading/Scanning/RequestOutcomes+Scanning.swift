@@ -44,6 +44,6 @@ extension RequestOutcomes.Tally {
     init(_ tally: RequestOutcomesScan.Tally, of scan: RequestOutcomesScan) {
         self.init()
         for outcome in scan.outcomes[tally.outcomes] { outcomes[scan.string(outcome.name)] = outcome.count }
-        for bucket in scan.buckets[tally.buckets] { durations.add(count: bucket.count, toBucket: bucket.index) }
+        durations.add(scan.buckets[tally.buckets])
     }
 }

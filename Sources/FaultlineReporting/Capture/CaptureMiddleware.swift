@@ -52,12 +52,20 @@ public struct CaptureMiddleware: APIMiddleware {
     /// `setValue(_:forHTTPHeaderField:)` costs about 5 µs, and three of them cost more than the rest of the span.
     private static func request(_ request: URLRequest, carrying span: RequestSpan) -> URLRequest {
         var fields = request.allHTTPHeaderFields ?? [:]
-        let key = { (name: String) in fields.keys.first { $0.lowercased() == name } }
+        // The request's own trace headers, by their lowercase names, spelled as the request spells them.
+        var spellings: [String: String] = [:]
+        for name in fields.keys {
+            let lowercased = name.lowercased()
+            if lowercased == "sentry-trace" || lowercased == "baggage" || lowercased == "traceparent" {
+                spellings[lowercased] = name
+            }
+        }
         let headers = span.headers(
-            hasSentryTrace: key("sentry-trace") != nil, existingBaggage: key("baggage").flatMap { fields[$0] })
+            hasSentryTrace: spellings["sentry-trace"] != nil,
+            existingBaggage: spellings["baggage"].flatMap { fields[$0] })
         guard !headers.isEmpty else { return request }
         for header in headers {
-            if let existing = key(header.name) { fields[existing] = nil }
+            if let existing = spellings[header.name] { fields[existing] = nil }
             fields[header.name] = header.value
         }
         var traced = request

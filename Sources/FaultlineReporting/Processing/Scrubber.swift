@@ -35,10 +35,11 @@ public struct Scrubber: Sendable {
     public func url(_ url: URL) -> (url: String, queryString: String?) {
         let whole = url.absoluteString
         var rest = whole[...]
-        if let fragment = rest.firstIndex(of: "#") { rest = rest[..<fragment] }
+        // The delimiters are ASCII: searching the UTF-8 view finds them without breaking the text into characters.
+        if let fragment = rest.utf8.firstIndex(of: UInt8(ascii: "#")) { rest = rest[..<fragment] }
         var query: Substring?
-        if let mark = rest.firstIndex(of: "?") {
-            query = rest[rest.index(after: mark)...]
+        if let mark = rest.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            query = rest[rest.utf8.index(after: mark)...]
             rest = rest[..<mark]
         }
         return (Self.removingUserInfo(from: rest), query.map(scrubbed(query:)))
@@ -47,20 +48,28 @@ public struct Scrubber: Sendable {
     /// `url` (without query or fragment) without the user and password of its authority: after `scheme://`, or at the
     /// start of a reference without a scheme (`//user@host/path`).
     private static func removingUserInfo(from url: Substring) -> String {
+        let bytes = url.utf8
         let authorityStart: Substring.Index
-        if let separator = url.firstRange(of: "://"), !url[..<separator.lowerBound].isEmpty,
-            url[..<separator.lowerBound].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
-            )
+        let isSchemeByte = { (byte: UInt8) in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                true
+            default: false
+            }
+        }
+        if let colon = bytes.firstIndex(where: { !isSchemeByte($0) }), colon != bytes.startIndex,
+            bytes[colon...].starts(with: "://".utf8)
         {
-            authorityStart = separator.upperBound
-        } else if url.hasPrefix("//") {
-            authorityStart = url.index(url.startIndex, offsetBy: 2)
+            authorityStart = bytes.index(colon, offsetBy: 3)
+        } else if bytes.starts(with: "//".utf8) {
+            authorityStart = bytes.index(bytes.startIndex, offsetBy: 2)
         } else {
             return String(url)
         }
-        let authority = url[authorityStart...].prefix { $0 != "/" }
-        guard let at = authority.lastIndex(of: "@") else { return String(url) }
-        return String(url[..<authorityStart] + url[url.index(after: at)...])
+        let authority = bytes[authorityStart...].prefix { $0 != UInt8(ascii: "/") }
+        guard let at = authority.lastIndex(of: UInt8(ascii: "@")) else { return String(url) }
+        return String(url[..<authorityStart] + url[bytes.index(after: at)...])
     }
 
     /// A query string with the values of sensitive items filtered; an item without a value gets the filtered one.

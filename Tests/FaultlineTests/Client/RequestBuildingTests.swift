@@ -34,6 +34,20 @@ import Testing
         }
     }
 
+    @Test func aRequestsHeaderReplacesTheClientsOfTheSameNameInAnyCase() async throws {
+        try await SeedServer.run { server in
+            let client = APIClient(baseURL: server.baseURL) { $0.headers["X-App"] = "boleto" }
+
+            let response = try await client.send(
+                APIRequest<Echo>(.get, "/echo", headers: ["x-app": "override", "ACCEPT": "application/problem+json"]))
+
+            // The server joins fields sent twice with ", ": each is sent once, with the request's value.
+            #expect(response.value.headers["x-app"] == "override")
+            #expect(response.value.headers["accept"] == "application/problem+json")
+            #expect(response.value.headers["user-agent"]?.hasPrefix("Faultline/") == true)
+        }
+    }
+
     @Test func placeholderValuesAreEncodedAsOneSegmentAndRouteLiteralsAsAPath() async throws {
         try await SeedServer.run { server in
             let client = APIClient(baseURL: server.baseURL)
