@@ -185,9 +185,20 @@ package struct RequestOutcomesScan {
     private mutating func appendKey(method: Text, route: Text) -> Text {
         let start = storage.count
         withUnsafeBytes(of: UInt64(method.count).littleEndian) { storage.append(contentsOf: $0) }
-        for index in method { storage.append(storage[index]) }
-        for index in route { storage.append(storage[index]) }
+        appendCopy(of: method)
+        appendCopy(of: route)
         return start..<storage.count
+    }
+
+    /// Appends a copy of `text` to the storage, through a pointer: appending a slice of the storage to itself would
+    /// copy all of it first, and appending byte by byte checks each time that the storage is not shared.
+    private mutating func appendCopy(of text: Text) {
+        let end = storage.count
+        storage.append(contentsOf: repeatElement(0, count: text.count))
+        storage.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            (base + end).update(from: base + text.lowerBound, count: text.count)
+        }
     }
 
     /// Whether `key`, of a route (kind 0, in routes list `ordinal`) or an outcome (kind 1, of tally `ordinal`), is met
@@ -196,8 +207,26 @@ package struct RequestOutcomesScan {
         seenKey.removeAll(keepingCapacity: true)
         seenKey.append(kind)
         withUnsafeBytes(of: UInt64(ordinal).littleEndian) { seenKey.append(contentsOf: $0) }
-        for index in key { seenKey.append(storage[index]) }
+        storage.withUnsafeBufferPointer { seenKey.append(contentsOf: $0[key]) }
         return seenKey.withUnsafeBufferPointer { seen.number(of: $0).isNew }
+    }
+
+    /// The outcomes of a tally compared one by one before the table of keys met takes over: a tally has a few.
+    private static let outcomesComparedInTurn = 8
+
+    /// Whether the outcome `name` is the first of its name in the tally `ordinal`, whose outcomes so far are
+    /// `earlier`: compared in turn while they are few, found in the table of keys met beyond that (which then holds
+    /// the earlier ones too), so that a line listing many outcomes is not read in quadratic time.
+    private mutating func isFirst(outcome name: Text, ordinal: Int, earlier: Range<Int>) -> Bool {
+        if earlier.count < Self.outcomesComparedInTurn {
+            return storage.withUnsafeBufferPointer { bytes in
+                !outcomes[earlier].contains { $0.name.count == name.count && bytes[$0.name].elementsEqual(bytes[name]) }
+            }
+        }
+        if earlier.count == Self.outcomesComparedInTurn {
+            for outcome in outcomes[earlier] { _ = isFirst(kind: 1, ordinal: ordinal, key: outcome.name) }
+        }
+        return isFirst(kind: 1, ordinal: ordinal, key: name)
     }
 
     /// Reads an object holding a tally, its `outcomes` (an object of counts) and `durations_us` (a list of
@@ -215,7 +244,7 @@ package struct RequestOutcomesScan {
             if JSONScanner.isKey(key, "outcomes") {
                 guard !hasOutcomes else { return fail("its outcomes come twice") }
                 hasOutcomes = true
-                return readOutcomes(&scanner, ordinal: ordinal)
+                return readOutcomes(&scanner, ordinal: ordinal, from: outcomesStart)
             }
             if JSONScanner.isKey(key, "durations_us") {
                 guard !hasDurations else { return fail("its durations_us come twice") }
@@ -237,19 +266,20 @@ package struct RequestOutcomesScan {
         return Tally(outcomes: outcomesStart..<outcomes.count, buckets: bucketsStart..<buckets.count)
     }
 
-    private mutating func readOutcomes(_ scanner: inout JSONScanner, ordinal: Int) -> Bool {
+    /// Reads a tally's outcomes, appended from `start` in ``outcomes``.
+    private mutating func readOutcomes(_ scanner: inout JSONScanner, ordinal: Int, from start: Int) -> Bool {
         guard scanner.nextValueKind() == .object else { return fail("no outcomes") }
         return scanner.object { key, scanner in
-            let start = storage.count
+            let nameStart = storage.count
             if key.contains(UInt8(ascii: "\\")) {
                 guard let name = JSONScanner.key(key) else { return false }
                 storage.append(contentsOf: name.utf8)
             } else {
                 storage.append(contentsOf: key)
             }
-            let name = start..<storage.count
+            let name = nameStart..<storage.count
             guard let count = readCount(&scanner) else { return false }
-            guard isFirst(kind: 1, ordinal: ordinal, key: name) else {
+            guard isFirst(outcome: name, ordinal: ordinal, earlier: start..<outcomes.count) else {
                 return fail("the outcome \(string(name)) comes twice")
             }
             outcomes.append(Outcome(name: name, count: count))

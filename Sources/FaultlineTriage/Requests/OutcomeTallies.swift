@@ -88,6 +88,10 @@ package struct OutcomeTallies {
 
     /// The number of the running tally of `route` in `release`, started when the line is the first to count it.
     private mutating func tallyNumber(of route: RequestOutcomesScan.Route, release: Int) -> Int {
+        // The key is built outside `self`: a closure that changed `self.key` would make the scan be copied for it.
+        var key: [UInt8] = []
+        swap(&key, &self.key)
+        defer { swap(&key, &self.key) }
         key.removeAll(keepingCapacity: true)
         withUnsafeBytes(of: UInt64(release).littleEndian) { key.append(contentsOf: $0) }
         scan.withBytes(of: route.key) { key.append(contentsOf: $0) }

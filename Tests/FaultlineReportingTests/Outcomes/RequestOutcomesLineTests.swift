@@ -105,4 +105,40 @@ import Testing
             (error as? RequestOutcomes.ParseFailure)?.reason.contains(reason) == true
         }
     }
+
+    /// A line with the outcome names `names` in each of `routes` routes.
+    private static func line(routes: Int, outcomes names: [String]) -> Data {
+        let outcomes = names.enumerated().map { #""\#($1)":\#($0 + 1)"# }.joined(separator: ",")
+        let list = (0..<routes).map {
+            #"{"method":"GET","route":"/r\#($0)","outcomes":{\#(outcomes)},"durations_us":[]}"#
+        }
+        return Data(
+            (#"{"type":"faultline.request_outcomes","id":"5b0c8e5fd2a84b6e9c1d0f3a7e2b4c61","start":"2026-11-28T12:00:00Z","timestamp":"2026-11-28T12:01:00Z","routes":["#
+                + list.joined(separator: ",") + "]}").utf8)
+    }
+
+    /// Outcome numbers of a tally, and the one named twice among them.
+    static let outcomeLists: [(numbers: [Int], twice: Int?)] = [
+        (Array(0..<10), nil), (Array(0..<9) + [0], 0), (Array(0..<8) + [7], 7), (Array(0..<3) + [1], 1),
+        (Array(0..<20) + [12], 12),
+    ]
+
+    /// A tally's outcomes are compared in turn while they are few and found in a table beyond that: a name met twice is
+    /// refused on either side of that change, and the same names in two routes are not twice.
+    @Test(arguments: outcomeLists)
+    func anOutcomeNamedTwiceInATallyIsRefusedHoweverManyItHas(numbers: [Int], twice: Int?) throws {
+        let line = Self.line(routes: 2, outcomes: numbers.map { "outcome-\($0)" })
+        guard let twice else {
+            let read = try RequestOutcomes(line: line)
+            #expect(read.routes.count == 2)
+            #expect(read.routes.values.allSatisfy { $0.outcomes.count == numbers.count })
+            return
+        }
+        #expect {
+            try RequestOutcomes(line: line)
+        } throws: { error in
+            (error as? RequestOutcomes.ParseFailure)?.reason.contains("the outcome outcome-\(twice) comes twice")
+                == true
+        }
+    }
 }
