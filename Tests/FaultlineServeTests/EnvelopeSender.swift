@@ -1,3 +1,4 @@
+import Faultline
 import Foundation
 import Synchronization
 
@@ -54,16 +55,20 @@ enum EnvelopeSender {
     }
 
     /// Starts `count` senders to `127.0.0.1:port`, the n-th giving its events ids made of `firstRun + n` and an index,
-    /// until `stop` is set, calling `onAccepted` (in a task of its own) after each 200; each task returns its sender's
-    /// accepted ids once it stopped.
+    /// until `stop` is set or `limit` of its envelopes were answered 200, each waiting `pause` after an envelope
+    /// answered 200 (none by default: as fast as the server answers), calling `onAccepted` (in a task of its own)
+    /// after each 200; each task returns its sender's accepted ids once it stopped.
     static func start(
-        _ count: Int, toPort port: Int, firstRun: Int, until stop: Stop,
+        _ count: Int, toPort port: Int, firstRun: Int, pause: Duration = .zero, limit: Int = .max, until stop: Stop,
         onAccepted: @escaping @Sendable () async -> Void = {}
     ) -> [Task<[String], Never>] {
         (0..<count).map { client in
             let accepted = Accepted()
             Thread {
-                accepted.finish(send(toPort: port, run: firstRun + client, until: stop, onAccepted: onAccepted))
+                accepted.finish(
+                    send(
+                        toPort: port, run: firstRun + client, pause: pause, limit: limit, until: stop,
+                        onAccepted: onAccepted))
             }.start()
             return Task { await accepted.ids }
         }
@@ -77,15 +82,17 @@ enum EnvelopeSender {
     }
 
     /// Sends envelopes to `127.0.0.1:port` from the calling thread, each with a new event id made of `run` and its
-    /// index, until `stop` is set; returns the ids answered 200, in order.
+    /// index, `pause` after each one answered 200, until `stop` is set or `limit` were answered 200; returns the ids
+    /// answered 200, in order.
     private static func send(
-        toPort port: Int, run: Int, until stop: Stop, onAccepted: @escaping @Sendable () async -> Void
+        toPort port: Int, run: Int, pause: Duration, limit: Int, until stop: Stop,
+        onAccepted: @escaping @Sendable () async -> Void
     ) -> [String] {
         let session = URLSession(configuration: .ephemeral)
         defer { session.finishTasksAndInvalidate() }
         var accepted: [String] = []
         var index = 0
-        while !stop.isSet {
+        while !stop.isSet, accepted.count < limit {
             let id = RelayFixture.eventID(run: run, index)
             index += 1
             var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/api/1/envelope/")!)
@@ -103,6 +110,7 @@ enum EnvelopeSender {
             if status.withLock({ $0 }) == 200 {
                 accepted.append(id)
                 Task { await onAccepted() }
+                if pause > .zero { Thread.sleep(forTimeInterval: pause.timeInterval) }
             } else {
                 Thread.sleep(forTimeInterval: 0.02)
             }

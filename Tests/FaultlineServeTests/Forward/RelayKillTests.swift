@@ -26,10 +26,14 @@ import Testing
             let (relay, port) = try await ServeFixture.launch(logs: logs, arguments)
             defer { relay.kill() }
 
-            // When four clients send events until the relay is killed, once 60 envelopes have gone upstream
+            // When four clients send events, each at most 100 a second and 100 in all, until the relay is killed, once
+            // 60 envelopes have gone upstream. (Unbounded, they sent 2 000 to 3 000 before the kill, which the
+            // restarted relay then forwarded at 50 ms each: the slower a loaded machine got, the more it had to
+            // forward, and in one full run 159 were still queued after 60 s.)
             let stop = EnvelopeSender.Stop()
             defer { stop.set() }
-            let senders = EnvelopeSender.start(4, toPort: port, firstRun: 0x500, until: stop)
+            let senders = EnvelopeSender.start(
+                4, toPort: port, firstRun: 0x500, pause: .milliseconds(10), limit: 100, until: stop)
             try await wait(for: "60 envelopes upstream") {
                 await recorder.requestCount >= 60
             }
