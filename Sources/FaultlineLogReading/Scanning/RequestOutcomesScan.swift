@@ -287,8 +287,13 @@ package struct RequestOutcomesScan {
         }
     }
 
+    /// Reads a tally's `durations_us`: in one pass when they are written as Faultline writes them, else with the
+    /// general reader, which reads them to the same buckets or refuses them for the same reason.
     private mutating func readDurations(_ scanner: inout JSONScanner) -> Bool {
         guard scanner.nextValueKind() == .array else { return fail("no durations_us") }
+        let start = buckets.count
+        if let read = scanner.compactIntegerPairs({ addBucket(lowerBound: $0, count: $1) }) { return read }
+        buckets.removeSubrange(start...)
         return scanner.array { scanner in
             var lowerBound: Int?
             var count: Int?
@@ -301,20 +306,31 @@ package struct RequestOutcomesScan {
                 count = readCount(&scanner)
                 return count != nil
             }
-            guard isPair, let lowerBound, let count, lowerBound >= 0,
-                let bucket = LatencyHistogram.bucket(from: UInt64(lowerBound))
-            else {
-                return failure != nil
-                    ? false : fail("a duration bucket is not [lower bound, count] of a histogram bucket")
+            guard isPair, let lowerBound, let count else {
+                return failure != nil ? false : fail(Self.notABucket)
             }
-            buckets.append(LatencyHistogram.Entry(index: bucket, count: count))
-            return true
+            return addBucket(lowerBound: lowerBound, count: count)
         }
     }
 
+    private static let notABucket = "a duration bucket is not [lower bound, count] of a histogram bucket"
+
+    /// Adds `count` durations in the bucket from `lowerBound` µs; `false`, with the reason, when the count is out of
+    /// range or no bucket starts there.
+    private mutating func addBucket(lowerBound: Int, count: Int) -> Bool {
+        guard (1...RequestOutcomes.countLimit).contains(count) else { return fail(Self.countOutOfRange) }
+        guard lowerBound >= 0, let bucket = LatencyHistogram.bucket(from: UInt64(lowerBound)) else {
+            return fail(Self.notABucket)
+        }
+        buckets.append(LatencyHistogram.Entry(index: bucket, count: count))
+        return true
+    }
+
+    private static let countOutOfRange = "a count is not an integer from 1 to \(RequestOutcomes.countLimit)"
+
     private mutating func readCount(_ scanner: inout JSONScanner) -> Int? {
         guard let count = scanner.integer(), (1...RequestOutcomes.countLimit).contains(count) else {
-            _ = fail("a count is not an integer from 1 to \(RequestOutcomes.countLimit)")
+            _ = fail(Self.countOutOfRange)
             return nil
         }
         return count

@@ -117,6 +117,48 @@ import Testing
                 + list.joined(separator: ",") + "]}").utf8)
     }
 
+    /// A line with one route whose `durations_us` are written as `durations`.
+    private static func line(durations: String) -> Data {
+        Data(
+            (#"{"type":"faultline.request_outcomes","id":"5b0c8e5fd2a84b6e9c1d0f3a7e2b4c61","start":"2026-11-28T12:00:00Z","timestamp":"2026-11-28T12:01:00Z","routes":[{"method":"GET","route":"/a","outcomes":{"ok":4},"durations_us":"#
+                + durations + "}]}").utf8)
+    }
+
+    /// Durations as Faultline writes them are read in one pass, and any other way by the general reader: both read
+    /// them to the same buckets, or refuse them for the same reason.
+    @Test func durationsWrittenAnyWayAreReadToTheSameBucketsOrRefusedForTheSameReason() throws {
+        let compact = try RequestOutcomes(line: Self.line(durations: "[[0,1],[512,2],[1073741824,1]]"))
+        for spaced in [
+            "[ [0,1], [512,2], [1073741824,1] ]", "[[0, 1],[512,2],[1073741824 ,1]]", "[[0,1],[512,2],[1073741824,1] ]",
+        ] {
+            #expect(try RequestOutcomes(line: Self.line(durations: spaced)).routes == compact.routes)
+        }
+        #expect(compact.routes.values.first?.durations.total == 4)
+        #expect(try RequestOutcomes(line: Self.line(durations: "[]")).routes.values.first?.durations.total == 0)
+        let refusals = [
+            ("[[512,0]]", "a count is not an integer"), ("[[512, 0]]", "a count is not an integer"),
+            ("[[513,1]]", "a duration bucket"), ("[[0512,1]]", "a duration bucket"),
+            ("[[-512,1]]", "a duration bucket"),
+            ("[[512,1,2]]", "a duration bucket"), ("[[512,1],]", "a duration bucket"),
+            ("[[1000000000000000000000,1]]", "a duration bucket"), ("[[512,1.0]]", "a count is not an integer"),
+            ("[[512,1],[512,99999999999999999999]]", "a count is not an integer"),
+        ]
+        for (durations, reason) in refusals {
+            let refusal = Self.reason(Self.line(durations: durations))
+            #expect(refusal?.contains(reason) == true, "\(durations): \(refusal ?? "read")")
+        }
+    }
+
+    /// Why `line` is refused; `nil` when it is read.
+    private static func reason(_ line: Data) -> String? {
+        do {
+            _ = try RequestOutcomes(line: line)
+            return nil
+        } catch {
+            return error.reason
+        }
+    }
+
     /// Outcome numbers of a tally, and the one named twice among them.
     static let outcomeLists: [(numbers: [Int], twice: Int?)] = [
         (Array(0..<10), nil), (Array(0..<9) + [0], 0), (Array(0..<8) + [7], 7), (Array(0..<3) + [1], 1),
