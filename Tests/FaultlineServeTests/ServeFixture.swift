@@ -1,3 +1,4 @@
+import FaultlineReporting
 import FaultlineServe
 import Foundation
 import TestSupport
@@ -16,6 +17,22 @@ struct ServeFixture {
 
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
     var dsn: String { "http://\(Self.publicKey)@127.0.0.1:\(port)/1" }
+
+    /// Every byte of every file in `directory`, a log directory serve wrote, rotated gzip files decompressed: what a
+    /// test looks for a secret in.
+    static func bytes(in directory: URL) throws -> Data {
+        var bytes = Data()
+        for name in try FileManager.default.subpathsOfDirectory(atPath: directory.path) {
+            var isDirectory: ObjCBool = false
+            let url = directory.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue
+            else { continue }
+            var data = try Data(contentsOf: url)
+            if name.hasSuffix(".gz") { data = try Gzip.decompress(data, maximumSize: 256 << 20) }
+            bytes.append(data)
+        }
+        return bytes
+    }
 
     /// A fresh log directory for a test to pass to ``run(logs:_:)`` and remove.
     static func logDirectory() throws -> URL {

@@ -22,7 +22,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: logs) }
 
         // Then no byte of the log holds any of them
-        let written = try Self.bytes(in: logs)
+        let written = try ServeFixture.bytes(in: logs)
         let found = secrets.filter { written.range(of: Data($0.value.utf8)) != nil }.map(\.key)
         #expect(found == [])
 
@@ -55,7 +55,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: logs) }
 
         // Every secret the other test looks for reached serve: its absence there is serve's doing
-        let written = try Self.bytes(in: logs)
+        let written = try ServeFixture.bytes(in: logs)
         let missing = secrets.filter { written.range(of: Data($0.value.utf8)) == nil }.map(\.key)
         #expect(missing == [])
     }
@@ -100,20 +100,5 @@ import Testing
         process.terminate()
         #expect(try await process.exit().status == 0)
         return logs
-    }
-
-    /// Every byte of every file in `directory`, rotated gzip files decompressed.
-    private static func bytes(in directory: URL) throws -> Data {
-        var bytes = Data()
-        for name in try FileManager.default.subpathsOfDirectory(atPath: directory.path) {
-            var isDirectory: ObjCBool = false
-            let url = directory.appendingPathComponent(name)
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue
-            else { continue }
-            var data = try Data(contentsOf: url)
-            if name.hasSuffix(".gz") { data = try Gzip.decompress(data, maximumSize: 256 << 20) }
-            bytes.append(data)
-        }
-        return bytes
     }
 }

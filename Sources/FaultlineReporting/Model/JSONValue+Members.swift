@@ -60,22 +60,36 @@ extension JSONValue {
     /// The object `data` holds, read in one pass (``ObjectText``), with the values of its top-level members `names`
     /// located; `nil` when the text is JSON but not an object.
     ///
-    /// - Parameter rewrite: What rewrites each string value (not the keys), given with its quotes and whether it
-    ///   holds escapes: the JSON string to write in its place, or `nil` to keep it. A rewrite that is not one JSON
-    ///   string is refused with a ``ParseError`` at the string it replaced.
     /// - Throws: ``ParseError`` where ``init(parsing:)`` throws one.
     package static func object(
-        parsing data: Data, members names: Set<String>,
-        rewritingStrings rewrite: ((UnsafeBufferPointer<UInt8>, Bool) -> [UInt8]?)? = nil
+        parsing data: Data, members names: Set<String>
+    ) throws(ParseError) -> ObjectText? {
+        try object(parsing: data, members: names, rewriting: nil)
+    }
+
+    /// ``object(parsing:members:)`` with the values rewritten as `rewrite` says, where it reads them. A rewrite that
+    /// is not one JSON scalar is refused with a ``ParseError`` at the value it replaced.
+    static func object(
+        parsing data: Data, members names: Set<String>, rewriting rewrite: JSONRewrite?
     ) throws(ParseError) -> ObjectText? {
         let result = data.withUnsafeBytes { raw in
             Result { () throws(ParseError) in
-                try JSONParser.object(raw.bindMemory(to: UInt8.self), members: names, rewritingStrings: rewrite)
+                try JSONParser.object(raw.bindMemory(to: UInt8.self), members: names, rewriting: rewrite)
             }
         }
         guard let parts = try result.get() else { return nil }
         return ObjectText(
             bytes: parts.rewritten.map { Data($0) } ?? data, members: parts.members, hasLineBreak: parts.hasLineBreak,
             hasEscapedKey: parts.hasEscapedKey)
+    }
+
+    /// The JSON text `data` holds with its values rewritten as `rewrite` says; `nil` when nothing was.
+    ///
+    /// - Throws: ``ParseError`` where ``init(parsing:)`` throws one.
+    static func rewritten(parsing data: Data, by rewrite: JSONRewrite) throws(ParseError) -> Data? {
+        let result = data.withUnsafeBytes { raw in
+            Result { () throws(ParseError) in try JSONParser.rewritten(raw.bindMemory(to: UInt8.self), by: rewrite) }
+        }
+        return try result.get().map { Data($0) }
     }
 }

@@ -36,16 +36,12 @@ extension JSONValue {
 
 /// A recursive-descent JSON parser over a buffer of UTF-8 bytes.
 struct JSONParser {
-    /// Rewrites a string value, given with its quotes and whether it holds escapes: the JSON string to write in its
-    /// place, or `nil` to keep it.
-    typealias StringRewrite = (UnsafeBufferPointer<UInt8>, Bool) -> [UInt8]?
-
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var depth = 0
-    /// What rewrites the string values that ``skipValue()`` steps over, when the text is rewritten as it is read.
-    private var rewrite: StringRewrite?
-    /// Once a string was rewritten: the text so far, up to the byte at `copied`.
+    /// What rewrites the values that ``skipValue(in:)`` steps over, when the text is rewritten as it is read.
+    private var rewrite: JSONRewrite?
+    /// Once a value was rewritten: the text so far, up to the byte at `copied`.
     private var output: [UInt8]?
     private var copied = 0
     /// Whether a line feed or carriage return was stepped over as whitespace.
@@ -85,11 +81,11 @@ struct JSONParser {
         return members
     }
 
-    /// The object `bytes` hold, checked whole as ``parse(_:)`` checks it in one pass that builds no value: its string
-    /// values (not its keys) rewritten by `rewrite`, and where the values of its top-level members `names` lie in the
-    /// text that results; `nil` when they hold another JSON value.
+    /// The object `bytes` hold, checked whole as ``parse(_:)`` checks it in one pass that builds no value: its values
+    /// rewritten by `rewrite`, and where the values of its top-level members `names` lie in the text that results;
+    /// `nil` when they hold another JSON value.
     static func object(
-        _ bytes: UnsafeBufferPointer<UInt8>, members names: Set<String>, rewritingStrings rewrite: StringRewrite?
+        _ bytes: UnsafeBufferPointer<UInt8>, members names: Set<String>, rewriting rewrite: JSONRewrite?
     ) throws(JSONValue.ParseError) -> JSONValue.ObjectText.Parts? {
         var parser = JSONParser(bytes)
         parser.rewrite = rewrite
@@ -98,19 +94,21 @@ struct JSONParser {
             _ = try parser.parseDocument()
             return nil
         }
+        let root = rewrite?.root ?? 0
         var members: [(name: String, value: Range<Int>)] = []
         var hasEscapedKey = false
         if try parser.enter(closing: UInt8(ascii: "}")) {
             repeat {
                 try parser.expectKey()
-                let keyStart = parser.index + 1
+                let keyQuote = parser.index
                 let keyHasEscapes = try parser.skipString()
                 hasEscapedKey = hasEscapedKey || keyHasEscapes
-                let key = UnsafeBufferPointer(rebasing: bytes[keyStart..<(parser.index - 1)])
+                let key = UnsafeBufferPointer(rebasing: bytes[(keyQuote + 1)..<(parser.index - 1)])
+                let place = try parser.place(ofMemberAt: keyQuote, hasEscapes: keyHasEscapes, in: root)
                 try parser.expectColon()
                 parser.skipWhitespace()
                 let start = parser.outputOffset(of: parser.index)
-                try parser.skipValue()
+                try parser.skipValue(in: place)
                 let name = String(decoding: key, as: UTF8.self)
                 if !keyHasEscapes, names.contains(name) {
                     members.append((name, start..<parser.outputOffset(of: parser.index)))
@@ -126,23 +124,74 @@ struct JSONParser {
             hasEscapedKey: hasEscapedKey)
     }
 
-    /// Where the byte at `offset` of the text read is in the text written: rewritten strings before it move it.
+    /// The JSON text `bytes` hold, checked whole as ``parse(_:)`` checks it, with its values rewritten by `rewrite`;
+    /// `nil` when nothing was.
+    static func rewritten(
+        _ bytes: UnsafeBufferPointer<UInt8>, by rewrite: JSONRewrite
+    ) throws(JSONValue.ParseError) -> [UInt8]? {
+        var parser = JSONParser(bytes)
+        parser.rewrite = rewrite
+        try parser.skipValue(in: rewrite.root)
+        try parser.expectEnd()
+        parser.output?.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[parser.copied...]))
+        return parser.output
+    }
+
+    /// Where the byte at `offset` of the text read is in the text written: rewritten values before it move it.
     private func outputOffset(of offset: Int) -> Int {
         (output?.count ?? 0) + offset - copied
     }
 
-    /// Writes the rewrite of the string value that starts at `start` and ends before `index`, when it has one. A
-    /// rewrite is checked as one JSON string, as the text around it was: a text read as valid stays valid.
-    private mutating func rewriteString(from start: Int, hasEscapes: Bool) throws(JSONValue.ParseError) {
-        guard let rewrite, let replacement = rewrite(UnsafeBufferPointer(rebasing: bytes[start..<index]), hasEscapes)
-        else { return }
-        let isString = replacement.withUnsafeBufferPointer { written in
-            var check = JSONParser(written)
-            guard written.first == UInt8(ascii: "\""), (try? check.skipString()) != nil else { return false }
-            return check.index == written.count
+    /// The place the rewrite gives the value of the member whose key's opening quote is at `keyQuote`, in an object
+    /// in `place`.
+    private func place(
+        ofMemberAt keyQuote: Int, hasEscapes: Bool, in place: JSONRewrite.Place
+    ) throws(JSONValue.ParseError) -> JSONRewrite.Place {
+        guard let rewrite else { return 0 }
+        guard hasEscapes else {
+            return rewrite.member(UnsafeBufferPointer(rebasing: bytes[(keyQuote + 1)..<(index - 1)]), place)
         }
-        guard isString else {
-            throw JSONValue.ParseError(reason: "a rewritten string is not a JSON string", offset: start)
+        var key = Array(try unescapedString(at: keyQuote).utf8)
+        return key.withUnsafeMutableBufferPointer { rewrite.member(UnsafeBufferPointer($0), place) }
+    }
+
+    /// The string whose opening quote is at `quote`, its escapes decoded.
+    private func unescapedString(at quote: Int) throws(JSONValue.ParseError) -> String {
+        var reader = JSONParser(bytes)
+        reader.index = quote
+        return try reader.parseString()
+    }
+
+    /// The first element's text, when the array whose first element starts at `index` is a pair: two elements, of
+    /// which the first is a string. Read ahead without rewriting; what it finds wrong, the reading proper refuses.
+    private func pairKey() -> String? {
+        var ahead = self
+        ahead.rewrite = nil
+        ahead.output = nil
+        let quote = ahead.index
+        guard quote < bytes.count, bytes[quote] == UInt8(ascii: "\""), let hasEscapes = try? ahead.skipString() else {
+            return nil
+        }
+        let keyEnd = ahead.index - 1
+        ahead.skipWhitespace()
+        guard ahead.consume(UInt8(ascii: ",")), (try? ahead.skipValue(in: 0)) != nil else { return nil }
+        ahead.skipWhitespace()
+        guard ahead.consume(UInt8(ascii: "]")) else { return nil }
+        guard hasEscapes else { return String(decoding: UnsafeBufferPointer(rebasing: bytes[(quote + 1)..<keyEnd]), as: UTF8.self) }
+        return try? unescapedString(at: quote)
+    }
+
+    /// Writes `replacement` instead of the value that starts at `start` and ends before `index`. A replacement is
+    /// checked as one JSON scalar: a text read as valid stays valid.
+    private mutating func replace(from start: Int, with replacement: [UInt8]) throws(JSONValue.ParseError) {
+        let isScalar = replacement.withUnsafeBufferPointer { written in
+            guard let first = written.first, first != UInt8(ascii: "{"), first != UInt8(ascii: "[") else {
+                return false
+            }
+            return (try? JSONParser.parse(written)) != nil
+        }
+        guard isScalar else {
+            throw JSONValue.ParseError(reason: "a rewritten value is not a JSON scalar", offset: start)
         }
         if output == nil {
             output = []
@@ -233,34 +282,78 @@ struct JSONParser {
     }
 
     /// Checks the value at `index` as ``parseValue()`` does and steps over it, building nothing but the text of a
-    /// number (short strings need no allocation) and a string that is not ASCII, to check its UTF-8.
-    private mutating func skipValue() throws(JSONValue.ParseError) {
+    /// number (short strings need no allocation) and a string that is not ASCII, to check its UTF-8; with a rewrite,
+    /// writes the value, the rewrite told it is in `place`, as the rewrite says.
+    private mutating func skipValue(in place: JSONRewrite.Place = 0) throws(JSONValue.ParseError) {
         skipWhitespace()
         guard index < bytes.count else { throw error("the text ends where a value was expected") }
+        let start = index
         switch bytes[index] {
-        case UInt8(ascii: "{"):
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            if let replacement = rewrite?.container(place) {
+                let rewrite = rewrite
+                self.rewrite = nil
+                defer { self.rewrite = rewrite }
+                try skipContainer(in: 0)
+                try replace(from: start, with: replacement)
+            } else {
+                try skipContainer(in: place)
+            }
+        case UInt8(ascii: "\""):
+            let hasEscapes = try skipString()
+            if let rewrite,
+                let replacement = rewrite.scalar(
+                    UnsafeBufferPointer(rebasing: bytes[start..<index]), .string(hasEscapes: hasEscapes), place)
+            {
+                try replace(from: start, with: replacement)
+            }
+        default:
+            _ = try parseValue()
+            if let rewrite,
+                let replacement = rewrite.scalar(UnsafeBufferPointer(rebasing: bytes[start..<index]), .other, place)
+            {
+                try replace(from: start, with: replacement)
+            }
+        }
+    }
+
+    /// ``skipValue(in:)`` for the object or array at `index`.
+    private mutating func skipContainer(in place: JSONRewrite.Place) throws(JSONValue.ParseError) {
+        if bytes[index] == UInt8(ascii: "{") {
             guard try enter(closing: UInt8(ascii: "}")) else { return }
             repeat {
                 try expectKey()
-                try skipString()
+                let keyQuote = index
+                let hasEscapes = try skipString()
+                let memberPlace = try self.place(ofMemberAt: keyQuote, hasEscapes: hasEscapes, in: place)
                 try expectColon()
-                try skipValue()
+                try skipValue(in: memberPlace)
                 skipWhitespace()
             } while consume(UInt8(ascii: ","))
             try leave(closing: UInt8(ascii: "}"))
-        case UInt8(ascii: "["):
-            guard try enter(closing: UInt8(ascii: "]")) else { return }
+            return
+        }
+        guard try enter(closing: UInt8(ascii: "]")) else { return }
+        guard let rewrite else {
             repeat {
                 try skipValue()
                 skipWhitespace()
             } while consume(UInt8(ascii: ","))
             try leave(closing: UInt8(ascii: "]"))
-        case UInt8(ascii: "\""):
-            let start = index
-            let hasEscapes = try skipString()
-            if rewrite != nil { try rewriteString(from: start, hasEscapes: hasEscapes) }
-        default: _ = try parseValue()
+            return
         }
+        var pairKey = self.pairKey().map { Array($0.utf8) }
+        var isFirst = true
+        repeat {
+            let elementPlace =
+                isFirst || pairKey == nil
+                ? rewrite.element(nil, place)
+                : pairKey!.withUnsafeMutableBufferPointer { rewrite.element(UnsafeBufferPointer($0), place) }
+            isFirst = false
+            try skipValue(in: elementPlace)
+            skipWhitespace()
+        } while consume(UInt8(ascii: ","))
+        try leave(closing: UInt8(ascii: "]"))
     }
 
     /// Checks the string whose opening quote is at `index` as ``parseString()`` does and steps over it; whether it

@@ -6,11 +6,18 @@ public struct ScrubRules: Sendable {
     /// `Proxy-Authorization`, `Cookie`, `Set-Cookie`, `X-API-Key`, `X-CSRF-Token`, `X-XSRF-Token`, `X-Forwarded-For`,
     /// `X-Real-IP`, `Forwarded` by default (sentry-cocoa's list).
     public var sensitiveHeaders: Set<String>
-    /// A header, query item or JSON key whose name *contains* one of these terms (case-insensitively) is filtered:
-    /// Sentry's data-scrubbing terms by default (`auth`, `token`, `secret`, `password`, `passwd`, `pwd`, `key`,
-    /// `jwt`, `bearer`, `sso`, `saml`, `csrf`, `xsrf`, `credentials`, `session`, `sid`, `identity`, `cookie`).
+    /// A header, query item, cookie, JSON member or pair in text whose name holds one of these terms
+    /// (case-insensitively) is filtered: Sentry's data-scrubbing terms by default (`auth`, `token`, `secret`,
+    /// `password`, `passwd`, `pwd`, `key`, `jwt`, `bearer`, `sso`, `saml`, `csrf`, `xsrf`, `credentials`, `session`,
+    /// `sid`, `identity`, `cookie`). Where words start and end decides: `auth`, `key`, `sid` and `sso` count as
+    /// words or in known compounds (`x-auth-token`, `apiKey`, `apikey`, `oauth`, `jsessionid`), not in `author`,
+    /// `keyboard`, `monkey` or `inside`, and `token` not in `tokenizer`; a term you add counts anywhere in a name.
+    /// The value of a password, secret or credentials (`password`, `passwd`, `pwd`, `secret`, `credentials`, and
+    /// `otp`, `two_factor`) is always filtered; after another term a small number or a plain word is kept
+    /// (`token_count: 5`, `auth: ok`), anything else filtered.
     public var sensitiveTerms: [String]
-    /// Your own rule, for names the terms miss (a pattern, a list); `nil` by default.
+    /// Your own rule, for names the terms miss (a pattern, a list): a name it accepts has its value always filtered;
+    /// `nil` by default.
     public var isSensitiveName: (@Sendable (String) -> Bool)?
     /// The most bytes of a request body kept in an event; 8 KiB by default (Sentry trims `request.data` to ~8 kB).
     public var maxBodySize: Int
@@ -45,23 +52,5 @@ public struct ScrubRules: Sendable {
         self.maxBodySize = maxBodySize
         self.valuePatterns = valuePatterns
         self.scrubText = scrubText
-    }
-
-    /// Whether a query item or JSON key named `name` is sensitive.
-    public func isSensitive(_ name: String) -> Bool {
-        let lowered = Array(name.lowercased().utf8)
-        return sensitiveTerms.contains { Self.bytes(lowered, contain: $0.utf8) } || isSensitiveName?(name) == true
-    }
-
-    /// Whether a header named `name` is sensitive.
-    public func isSensitiveHeader(_ name: String) -> Bool {
-        sensitiveHeaders.contains(name.lowercased()) || isSensitive(name)
-    }
-
-    /// Whether `term` occurs in `name`, compared byte by byte: Foundation's `contains` goes through `NSString`, which
-    /// cost more than the rest of scrubbing a request.
-    private static func bytes(_ name: [UInt8], contain term: String.UTF8View) -> Bool {
-        guard name.count >= term.count else { return false }
-        return (0...(name.count - term.count)).contains { name[$0...].starts(with: term) }
     }
 }

@@ -11,21 +11,42 @@ public struct Scrubber: Sendable {
     public let rules: ScrubRules
     /// What finds the secrets of ``ScrubRules/valuePatterns`` in text.
     let scanner: ValueScanner
+    /// What finds them in an event's message, where emails are taken out too, as Relay does.
+    let messageScanner: ValueScanner
+    /// What finds them in a stack frame's path and in `debug_meta`, where a user's name is kept, as Relay keeps it.
+    let pathScanner: ValueScanner
+    /// What the names of headers, query items, cookies and members say of their values.
+    let names: SensitiveNames
 
     /// Creates a scrubber.
     public init(rules: ScrubRules = ScrubRules()) {
         self.rules = rules
         self.scanner = ValueScanner(rules: rules)
+        self.messageScanner = ValueScanner(
+            rules: rules, patterns: rules.valuePatterns.isEmpty ? [] : rules.valuePatterns.union([.email]))
+        self.pathScanner = ValueScanner(rules: rules, patterns: rules.valuePatterns.subtracting([.userPath]))
+        self.names = scanner.names
     }
 
-    /// Header fields with lower-cased names and sensitive values filtered.
+    /// Header fields with lower-cased names and sensitive values filtered: the values of
+    /// ``ScrubRules/sensitiveHeaders``, of names that name a secret, and of names with another sensitive term
+    /// unless the value is ordinary (`X-Auth-Token: 7f3a…` is filtered, `X-Token-Count: 5` is not).
     public func headers(_ fields: [String: String]) -> [String: String] {
         var scrubbed: [String: String] = [:]
         for (name, value) in fields {
             let key = name.lowercased()
-            scrubbed[key] = rules.isSensitiveHeader(key) ? Self.filtered : value
+            let isFiltered = rules.sensitiveHeaders.contains(key) || filters(value, namedBy: names.naming(of: key))
+            scrubbed[key] = isFiltered ? Self.filtered : value
         }
         return scrubbed
+    }
+
+    /// Whether a text value named as `naming` says is filtered: a secret's always, a sensitive one's unless it is
+    /// ordinary (a small number, a plain word).
+    func filters(_ value: String, namedBy naming: SensitiveNames.Naming) -> Bool {
+        guard naming != .none else { return false }
+        var value = value
+        return value.withUTF8 { ValueScanner.filters(naming, 0..<$0.count, in: $0) }
     }
 
     /// The URL without user info, query or fragment, and its query string with sensitive values filtered.
@@ -72,13 +93,16 @@ public struct Scrubber: Sendable {
         return String(url[..<authorityStart] + url[bytes.index(after: at)...])
     }
 
-    /// A query string with the values of sensitive items filtered; an item without a value gets the filtered one.
+    /// A query string with the values of sensitive items filtered, as ``headers(_:)`` filters header values; an item
+    /// of a secret's name without a value gets the filtered one.
     private func scrubbed(query: Substring) -> String {
         guard !query.isEmpty else { return "" }
         return query.split(separator: "&", omittingEmptySubsequences: false).map { item in
             let name = item.prefix { $0 != "=" }
             let decodedName = name.contains("%") ? String(name).removingPercentEncoding ?? String(name) : String(name)
-            guard rules.isSensitive(decodedName) else { return String(item) }
+            let value = item.dropFirst(name.count + 1)
+            let decodedValue = String(value).removingPercentEncoding ?? String(value)
+            guard filters(decodedValue, namedBy: names.naming(of: decodedName)) else { return String(item) }
             return "\(name)=\(Self.filtered)"
         }.joined(separator: "&")
     }
@@ -94,24 +118,35 @@ public struct Scrubber: Sendable {
             return form(String(decoding: data, as: UTF8.self))
         }
         guard let json = try? JSONValue(parsing: data) else { return .string("[\(description)]") }
-        return scrub(json)
+        return scrub(json, namedBy: .none)
     }
 
-    /// Data of a breadcrumb or context, with sensitive keys filtered at any depth.
+    /// Data of a breadcrumb or context, with the values of sensitive keys filtered at any depth: a secret's whole,
+    /// and under another sensitive key every text, and number of more than five digits, that is not ordinary.
     public func data(_ data: [String: JSONValue]) -> [String: JSONValue] {
+        scrubbed(data, under: .none)
+    }
+
+    private func scrubbed(_ object: [String: JSONValue], under naming: SensitiveNames.Naming) -> [String: JSONValue] {
         Dictionary(
-            uniqueKeysWithValues: data.map { key, value in
-                (key, rules.isSensitive(key) ? .string(Self.filtered) : scrub(value))
+            uniqueKeysWithValues: object.map { key, value in
+                (key, scrub(value, namedBy: max(naming, names.naming(of: key))))
             })
     }
 
-    private func scrub(_ value: JSONValue) -> JSONValue {
+    private func scrub(_ value: JSONValue, namedBy naming: SensitiveNames.Naming) -> JSONValue {
         switch value {
         case .object(let object):
-            .object(data(object))
+            naming == .secret ? .string(Self.filtered) : .object(scrubbed(object, under: naming))
         case .array(let array):
-            .array(array.map(scrub))
-        default:
+            naming == .secret ? .string(Self.filtered) : .array(array.map { scrub($0, namedBy: naming) })
+        case .string(let text):
+            filters(text, namedBy: naming) ? .string(Self.filtered) : value
+        case .int(let number):
+            filters(String(number), namedBy: naming) ? .string(Self.filtered) : value
+        case .double(let number):
+            filters(String(number), namedBy: naming) ? .string(Self.filtered) : value
+        case .bool, .null:
             value
         }
     }
@@ -122,7 +157,7 @@ public struct Scrubber: Sendable {
             let parts = pair.split(separator: "=", maxSplits: 1)
             let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
             let value = parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : ""
-            fields[name] = .string(rules.isSensitive(name) ? Self.filtered : value)
+            fields[name] = .string(filters(value, namedBy: names.naming(of: name)) ? Self.filtered : value)
         }
         return .object(fields)
     }

@@ -159,9 +159,9 @@ package struct IngestRequest {
     }
 
     /// Reads an event item in one pass (``Scrubber/scrubbedObject(parsing:members:)``): checked whole, scrubbed, and
-    /// its members located. One that pass refuses, or whose top-level keys have escapes, is read again as it was
-    /// before that pass, scrubbed and then parsed, so that it gets the same refusal, with the offset in the scrubbed
-    /// text, or the same reading.
+    /// its members located. One that pass refuses, or whose top-level keys have escapes, is read again: scrubbed and
+    /// then parsed, so that it gets the same refusal, with the offset where its text breaks (a text that is not JSON
+    /// is not scrubbed), or the same reading.
     private static func read(event payload: Data, _ configuration: IngestConfiguration) throws(Refusal) -> ReadEvent {
         let object =
             try?

@@ -1,4 +1,4 @@
-import FaultlineReporting
+@testable import FaultlineReporting
 import Foundation
 import Testing
 
@@ -171,29 +171,41 @@ import Testing
     }
 
     @Test func anObjectTextWritesItsRewritesAndLocatesTheMembersInTheTextWritten() throws {
-        // Given an object whose string values (never its keys) a rewrite upper-cases when they start with "x"
-        let object = Data(#"{"xa": "xb", "tags": {"x": ["xc", 1, "d"]}, "xe": "f", "m\u0061": "xg"}"#.utf8)
-        let rewrite = { (quoted: UnsafeBufferPointer<UInt8>, _: Bool) -> [UInt8]? in
-            quoted.dropFirst().first == UInt8(ascii: "x")
-                ? Array(String(decoding: quoted, as: UTF8.self).uppercased().utf8) : nil
-        }
+        // Given an object whose string values (never its keys) a rewrite upper-cases when they start with "x", and
+        // whose values under a member named "hide", or the second of a pair named so, it writes as "-"
+        let object = Data(
+            #"{"xa": "xb", "tags": {"x": ["xc", 1, "d"]}, "xe": "f", "m\u0061": "xg", "h\u0069de": {"a": [1]}, "p": [["hide", 2], ["hide", 3, 4]]}"#
+                .utf8)
+        let hidden: JSONRewrite.Place = 1
+        let rewrite = JSONRewrite(
+            root: 0, member: { key, _ in String(decoding: key, as: UTF8.self) == "hide" ? hidden : 0 },
+            element: { pairKey, _ in pairKey.map { String(decoding: $0, as: UTF8.self) } == "hide" ? hidden : 0 },
+            container: { $0 == hidden ? Array(#""-""#.utf8) : nil },
+            scalar: { quoted, kind, place in
+                if place == hidden { return Array(#""-""#.utf8) }
+                guard case .string = kind, quoted.dropFirst().first == UInt8(ascii: "x") else { return nil }
+                return Array(String(decoding: quoted, as: UTF8.self).uppercased().utf8)
+            })
 
         // When it is read with the rewrite
-        let text = try #require(
-            try JSONValue.object(parsing: object, members: ["tags", "xe"], rewritingStrings: rewrite))
+        let text = try #require(try JSONValue.object(parsing: object, members: ["tags", "xe", "p"], rewriting: rewrite))
 
         // Then the text has the rewrites in place, and the members' values are found where they now are
         #expect(
             String(decoding: text.bytes, as: UTF8.self)
-                == #"{"xa": "XB", "tags": {"x": ["XC", 1, "d"]}, "xe": "f", "m\u0061": "XG"}"#)
+                == #"{"xa": "XB", "tags": {"x": ["XC", 1, "d"]}, "xe": "f", "m\u0061": "XG", "h\u0069de": "-", "p": [["hide", "-"], ["hide", 3, 4]]}"#)
         #expect(text.value(of: "tags") == ["x": ["XC", 1, "d"]])
         #expect(text.value(of: "xe") == "f")
+        #expect(text.value(of: "p") == [["hide", "-"], ["hide", 3, 4]])
         #expect(text.hasEscapedKey)
 
-        // And a rewrite that is no JSON string is refused where the string was
-        let broken = #expect(throws: JSONValue.ParseError.self) {
-            try JSONValue.object(parsing: object, members: []) { _, _ in Array(#""a"b""#.utf8) }
+        // And a rewrite that is no JSON scalar is refused where the value was
+        let broken = JSONRewrite(
+            root: 0, member: { _, _ in 0 }, element: { _, _ in 0 }, container: { _ in nil },
+            scalar: { _, _, _ in Array(#""a"b""#.utf8) })
+        let refused = #expect(throws: JSONValue.ParseError.self) {
+            try JSONValue.object(parsing: object, members: [], rewriting: broken)
         }
-        #expect(broken?.offset == 7)
+        #expect(refused?.offset == 7)
     }
 }

@@ -29,6 +29,39 @@ import Testing
                 """)
     }
 
+    @Test func valuesAreFilteredByTheirPlaceInTheEvent() throws {
+        // Given an event as other SDKs send it, with secrets named by keys, headers given as pairs, cookies, a message
+        // with its parameters, a frame's path and debug images
+        let event = Data(
+            """
+            {"message":{"message":"%s paid","params":["ana.kim@mail.example","4111 1111 1111 1111"]},
+            "request":{"headers":[["X-Api-Key","AIzaSyD4x9"],["Accept","*/*"]],"cookies":"theme=dark; sessionid=ok; csrftoken=k3y8fq2z",
+            "data":{"user":{"password":"p","token_count":5,"tokenizer":"bert-base-v2"},"variables":{"auth":"ok"}}},
+            "contexts":{"db":{"credentials":{"user":"ana","pass":"x"}},"response":{"headers":{"X-Refresh-Token":"rt_9f8e7d6c5b"}}},
+            "extra":{"mysql_pwd":123456789,"accounts":[{"password":"hunter2","id":7}],"note":"ssn 123-45-6789 iban DE89370400440532013000","home":"/Users/ana/Library/x"},
+            "exception":{"values":[{"stacktrace":{"frames":[{"abs_path":"/home/deploy/app/main.py","vars":{"api_token":"tok_1N3x8q"}}]}}]},
+            "debug_meta":{"images":[{"code_file":"/Users/ana/Library/Developer/App.app/App","debug_id":"x"}]},
+            "sdk":{"packages":[{"name":"pypi:pyjwt","version":"2.8.0"}]}}
+            """.utf8)
+
+        // When it is scrubbed
+        let scrubbed = try #require(scrubber.scrubbedTexts(inJSON: event))
+
+        // Then the secrets are filtered where they are, the rest kept as sent
+        #expect(
+            String(decoding: scrubbed, as: UTF8.self)
+                == """
+                {"message":{"message":"%s paid","params":["[Filtered]","[Filtered]"]},
+                "request":{"headers":[["X-Api-Key","[Filtered]"],["Accept","*/*"]],"cookies":"theme=dark; sessionid=[Filtered]; csrftoken=[Filtered]",
+                "data":{"user":{"password":"[Filtered]","token_count":5,"tokenizer":"bert-base-v2"},"variables":{"auth":"ok"}}},
+                "contexts":{"db":{"credentials":"[Filtered]"},"response":{"headers":{"X-Refresh-Token":"[Filtered]"}}},
+                "extra":{"mysql_pwd":"[Filtered]","accounts":[{"password":"[Filtered]","id":7}],"note":"ssn [Filtered] iban [Filtered]","home":"/Users/[Filtered]/Library/x"},
+                "exception":{"values":[{"stacktrace":{"frames":[{"abs_path":"/home/deploy/app/main.py","vars":{"api_token":"[Filtered]"}}]}}]},
+                "debug_meta":{"images":[{"code_file":"/Users/[Filtered]/Library/Developer/App.app/App","debug_id":"x"}]},
+                "sdk":{"packages":[{"name":"pypi:pyjwt","version":"2.8.0"}]}}
+                """)
+    }
+
     @Test func escapedStringsAreDecodedBeforeTheScanAndWrittenBackEscaped() throws {
         let event = Data(#"{"message":"page:\n<pre>\"api_key\": \"sk_4f9a8c7e2b\"\u000a\u00e9t\u00e9</pre>"}"#.utf8)
 

@@ -31,12 +31,25 @@ public enum ValuePattern: Hashable, Sendable {
     /// issuers' ranges do (Visa, Mastercard, American Express, Discover, JCB, UnionPay), that passes the Luhn
     /// check. Longer digit runs, ids inside words and millisecond timestamps are left alone.
     case cardNumber
+    /// A US social security number, `123-45-6789`, as Relay's `@usssn` finds it.
+    case socialSecurityNumber
+    /// An IBAN: a country's code, two check digits and 11 to 29 letters and digits (`DE89370400440532013000`), as
+    /// Relay's `@iban` finds it, or in groups of four when its check digits are right (`DE89 3704 0044 0532 0130 00`).
+    case iban
+    /// The user's name in a home directory's path: `/Users/[Filtered]/Library/…`, `/home/[Filtered]/app/…`,
+    /// `C:\Users\[Filtered]\…`, as Relay's `@userpath` finds it, but not in a URL's path (`/api/users/42`).
+    case userPath
+    /// An email address, as Relay's `@email` finds it. Not a default: ``Scrubber`` looks for it in an event's message
+    /// only, as Relay does; add it to look in every text.
+    case email
     /// A token that starts with `prefix` at a word boundary, such as `sk_live_` or `ghp_`: the letters, digits,
     /// `_` and `-` after the prefix are filtered, the prefix is kept.
     case prefixedToken(String)
 
-    /// The patterns ``ScrubRules`` uses by default: every pattern but ``prefixedToken(_:)``, which needs a prefix.
+    /// The patterns ``ScrubRules`` uses by default: every pattern but ``email`` and ``prefixedToken(_:)``, which
+    /// needs a prefix.
     public static let defaults: Set<ValuePattern> = [
         .jsonWebToken, .authorizationCredential, .sensitivePair, .urlPassword, .privateKey, .cardNumber,
+        .socialSecurityNumber, .iban, .userPath,
     ]
 }

@@ -35,7 +35,7 @@ extension ValueScanner {
         } else {
             value = Self.bareValue(at: valueStart, in: bytes)
         }
-        return value.flatMap { naming.filters($0, in: bytes) ? $0 : nil }
+        return value.flatMap { Self.filters(naming, $0, in: bytes) ? $0 : nil }
     }
 
     /// `"key": value`, `'key': value` with any value but an object, an array, `true`, `false` or `null`; and
@@ -60,7 +60,7 @@ extension ValueScanner {
         guard valueStart < bytes.count else { return nil }
         let first = bytes[valueStart]
         if Self.isQuote(first) {
-            return Self.quoted(at: valueStart, in: bytes).flatMap { naming.filters($0, in: bytes) ? $0 : nil }
+            return Self.quoted(at: valueStart, in: bytes).flatMap { Self.filters(naming, $0, in: bytes) ? $0 : nil }
         }
         guard first != UInt8(ascii: "{"), first != UInt8(ascii: "["), !Self.isJSONLiteral(at: valueStart, in: bytes),
             let value = Self.bareValue(at: valueStart, in: bytes)
@@ -68,46 +68,31 @@ extension ValueScanner {
         return isQuotedKey || Self.looksLikeCredential(value, in: bytes) ? value : nil
     }
 
-    /// What a key says of its value: `nil` when it contains no sensitive term and the custom rule does not name it.
-    private func naming(ofKey range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> KeyNaming? {
-        guard terms.contains(where: { Self.contains($0, range, bytes) }) else {
-            guard let isSensitiveName,
-                isSensitiveName(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
-            else { return nil }
-            return .secret
-        }
-        return Self.secretTerms.contains { Self.contains($0, range, bytes) } ? .secret : .sensitive
+    /// What a key says of its value: `nil` when it names nothing sensitive.
+    private func naming(ofKey range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> SensitiveNames.Naming? {
+        let naming = names.naming(of: UnsafeBufferPointer(rebasing: bytes[range]))
+        return naming == .none ? nil : naming
     }
 
-    /// Whether the key in `range` contains `term` (lower-case), compared case-insensitively.
-    private static func contains(_ term: [UInt8], _ range: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard term.count <= range.count else { return false }
-        return (range.lowerBound...(range.upperBound - term.count)).contains { start in
-            (0..<term.count).allSatisfy { lowercased(bytes[start + $0]) == term[$0] }
-        }
-    }
-
-    /// The terms that make a key name a secret outright, whatever its value looks like.
-    private static let secretTerms = ["password", "passwd", "pwd", "secret"].map { Array($0.utf8) }
-
-    /// What a sensitive key says of its value.
-    private enum KeyNaming {
-        /// A password or secret (`db_password`, `client_secret`), or a name the custom rule gives: always filtered.
-        case secret
-        /// Any other sensitive term (`token`, `auth`, `session`, `key`): filtered unless the value is ordinary, so
-        /// that `token_count=5` and `auth=ok` read as written.
-        case sensitive
-
-        func filters(_ value: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            self == .secret || !ValueScanner.isOrdinary(value, in: bytes)
+    /// Whether a value named as `naming` says is filtered: a secret's always, a sensitive one's unless it is
+    /// ordinary.
+    static func filters(
+        _ naming: SensitiveNames.Naming, _ value: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        switch naming {
+        case .none: false
+        case .sensitive: !isOrdinary(value, in: bytes)
+        case .secret: true
         }
     }
 
-    /// Whether a value is a small number or a plain word rather than a credential: up to five digits, with a sign
-    /// or a decimal part (`5`, `-1`, `0.25`), or up to 16 letters, `-` and `_` that start with a letter, in lower
-    /// case, capitalised or in upper case (`ok`, `expired`, `invalid_grant`, `Bearer`, `NONE`). Credentials mix
-    /// letters with digits or cases, or are longer.
+    /// Whether a value is a small number, a plain word or an id rather than a credential: up to five digits, with a
+    /// sign or a decimal part (`5`, `-1`, `0.25`), up to 16 letters, `-` and `_` that start with a letter, in lower
+    /// case, capitalised or in upper case (`ok`, `expired`, `invalid_grant`, `Bearer`, `NONE`), or a UUID
+    /// (`a9987d6e-9171-4ee1-b61e-10de84f11832`, an idempotency key, a session's id). Credentials mix letters with
+    /// digits or cases, or are longer.
     static func isOrdinary(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if range.count == 36 { return isUUID(range, in: bytes) }
         guard let first = range.first, range.count <= 16 else { return false }
         if isLetter(bytes[first]) {
             let rest = range.dropFirst()
@@ -125,6 +110,15 @@ extension ValueScanner {
         guard integerEnd < range.upperBound else { return true }
         guard bytes[integerEnd] == UInt8(ascii: "."), integerEnd + 1 < range.upperBound else { return false }
         return (integerEnd + 1..<range.upperBound).allSatisfy { isDigit(bytes[$0]) }
+    }
+
+    /// Whether the 36 bytes of `range` are a UUID: hex digits in groups of 8, 4, 4, 4 and 12, joined by `-`.
+    private static func isUUID(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        range.enumerated().allSatisfy { offset, index in
+            let byte = bytes[index]
+            guard offset != 8, offset != 13, offset != 18, offset != 23 else { return byte == UInt8(ascii: "-") }
+            return isDigit(byte) || (byte | 0x20) &- UInt8(ascii: "a") < 6
+        }
     }
 
     /// The unquoted key ending at `end`: letters, digits, `_`, `-`, `.`, `[` and `]` (`user[password]`).
@@ -189,7 +183,4 @@ extension ValueScanner {
         has("true", at: index, in: bytes) || has("false", at: index, in: bytes) || has("null", at: index, in: bytes)
     }
 
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
-        byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
-    }
 }

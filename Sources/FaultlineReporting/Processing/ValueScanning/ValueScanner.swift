@@ -5,32 +5,37 @@
 /// byte and no allocation.
 struct ValueScanner: Sendable {
     /// Which checks may start at a byte: a bit per check, indexed by the byte.
-    private let starts: [UInt8]
-    /// The sensitive terms of pair keys, lower-cased.
-    let terms: [[UInt8]]
-    /// The rule for key names that the terms miss.
-    let isSensitiveName: (@Sendable (String) -> Bool)?
+    private let starts: [UInt16]
+    /// What the keys of pairs say of their values.
+    let names: SensitiveNames
     /// The prefixes of ``ValuePattern/prefixedToken(_:)``.
     let prefixes: [[UInt8]]
 
     /// Whether any pattern is on.
     let isEnabled: Bool
 
-    private static let jsonWebTokenStart: UInt8 = 1 << 0
-    private static let schemeStart: UInt8 = 1 << 1
-    private static let pairSeparator: UInt8 = 1 << 2
-    private static let userInfoEnd: UInt8 = 1 << 3
-    private static let privateKeyStart: UInt8 = 1 << 4
-    private static let cardNumberStart: UInt8 = 1 << 5
-    private static let prefixStart: UInt8 = 1 << 6
+    private static let jsonWebTokenStart: UInt16 = 1 << 0
+    private static let schemeStart: UInt16 = 1 << 1
+    private static let pairSeparator: UInt16 = 1 << 2
+    private static let userInfoEnd: UInt16 = 1 << 3
+    private static let privateKeyStart: UInt16 = 1 << 4
+    private static let cardNumberStart: UInt16 = 1 << 5
+    private static let prefixStart: UInt16 = 1 << 6
+    private static let socialSecurityNumberStart: UInt16 = 1 << 7
+    private static let ibanStart: UInt16 = 1 << 8
+    private static let emailAt: UInt16 = 1 << 9
+    private static let pathSeparator: UInt16 = 1 << 10
+    /// The checks of secrets that start a word: none starts inside one.
+    private static let wordStartChecks = schemeStart | socialSecurityNumberStart | ibanStart
 
-    init(rules: ScrubRules) {
-        var starts = [UInt8](repeating: 0, count: 256)
-        func mark(_ characters: String, _ bit: UInt8) {
+    /// A scanner for `rules`' patterns, or for `patterns` instead.
+    init(rules: ScrubRules, patterns: Set<ValuePattern>? = nil) {
+        var starts = [UInt16](repeating: 0, count: 256)
+        func mark(_ characters: String, _ bit: UInt16) {
             for byte in characters.utf8 { starts[Int(byte)] |= bit }
         }
         var prefixes: [[UInt8]] = []
-        for pattern in rules.valuePatterns {
+        for pattern in patterns ?? rules.valuePatterns {
             switch pattern {
             case .jsonWebToken: mark("J", Self.jsonWebTokenStart)
             case .authorizationCredential: mark("bBtT", Self.schemeStart)
@@ -38,6 +43,10 @@ struct ValueScanner: Sendable {
             case .urlPassword: mark("@", Self.userInfoEnd)
             case .privateKey: mark("-", Self.privateKeyStart)
             case .cardNumber: mark("23456", Self.cardNumberStart)
+            case .socialSecurityNumber: mark("0123456789", Self.socialSecurityNumberStart)
+            case .iban: mark("ABCDEFGHIJKLMNOPQRSTUVWXYZ", Self.ibanStart)
+            case .email: mark("@", Self.emailAt)
+            case .userPath: mark("/\\", Self.pathSeparator)
             case .prefixedToken(let prefix):
                 guard let first = prefix.utf8.first else { continue }
                 prefixes.append(Array(prefix.utf8))
@@ -45,8 +54,7 @@ struct ValueScanner: Sendable {
             }
         }
         self.starts = starts
-        self.terms = rules.sensitiveTerms.map { Array($0.lowercased().utf8) }.filter { !$0.isEmpty }
-        self.isSensitiveName = rules.isSensitiveName
+        self.names = SensitiveNames(rules: rules)
         self.prefixes = prefixes
         self.isEnabled = starts.contains { $0 != 0 }
     }
@@ -77,9 +85,12 @@ struct ValueScanner: Sendable {
             var index = 0
             let count = bytes.count
             while index < count {
-                let checks = starts[Int(bytes[index])]
-                if checks == 0 || (checks == Self.schemeStart && index > 0 && Self.isWordByte(bytes[index - 1])) {
-                    // Most bytes, and the letters of `Bearer`, `Token` and `Basic` inside words, start nothing.
+                var checks = starts[Int(bytes[index])]
+                if checks & Self.wordStartChecks != 0, index > 0, Self.isWordByte(bytes[index - 1]) {
+                    checks &= ~Self.wordStartChecks
+                }
+                if checks == 0 {
+                    // Most bytes, and letters and digits inside words, start nothing.
                     index &+= 1
                 } else if let secret = secret(at: index, checks: checks, in: bytes) {
                     Self.add(secret, to: &secrets)
@@ -93,7 +104,7 @@ struct ValueScanner: Sendable {
     }
 
     /// The secret that a check of `checks` finds starting at, or ending at, `index`.
-    private func secret(at index: Int, checks: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+    private func secret(at index: Int, checks: UInt16, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
         if checks & Self.jsonWebTokenStart != 0, let secret = Self.jsonWebToken(at: index - 2, in: bytes) {
             return secret
         }
@@ -113,6 +124,18 @@ struct ValueScanner: Sendable {
             return secret
         }
         if checks & Self.prefixStart != 0, let secret = prefixedToken(at: index, in: bytes) {
+            return secret
+        }
+        if checks & Self.socialSecurityNumberStart != 0, let secret = Self.socialSecurityNumber(at: index, in: bytes) {
+            return secret
+        }
+        if checks & Self.ibanStart != 0, let secret = Self.iban(at: index, in: bytes) {
+            return secret
+        }
+        if checks & Self.emailAt != 0, let secret = Self.email(around: index, in: bytes) {
+            return secret
+        }
+        if checks & Self.pathSeparator != 0, let secret = Self.userName(inPathAt: index, in: bytes) {
             return secret
         }
         return nil
