@@ -177,7 +177,9 @@ struct JSONParser {
         guard ahead.consume(UInt8(ascii: ",")), (try? ahead.skipValue(in: 0)) != nil else { return nil }
         ahead.skipWhitespace()
         guard ahead.consume(UInt8(ascii: "]")) else { return nil }
-        guard hasEscapes else { return String(decoding: UnsafeBufferPointer(rebasing: bytes[(quote + 1)..<keyEnd]), as: UTF8.self) }
+        guard hasEscapes else {
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[(quote + 1)..<keyEnd]), as: UTF8.self)
+        }
         return try? unescapedString(at: quote)
     }
 

@@ -48,7 +48,8 @@ struct SensitiveNames: Sendable {
     /// How the default terms sit in names. A term of ``ScrubRules/sensitiveTerms`` not listed here counts anywhere in
     /// a name, as a sensitive one.
     private static let known: [String: Term] = [
-        "password": Term("password", .secret, continuations: ["less"]), "passwd": Term("passwd", .secret), "pwd": Term("pwd", .secret),
+        "password": Term("password", .secret, continuations: ["less"]), "passwd": Term("passwd", .secret),
+        "pwd": Term("pwd", .secret),
         "secret": Term("secret", .secret, continuations: ["ar"]), "credentials": Term("credentials", .secret),
         "token": Term("token", .sensitive, continuations: ["iz", "is"]),
         "auth": Term(
@@ -68,7 +69,8 @@ struct SensitiveNames: Sendable {
     /// a second factor.
     private static let secretWords: [Term] = [
         Term("api_key", .secret), Term("api-key", .secret), Term("apikey", .secret), Term("private_key", .secret),
-        Term("private-key", .secret), Term("privatekey", .secret), Term("otp", .secret, isInsideWords: false, endsWord: true),
+        Term("private-key", .secret), Term("privatekey", .secret),
+        Term("otp", .secret, isInsideWords: false, endsWord: true),
         Term("two_factor", .secret), Term("two-factor", .secret), Term("twofactor", .secret),
     ]
 

@@ -37,9 +37,9 @@ public struct IngestConfiguration: Sendable {
     /// Where a line goes about what needs the operator, such as an upstream that refuses the relay's DSN; `nil` (the
     /// default) for none. `faultline serve` writes these on standard error.
     public var warnings: (@Sendable (String) -> Void)?
-    /// Whether the secrets inside the events' texts (messages, exception values, breadcrumbs, contexts, `extra`,
-    /// request data: every string value) are replaced with `[Filtered]` before an event is stored, by the default
-    /// `ScrubRules.valuePatterns`, as Sentry's Relay scrubs what SDKs send; `true` by default.
+    /// Whether the secrets in events and transactions are replaced with `[Filtered]` before they are stored or
+    /// forwarded, at least as Sentry's Relay scrubs what SDKs send: the values that sensitive names name anywhere in
+    /// them, and the secrets inside every text (`Scrubber.scrubbedTexts(inJSON:)`); `true` by default.
     public var scrubsValues = true
     /// Where accepted envelopes are forwarded, by project and key (`faultline serve --forward`); `nil` (the default)
     /// to keep them on this machine only. The routes' projects and keys are accepted besides ``projectID`` and

@@ -58,11 +58,12 @@ struct ServeCommand: AsyncParsableCommand, CommandWithExamples {
     @Flag(
         inversion: .prefixedNo,
         help: ArgumentHelp(
-            "Replace secrets inside the events' texts with [Filtered] before storing them (on by default).",
+            "Replace secrets in the events with [Filtered] before storing or forwarding them (on by default).",
             discussion: """
-                JWTs, Bearer/Token/Basic credentials, values of key=value and "key": "value" pairs whose key looks \
-                sensitive, URL passwords, PEM private keys and card numbers, in every string of an event, as \
-                Sentry's Relay scrubs what SDKs send.
+                At least as Sentry's Relay scrubs what SDKs send: the values of passwords, secrets, tokens and keys \
+                named anywhere in an event (extra, contexts, request data and headers, cookies, frame variables), \
+                and in every text JWTs, Bearer/Token/Basic credentials, key=value pairs, URL passwords, PEM private \
+                keys, card numbers, IBANs, US social security numbers, users' home paths, and emails in messages.
                 """))
     var scrubValues = true
 

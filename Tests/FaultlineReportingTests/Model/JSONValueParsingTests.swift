@@ -1,6 +1,7 @@
-@testable import FaultlineReporting
 import Foundation
 import Testing
+
+@testable import FaultlineReporting
 
 /// The byte-level JSON parser the pipeline reads bodies and envelope headers with, checked against `JSONDecoder` and
 /// against the RFC's grammar.
@@ -188,12 +189,14 @@ import Testing
             })
 
         // When it is read with the rewrite
-        let text = try #require(try JSONValue.object(parsing: object, members: ["tags", "xe", "p"], rewriting: rewrite))
+        let text = try #require(
+            try JSONValue.object(parsing: object, members: ["tags", "xe", "p"], rewriting: rewrite))
 
         // Then the text has the rewrites in place, and the members' values are found where they now are
         #expect(
             String(decoding: text.bytes, as: UTF8.self)
-                == #"{"xa": "XB", "tags": {"x": ["XC", 1, "d"]}, "xe": "f", "m\u0061": "XG", "h\u0069de": "-", "p": [["hide", "-"], ["hide", 3, 4]]}"#)
+                == #"{"xa": "XB", "tags": {"x": ["XC", 1, "d"]}, "xe": "f", "m\u0061": "XG", "h\u0069de": "-", "p": [["hide", "-"], ["hide", 3, 4]]}"#
+        )
         #expect(text.value(of: "tags") == ["x": ["XC", 1, "d"]])
         #expect(text.value(of: "xe") == "f")
         #expect(text.value(of: "p") == [["hide", "-"], ["hide", 3, 4]])

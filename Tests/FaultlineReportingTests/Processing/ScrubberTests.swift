@@ -51,8 +51,10 @@ import Testing
         let query = items?.map { item in
             // The names of credentials among these: their values are none of them ordinary (a plain word, a small
             // number), which a sensitive name other than a password's or a secret's keeps.
-            let sensitive = ["access_token", "refresh_token", "password", "token", "api_key", "secret", "Authorization"]
-                .contains(item.name.removingPercentEncoding ?? item.name)
+            let sensitive = [
+                "access_token", "refresh_token", "password", "token", "api_key", "secret", "Authorization",
+            ]
+            .contains(item.name.removingPercentEncoding ?? item.name)
             return (sensitive ? Scrubber.filtered : item.value).map { "\(item.name)=\($0)" } ?? item.name
         }.joined(separator: "&")
 
@@ -119,7 +121,8 @@ import Testing
 
     @Test func formBodiesAreFilteredAndOtherBodiesOnlyDescribed() {
         let form = scrubber.body(
-            Data("grant_type=refresh_token&refresh_token=a1b2c3d4".utf8), contentType: "application/x-www-form-urlencoded")
+            Data("grant_type=refresh_token&refresh_token=a1b2c3d4".utf8),
+            contentType: "application/x-www-form-urlencoded")
         let binary = scrubber.body(Data([0xFF, 0x00, 0x12]), contentType: "application/octet-stream")
 
         #expect(form == ["grant_type": "refresh_token", "refresh_token": "[Filtered]"])

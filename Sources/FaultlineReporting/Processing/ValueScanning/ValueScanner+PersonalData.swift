@@ -116,9 +116,11 @@ extension ValueScanner {
             index < 3 || !isWordByte(bytes[index - 3])
         {
             // A Windows drive: `C:\Users\`, `C:/Users/`, `C:\Documents and Settings\`.
-            guard let folder = [StaticString("users"), "documents and settings"].first(where: {
-                hasWord($0, at: index + 1, in: bytes)
-            }) else { return nil }
+            guard
+                let folder = [StaticString("users"), "documents and settings"].first(where: {
+                    hasWord($0, at: index + 1, in: bytes)
+                })
+            else { return nil }
             let after = index + 1 + folder.utf8CodeUnitCount
             guard after < bytes.count, bytes[after] == separator else { return nil }
             nameStart = after + 1
