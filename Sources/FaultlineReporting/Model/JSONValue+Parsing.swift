@@ -151,8 +151,8 @@ struct JSONParser {
         guard hasEscapes else {
             return rewrite.member(UnsafeBufferPointer(rebasing: bytes[(keyQuote + 1)..<(index - 1)]), place)
         }
-        var key = Array(try unescapedString(at: keyQuote).utf8)
-        return key.withUnsafeMutableBufferPointer { rewrite.member(UnsafeBufferPointer($0), place) }
+        let key = Array(try unescapedString(at: keyQuote).utf8)
+        return key.withUnsafeBufferPointer { rewrite.member($0, place) }
     }
 
     /// The string whose opening quote is at `quote`, its escapes decoded.
@@ -162,8 +162,10 @@ struct JSONParser {
         return try reader.parseString()
     }
 
-    /// The first element's text, when the array whose first element starts at `index` is a pair: two elements, of
-    /// which the first is a string. Read ahead without rewriting; what it finds wrong, the reading proper refuses.
+    /// The first element's text, when the array whose first element starts at `index` is a pair: two elements, a
+    /// string and a scalar (a header, a cookie, a tag). Read ahead without rewriting; what it finds wrong, the reading
+    /// proper refuses. A container as the second element makes no pair, so that reading ahead never steps over more
+    /// than two scalars, however deep pairs nest.
     private func pairKey() -> String? {
         var ahead = self
         ahead.rewrite = nil
@@ -174,7 +176,12 @@ struct JSONParser {
         }
         let keyEnd = ahead.index - 1
         ahead.skipWhitespace()
-        guard ahead.consume(UInt8(ascii: ",")), (try? ahead.skipValue(in: 0)) != nil else { return nil }
+        guard ahead.consume(UInt8(ascii: ",")) else { return nil }
+        ahead.skipWhitespace()
+        guard ahead.index < bytes.count, bytes[ahead.index] != UInt8(ascii: "{"),
+            bytes[ahead.index] != UInt8(ascii: "["),
+            (try? ahead.skipValue(in: 0)) != nil
+        else { return nil }
         ahead.skipWhitespace()
         guard ahead.consume(UInt8(ascii: "]")) else { return nil }
         guard hasEscapes else {
@@ -344,13 +351,15 @@ struct JSONParser {
             try leave(closing: UInt8(ascii: "]"))
             return
         }
-        var pairKey = self.pairKey().map { Array($0.utf8) }
+        let pairKey = self.pairKey().map { Array($0.utf8) }
         var isFirst = true
         repeat {
-            let elementPlace =
-                isFirst || pairKey == nil
-                ? rewrite.element(nil, place)
-                : pairKey!.withUnsafeMutableBufferPointer { rewrite.element(UnsafeBufferPointer($0), place) }
+            let elementPlace: JSONRewrite.Place
+            if !isFirst, let pairKey {
+                elementPlace = pairKey.withUnsafeBufferPointer { rewrite.element($0, place) }
+            } else {
+                elementPlace = rewrite.element(nil, place)
+            }
             isFirst = false
             try skipValue(in: elementPlace)
             skipWhitespace()

@@ -62,6 +62,25 @@ import Testing
                 """)
     }
 
+    @Test func onlyATwoScalarArrayIsAPairSoPairsNestedDeepAreReadOnce() throws {
+        // Given a pair of scalars, and arrays nested as deep as the parser allows, each a string and an array
+        let pair = Data(
+            #"{"headers":[["X-Auth-Token","a1b2c3d4e5"]],"data":[["password",["kept-as-an-element"]]]}"#.utf8)
+        let depth = JSONValue.maximumDepth - 1
+        let nested = Data(
+            (String(repeating: #"["password","#, count: depth) + "true" + String(repeating: "]", count: depth)).utf8)
+
+        // When they are scrubbed
+        let scrubbed = try #require(scrubber.scrubbedTexts(inJSON: pair))
+
+        // Then the pair's value is named by its first element, an array after a string is no pair's value, and the
+        // nested arrays are read as elements, none replaced
+        #expect(
+            String(decoding: scrubbed, as: UTF8.self)
+                == #"{"headers":[["X-Auth-Token","[Filtered]"]],"data":[["password",["kept-as-an-element"]]]}"#)
+        #expect(scrubber.scrubbedTexts(inJSON: nested) == nil)
+    }
+
     @Test func escapedStringsAreDecodedBeforeTheScanAndWrittenBackEscaped() throws {
         let event = Data(#"{"message":"page:\n<pre>\"api_key\": \"sk_4f9a8c7e2b\"\u000a\u00e9t\u00e9</pre>"}"#.utf8)
 
