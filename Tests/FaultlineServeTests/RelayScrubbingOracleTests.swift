@@ -87,6 +87,65 @@ import Testing
         #expect(lookalikes.filter { !Self.holds(forwarded, $0.1.value) }.map { "\($0.0): \($0.1)" } == [])
     }
 
+    /// Sentry's data scrubbing settings, as a project sets them, and the `faultline serve` options of the same names.
+    static let settings: [(sentry: String, serve: [String])] = [
+        (
+            #"{"sensitiveFields": ["order_ref", "tenant"], "excludeFields": ["password_hint"], "scrubIpAddresses": true}"#,
+            ["--sensitive-fields", "order_ref,tenant", "--exclude-fields", "password_hint", "--scrub-ip-addresses"]
+        ),
+        (
+            #"{"scrubDefaults": false, "sensitiveFields": ["order_ref"]}"#,
+            ["--no-scrub-defaults", "--sensitive-fields", "order_ref"]
+        ),
+    ]
+
+    @Test(arguments: 0..<2)
+    func sentrysScrubbingSettingsWorkInServeAsInRelay(_ setting: Int) async throws {
+        // Given an event with values that the settings decide on, and what Relay keeps of it with them
+        let (sentry, serve) = Self.settings[setting]
+        let planted = [
+            "ORD-7731-KX", "acme-corp-eu9", "first pet name", "203.0.113.77", "198.51.100.23", "192.0.2.44",
+            "hunter2-x9q", "sess-4f9a8c7e2b",
+        ]
+        let event: JSONValue = [
+            "event_id": "5d1e0c9b8a7f6e5d4c3b2a1908f7e6d5", "timestamp": "2026-12-01T20:00:00Z", "platform": "python",
+            "level": "error", "message": "checkout failed",
+            "user": ["id": "u-1", "ip_address": "198.51.100.23"],
+            "request": ["url": "https://shop.example/checkout", "env": ["REMOTE_ADDR": "192.0.2.44"]],
+            "extra": [
+                "order_ref": "ORD-7731-KX", "customer_tenant": "acme-corp-eu9", "password_hint": "first pet name",
+                "note": "client 203.0.113.77 retried", "password": "hunter2-x9q", "session_token": "sess-4f9a8c7e2b",
+            ],
+        ]
+        let directory = try TemporaryDirectory("scrubbing-settings")
+        defer { directory.remove() }
+        let file = directory.url.appendingPathComponent("corpus.json")
+        let corpus: JSONValue = ["sdk": "sentry.python", "events": [event], "secrets": [], "lookalikes": []]
+        try JSONEncoder().encode(corpus).write(to: file)
+        let relayKept = try await PythonPeer.run("relay_scrub.py", ["--datascrubbing", sentry, file.path])
+        // (the settings decide: Relay keeps some of the values and removes others)
+        #expect(planted.contains { Self.holds(relayKept, $0) } && planted.contains { !Self.holds(relayKept, $0) })
+
+        // When the event is sent to `faultline serve` started with the same settings
+        let logs = try ServeFixture.logDirectory()
+        defer { try? FileManager.default.removeItem(at: logs) }
+        let (process, port) = try await ServeFixture.launch(logs: logs, serve)
+        defer { process.terminate() }
+        let envelope = Envelope(
+            eventID: "5d1e0c9b8a7f6e5d4c3b2a1908f7e6d5", eventJSON: try JSONEncoder().encode(event), dsn: nil)
+        let fixture = ServeFixture(logs: logs, port: port)
+        let (status, reason) = try await fixture.post(
+            "/api/1/envelope/", body: envelope.serialized(), headers: ServeFixture.auth)
+        #expect(status == 200, "\(reason)")
+        process.terminate()
+        #expect(try await process.exit().status == 0)
+
+        // Then serve keeps exactly what Relay keeps of the values the settings decide on
+        let stored = try ServeFixture.bytes(in: logs)
+        let disagreements = planted.filter { Self.holds(stored, $0) != Self.holds(relayKept, $0) }
+        #expect(disagreements == [], "\(sentry): Relay keeps \(planted.filter { Self.holds(relayKept, $0) })")
+    }
+
     private static func corpus(_ sdk: String) throws -> Corpus {
         try JSONDecoder().decode(Corpus.self, from: Data(contentsOf: Corpus.file(sdk)))
     }

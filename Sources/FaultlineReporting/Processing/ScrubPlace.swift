@@ -31,6 +31,18 @@ struct ScrubPlace: OptionSet, Sendable {
     /// Named as a secret: filtered whole, whatever it is.
     static let filtered = ScrubPlace(rawValue: 1 << 12)
 
+    /// The event's `user`.
+    static let user = ScrubPlace(rawValue: 1 << 13)
+    /// The event's `sdk`.
+    static let sdk = ScrubPlace(rawValue: 1 << 14)
+    /// The request's `env`.
+    static let environment = ScrubPlace(rawValue: 1 << 15)
+    /// A field that holds an IP address (`user.ip_address`, `sdk.client_ip`, `request.env.REMOTE_ADDR`): removed
+    /// with ``ScrubRules/scrubIpAddresses``.
+    static let ipAddress = ScrubPlace(rawValue: 1 << 16)
+    /// Named in ``ScrubRules/excludeFields``: not scrubbed.
+    static let excluded = ScrubPlace(rawValue: 1 << 17)
+
     /// What a value's members and elements keep of its place.
     static let inherited: ScrubPlace = [.sensitive, .debugMeta, .structural]
 

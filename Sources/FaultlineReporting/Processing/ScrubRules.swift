@@ -28,6 +28,23 @@ public struct ScrubRules: Sendable {
     /// formats, or empty the set to turn value scrubbing off. ``ValuePattern/sensitivePair`` reads its keys with
     /// ``sensitiveTerms`` and ``isSensitiveName``.
     public var valuePatterns: Set<ValuePattern>
+    /// Field names whose values are always filtered, besides the defaults: Sentry's `sensitiveFields` (a project's
+    /// "Additional Sensitive Fields"). A name that holds one, compared case-insensitively, names a secret, in an
+    /// event's members, pairs, headers, cookies and query items, and in `key=value` pairs in text. Empty by default.
+    public var sensitiveFields: [String]
+    /// Field names that are never filtered by their name, nor their text scanned: Sentry's `excludeFields` (a
+    /// project's "Safe Fields"), compared case-insensitively with a member's, pair's, header's or cookie's whole name.
+    /// What is inside an object of such a name is scrubbed as anywhere else. Empty by default.
+    public var excludeFields: [String]
+    /// Whether IP addresses are taken out of every text, and the fields that hold one (`user.ip_address`,
+    /// `sdk.client_ip`, `request.env.REMOTE_ADDR`) removed: Sentry's `scrubIpAddresses` ("Prevent Storing of IP
+    /// Addresses"). `false` by default, as in Sentry.
+    public var scrubIpAddresses: Bool
+    /// Whether Sentry's default rules apply: the default ``sensitiveTerms``, ``sensitiveHeaders`` and
+    /// ``valuePatterns`` (all but ``ValuePattern/prefixedToken(_:)``), the session and CSRF cookies Relay filters,
+    /// and emails in messages. Sentry's `scrubDefaults` ("Use Default Scrubbers"); `true` by default. Without them,
+    /// only ``sensitiveFields``, ``isSensitiveName``, prefixed tokens, ``scrubText`` and ``scrubIpAddresses`` scrub.
+    public var scrubDefaults: Bool
     /// Your own rule for secrets in free text that the patterns miss (a regular expression, a list of known
     /// values): it gets each text after the patterns and returns it with its secrets replaced; `nil` by default. It
     /// runs on every text of every event, so keep it cheap.
@@ -44,7 +61,9 @@ public struct ScrubRules: Sendable {
             "xsrf", "credentials", "session", "sid", "identity", "cookie",
         ],
         isSensitiveName: (@Sendable (String) -> Bool)? = nil, maxBodySize: Int = 8 << 10,
-        valuePatterns: Set<ValuePattern> = ValuePattern.defaults, scrubText: (@Sendable (String) -> String)? = nil
+        valuePatterns: Set<ValuePattern> = ValuePattern.defaults, scrubText: (@Sendable (String) -> String)? = nil,
+        sensitiveFields: [String] = [], excludeFields: [String] = [], scrubIpAddresses: Bool = false,
+        scrubDefaults: Bool = true
     ) {
         self.sensitiveHeaders = Set(sensitiveHeaders.map { $0.lowercased() })
         self.sensitiveTerms = sensitiveTerms.map { $0.lowercased() }
@@ -52,5 +71,22 @@ public struct ScrubRules: Sendable {
         self.maxBodySize = maxBodySize
         self.valuePatterns = valuePatterns
         self.scrubText = scrubText
+        self.sensitiveFields = sensitiveFields
+        self.excludeFields = excludeFields
+        self.scrubIpAddresses = scrubIpAddresses
+        self.scrubDefaults = scrubDefaults
+    }
+
+    /// The patterns that scrub texts: ``valuePatterns`` (only the prefixed tokens without ``scrubDefaults``), with
+    /// IP addresses when ``scrubIpAddresses`` is set.
+    var patterns: Set<ValuePattern> {
+        var patterns =
+            scrubDefaults
+            ? valuePatterns
+            : valuePatterns.filter {
+                if case .prefixedToken = $0 { true } else { false }
+            }
+        if scrubIpAddresses { patterns.insert(.ipAddress) }
+        return patterns
     }
 }

@@ -3,8 +3,9 @@ extension Scrubber {
     /// Scrubs every text of `event` that can hold a secret: the message, the exceptions' values, the request's URL,
     /// query string, header values and data, the tags' values, contexts (where a server's message, a body preview
     /// and a decoding message are) and `extra`. Identifiers, times, levels, the SDK, the user and the fingerprint are
-    /// left as they are. Breadcrumbs are not: the reporter scrubs each once, when it enters the scope
-    /// (``scrubbedTexts(of:)``), rather than the same hundred again for every event.
+    /// left as they are, but for the user's IP address, removed with ``ScrubRules/scrubIpAddresses``. Breadcrumbs
+    /// are not: the reporter scrubs each once, when it enters the scope (``scrubbedTexts(of:)``), rather than the
+    /// same hundred again for every event.
     func scrubTexts(of event: inout SentryEvent) {
         guard scanner.isEnabled || rules.scrubText != nil else { return }
         if let message = event.message, let scrubbed = scrubbed(message) { event.message = scrubbed }
@@ -20,6 +21,7 @@ extension Scrubber {
         if let tags = event.tags.replacingChangedValues(scrubbed) { event.tags = tags }
         if let contexts = scrubbed(event.contexts) { event.contexts = contexts }
         if let extra = event.extra, let scrubbed = scrubbed(extra) { event.extra = scrubbed }
+        if rules.scrubIpAddresses { event.user?.ipAddress = nil }
     }
 
     private func scrubbed(_ request: SentryEvent.Request) -> SentryEvent.Request? {

@@ -32,8 +32,8 @@ extension Scrubber {
 
     /// Whether scrubbing can change anything.
     private var isEnabled: Bool {
-        scanner.isEnabled || rules.scrubText != nil || !rules.sensitiveTerms.isEmpty || !rules.sensitiveHeaders.isEmpty
-            || rules.isSensitiveName != nil
+        scanner.isEnabled || rules.scrubText != nil || rules.isSensitiveName != nil || !rules.sensitiveFields.isEmpty
+            || rules.scrubDefaults && (!rules.sensitiveTerms.isEmpty || !rules.sensitiveHeaders.isEmpty)
     }
 
     /// The rewrite that scrubs an event by the places of its values.
@@ -60,6 +60,8 @@ extension Scrubber {
         if place.contains(.event) {
             switch String(decoding: key, as: UTF8.self) {
             case "request": next.insert(.request)
+            case "user": next.insert(.user)
+            case "sdk": next.formUnion([.sdk, .structural])
             case "debug_meta": next.insert(.debugMeta)
             case "logentry": next.insert(.logEntry)
             case "message": next.formUnion([.message, .logEntry])
@@ -75,13 +77,23 @@ extension Scrubber {
         if place.contains(.frame), Self.equals(key, "filename") || Self.equals(key, "abs_path") {
             next.insert(.framePath)
         }
+        if place.contains(.request), Self.equals(key, "env") { next.insert(.environment) }
+        if place.contains(.user) && Self.equals(key, "ip_address")
+            || place.contains(.sdk) && Self.equals(key, "client_ip")
+            || place.contains(.environment) && Self.equals(key, "REMOTE_ADDR")
+        {
+            next.insert(.ipAddress)
+        }
         if Self.equals(key, "headers") { next.insert(.headers) }
         if Self.equals(key, "frames") { next.insert(.frames) }
         if place.contains(.request), Self.equals(key, "cookies") { next.insert(.cookies) }
         guard !next.contains(.debugMeta), !next.contains(.structural) else { return next }
-        let name = String(decoding: key, as: UTF8.self).lowercased()
-        if place.contains(.headers), rules.sensitiveHeaders.contains(name) { next.insert(.filtered) }
-        if place.contains(.cookies), ScrubPlace.sensitiveCookies.contains(name) { next.insert(.filtered) }
+        guard !names.isExcluded(key) else { return next.union(.excluded).subtracting(.sensitive) }
+        if rules.scrubDefaults, place.contains(.headers) || place.contains(.cookies) {
+            let name = String(decoding: key, as: UTF8.self).lowercased()
+            if place.contains(.headers), rules.sensitiveHeaders.contains(name) { next.insert(.filtered) }
+            if place.contains(.cookies), ScrubPlace.sensitiveCookies.contains(name) { next.insert(.filtered) }
+        }
         switch names.naming(of: key) {
         case .none: break
         case .sensitive: next.insert(.sensitive)
@@ -102,6 +114,11 @@ extension Scrubber {
     private func scrubbed(_ text: UnsafeBufferPointer<UInt8>, _ kind: JSONRewrite.Scalar, in place: ScrubPlace)
         -> [UInt8]?
     {
+        if place.contains(.ipAddress), rules.scrubIpAddresses {
+            // Removed, as Relay removes them: `null`.
+            return ValueScanner.has("null", at: 0, in: text) ? nil : Array("null".utf8)
+        }
+        guard !place.contains(.excluded) else { return nil }
         switch kind {
         case .other:
             // A secret's number, and a number of more than five digits under a sensitive name; `true`, `false` and
@@ -181,7 +198,7 @@ extension Scrubber {
             let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
             let value = String(pair[pair.index(after: equals)...])
             guard !value.isEmpty, value != Self.filtered,
-                ScrubPlace.sensitiveCookies.contains(name.lowercased())
+                rules.scrubDefaults && ScrubPlace.sensitiveCookies.contains(name.lowercased())
                     || filters(value, namedBy: names.naming(of: name))
             else { return pair }
             changed = true

@@ -23,8 +23,8 @@ public struct Scrubber: Sendable {
         self.rules = rules
         self.scanner = ValueScanner(rules: rules)
         self.messageScanner = ValueScanner(
-            rules: rules, patterns: rules.valuePatterns.isEmpty ? [] : rules.valuePatterns.union([.email]))
-        self.pathScanner = ValueScanner(rules: rules, patterns: rules.valuePatterns.subtracting([.userPath]))
+            rules: rules, patterns: rules.scrubDefaults ? rules.patterns.union([.email]) : rules.patterns)
+        self.pathScanner = ValueScanner(rules: rules, patterns: rules.patterns.subtracting([.userPath]))
         self.names = scanner.names
     }
 
@@ -35,7 +35,9 @@ public struct Scrubber: Sendable {
         var scrubbed: [String: String] = [:]
         for (name, value) in fields {
             let key = name.lowercased()
-            let isFiltered = rules.sensitiveHeaders.contains(key) || filters(value, namedBy: names.naming(of: key))
+            let isFiltered =
+                (rules.scrubDefaults && rules.sensitiveHeaders.contains(key) && !names.isExcluded(key))
+                || filters(value, namedBy: names.naming(of: key))
             scrubbed[key] = isFiltered ? Self.filtered : value
         }
         return scrubbed

@@ -1,7 +1,10 @@
+import Foundation
+
 /// Which names of headers, query items, cookies, JSON members and pairs in text are sensitive, and how: the terms of
 /// ``ScrubRules/sensitiveTerms`` found in a name by where words start and end, so that `api_key`, `apiKey`,
 /// `x-auth-token`, `stripetoken` and `jsessionid` are sensitive and `author`, `tokenizer`, `keyboard` and `inside`
-/// are not. A name matched by ``ScrubRules/isSensitiveName`` is a secret.
+/// are not. A name matched by ``ScrubRules/isSensitiveName`` or holding one of ``ScrubRules/sensitiveFields`` is a
+/// secret; one of ``ScrubRules/excludeFields`` names nothing.
 struct SensitiveNames: Sendable {
     /// What a name says of the value it names.
     enum Naming: Comparable, Sendable {
@@ -87,12 +90,33 @@ struct SensitiveNames: Sendable {
 
     private let terms: [Term]
     private let isSensitiveName: (@Sendable (String) -> Bool)?
+    /// ``ScrubRules/excludeFields``, lower-cased.
+    private let excluded: Set<[UInt8]>
 
     init(rules: ScrubRules) {
-        terms =
-            rules.sensitiveTerms.filter { !$0.isEmpty }.map { Self.known[$0] ?? Term($0, .sensitive) }
-            + Self.secretWords
+        let defaults =
+            rules.scrubDefaults
+            ? rules.sensitiveTerms.filter { !$0.isEmpty }.map { Self.known[$0] ?? Term($0, .sensitive) }
+                + Self.secretWords : []
+        let fields = rules.sensitiveFields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        terms = defaults + fields.filter { !$0.isEmpty }.map { Term($0, .secret) }
         isSensitiveName = rules.isSensitiveName
+        excluded = Set(
+            rules.excludeFields.map { Array($0.trimmingCharacters(in: .whitespaces).lowercased().utf8) }.filter {
+                !$0.isEmpty
+            })
+    }
+
+    /// Whether the name in `bytes` is one of ``ScrubRules/excludeFields``: its value is not scrubbed.
+    func isExcluded(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        !excluded.isEmpty && excluded.contains(bytes.map(Self.lowercased))
+    }
+
+    /// Whether `name` is one of ``ScrubRules/excludeFields``.
+    func isExcluded(_ name: String) -> Bool {
+        guard !excluded.isEmpty else { return false }
+        var name = name
+        return name.withUTF8 { isExcluded($0) }
     }
 
     /// What `name` says of its value.
@@ -103,6 +127,7 @@ struct SensitiveNames: Sendable {
 
     /// What the name in `bytes` (UTF-8) says of its value.
     func naming(of bytes: UnsafeBufferPointer<UInt8>) -> Naming {
+        guard !isExcluded(bytes) else { return .none }
         var naming = Naming.none
         for term in terms where naming != .secret && term.naming != naming && Self.name(bytes, has: term) {
             naming = term.naming

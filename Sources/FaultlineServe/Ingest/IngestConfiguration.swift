@@ -1,3 +1,4 @@
+import FaultlineReporting
 import Foundation
 
 /// How `faultline serve` listens, whom it accepts, and how much.
@@ -41,6 +42,13 @@ public struct IngestConfiguration: Sendable {
     /// forwarded, at least as Sentry's Relay scrubs what SDKs send: the values that sensitive names name anywhere in
     /// them, and the secrets inside every text (`Scrubber.scrubbedTexts(inJSON:)`); `true` by default.
     public var scrubsValues = true
+    /// What the scrubbing takes for secrets: the defaults, as Relay applies them to a new project, unless set, with
+    /// Sentry's settings by their names (`sensitiveFields`, `excludeFields`, `scrubIpAddresses`, `scrubDefaults`).
+    public var scrubRules = ScrubRules() {
+        didSet { scrubber = Scrubber(rules: scrubRules) }
+    }
+    /// What scrubs with ``scrubRules``, made once.
+    package private(set) var scrubber = Scrubber()
     /// Where accepted envelopes are forwarded, by project and key (`faultline serve --forward`); `nil` (the default)
     /// to keep them on this machine only. The routes' projects and keys are accepted besides ``projectID`` and
     /// ``publicKey``.

@@ -125,13 +125,10 @@ package struct IngestRequest {
     /// reads, which hold both).
     private static let readMembers = EventRecord.memberNames
 
-    /// What scrubs the events' texts: the default rules, as Relay applies its defaults to every project.
-    private static let scrubber = Scrubber()
-
     /// `payload` with the secrets in its string values filtered, when the configuration scrubs values.
     private static func scrubbed(_ payload: Data, _ configuration: IngestConfiguration) -> Data {
         guard configuration.scrubsValues else { return payload }
-        return scrubber.scrubbedTexts(inJSON: payload) ?? payload
+        return configuration.scrubber.scrubbedTexts(inJSON: payload) ?? payload
     }
 
     /// The key, when it is one of `acceptedKeys`.
@@ -166,7 +163,7 @@ package struct IngestRequest {
         let object =
             try?
             (configuration.scrubsValues
-            ? scrubber.scrubbedObject(parsing: payload, members: readMembers)
+            ? configuration.scrubber.scrubbedObject(parsing: payload, members: readMembers)
             : JSONValue.object(parsing: payload, members: readMembers))
         if let object, !object.hasEscapedKey {
             return ReadEvent(

@@ -67,6 +67,38 @@ struct ServeCommand: AsyncParsableCommand, CommandWithExamples {
                 """))
     var scrubValues = true
 
+    @Option(
+        help: ArgumentHelp(
+            "A field name whose values are always filtered, besides the defaults (Sentry's sensitiveFields).",
+            discussion: """
+                Repeat it or separate names with commas. A member, pair, header, cookie or query item whose name \
+                holds it, compared case-insensitively, is filtered, as Sentry's "Additional Sensitive Fields".
+                """, valueName: "names"))
+    var sensitiveFields: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "A field name that is never scrubbed (Sentry's excludeFields, its \"Safe Fields\").",
+            discussion: "Repeat it or separate names with commas; compared case-insensitively with the whole name.",
+            valueName: "names"))
+    var excludeFields: [String] = []
+
+    @Flag(
+        help: ArgumentHelp(
+            "Remove IP addresses: user.ip_address, sdk.client_ip, REMOTE_ADDR, and any in a text (Sentry's "
+                + "scrubIpAddresses; off by default)."))
+    var scrubIpAddresses = false
+
+    @Flag(
+        inversion: .prefixedNo,
+        help: ArgumentHelp(
+            "Use Sentry's default scrubbers (Sentry's scrubDefaults; on by default).",
+            discussion: """
+                Without them only --sensitive-fields and --scrub-ip-addresses scrub: no default names, headers, \
+                cookies or patterns.
+                """))
+    var scrubDefaults = true
+
     @Option(help: "The most bytes the local log's files take; past it the oldest rotated files are deleted (64 MiB).")
     var maxLogBytes: Int?
 
@@ -147,6 +179,13 @@ struct ServeCommand: AsyncParsableCommand, CommandWithExamples {
         }
     }
 
+    /// The names given to an option that takes names, each given alone or separated by commas.
+    private static func names(_ given: [String]) -> [String] {
+        given.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.isEmpty
+        }
+    }
+
     func run() async throws {
         let logs = LogLayout(path: logDir).url
         try WriteFailure.createLogDirectory(logs)
@@ -159,6 +198,9 @@ struct ServeCommand: AsyncParsableCommand, CommandWithExamples {
         if !quiet { configuration.accessLog = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) } }
         configuration.warnings = { StandardError.say($0, as: "faultline serve") }
         configuration.scrubsValues = scrubValues
+        configuration.scrubRules = ScrubRules(
+            sensitiveFields: Self.names(sensitiveFields), excludeFields: Self.names(excludeFields),
+            scrubIpAddresses: scrubIpAddresses, scrubDefaults: scrubDefaults)
         configuration.maximumLogBytes = maxLogBytes
         configuration.maximumAge = maximumAge
         do {

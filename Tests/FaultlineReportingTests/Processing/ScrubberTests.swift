@@ -119,6 +119,34 @@ import Testing
         }
     }
 
+    @Test func sentrysSettingsByTheirNamesDecideWhatIsFiltered() {
+        // Given Sentry's settings: additional sensitive fields, safe fields and IP addresses scrubbed
+        let scrubber = Scrubber(
+            rules: ScrubRules(sensitiveFields: ["order_ref"], excludeFields: ["password_hint"], scrubIpAddresses: true))
+        let data: [String: JSONValue] = [
+            "Order_Ref": "ORD-7731", "password_hint": "first pet", "password": "hunter2", "note": "from 10.0.3.17",
+        ]
+
+        // When data and a text are scrubbed
+        let scrubbed = scrubber.data(data)
+
+        // Then a sensitive field is filtered, a safe one kept, and IP addresses taken out of texts
+        #expect(scrubbed["Order_Ref"] == "[Filtered]")
+        #expect(scrubbed["password_hint"] == "first pet")
+        #expect(scrubbed["password"] == "[Filtered]")
+        #expect(
+            scrubber.text("from 10.0.3.17 and 2001:db8::8a2e:370:7334, v1.2.3")
+                == "from [Filtered] and [Filtered], v1.2.3")
+        #expect(Scrubber().text("from 10.0.3.17") == "from 10.0.3.17")
+
+        // And without the default scrubbers only the sensitive fields are
+        let bare = Scrubber(rules: ScrubRules(sensitiveFields: ["order_ref"], scrubDefaults: false))
+        #expect(bare.data(data)["password"] == "hunter2")
+        #expect(bare.data(data)["Order_Ref"] == "[Filtered]")
+        #expect(bare.headers(["Authorization": "Bearer 4f9a8c7e6d5b"])["authorization"] == "Bearer 4f9a8c7e6d5b")
+        #expect(bare.text("token=4f9a8c7e6d5b") == "token=4f9a8c7e6d5b")
+    }
+
     @Test func formBodiesAreFilteredAndOtherBodiesOnlyDescribed() {
         let form = scrubber.body(
             Data("grant_type=refresh_token&refresh_token=a1b2c3d4".utf8),

@@ -42,12 +42,14 @@ public enum ValuePattern: Hashable, Sendable {
     /// An email address, as Relay's `@email` finds it. Not a default: ``Scrubber`` looks for it in an event's message
     /// only, as Relay does; add it to look in every text.
     case email
+    /// An IPv4 or IPv6 address, as Relay's `@ip` finds it. Not a default: ``ScrubRules/scrubIpAddresses`` adds it.
+    case ipAddress
     /// A token that starts with `prefix` at a word boundary, such as `sk_live_` or `ghp_`: the letters, digits,
     /// `_` and `-` after the prefix are filtered, the prefix is kept.
     case prefixedToken(String)
 
-    /// The patterns ``ScrubRules`` uses by default: every pattern but ``email`` and ``prefixedToken(_:)``, which
-    /// needs a prefix.
+    /// The patterns ``ScrubRules`` uses by default: every pattern but ``email``, ``ipAddress`` and
+    /// ``prefixedToken(_:)``, which needs a prefix.
     public static let defaults: Set<ValuePattern> = [
         .jsonWebToken, .authorizationCredential, .sensitivePair, .urlPassword, .privateKey, .cardNumber,
         .socialSecurityNumber, .iban, .userPath,

@@ -1,5 +1,7 @@
-/// Personal data found by its shape, as Sentry's Relay finds it (`@usssn`, `@iban`, `@email`, `@userpath`): US social
-/// security numbers, IBANs, email addresses and the user's name in a home directory's path.
+import Foundation
+
+/// Personal data found by its shape, as Sentry's Relay finds it (`@usssn`, `@iban`, `@email`, `@userpath`, `@ip`): US
+/// social security numbers, IBANs, email addresses, the user's name in a home directory's path, IP addresses.
 extension ValueScanner {
     /// The US social security number starting at `index` (on a digit): `123-45-6789`, not inside a word or number.
     static func socialSecurityNumber(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
@@ -153,5 +155,48 @@ extension ValueScanner {
     private static func isPathOrHostByte(_ byte: UInt8) -> Bool {
         isAlphanumeric(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
             || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "~")
+    }
+
+    /// The IP address starting at `index`, not inside a word: four numbers up to 255 joined by dots (`10.0.3.17`), or
+    /// an IPv6 address of two colons or more that the system's parser reads (`2001:db8::8a2e:370:7334`).
+    static func ipAddress(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        if isDigit(bytes[index]), let address = ipv4Address(at: index, in: bytes) { return address }
+        let end = end(of: index, in: bytes) { isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }
+        var candidate = index..<end
+        while let last = candidate.last, bytes[last] == UInt8(ascii: ".") || bytes[last] == UInt8(ascii: ":"),
+            !(candidate.count >= 2 && bytes[last] == UInt8(ascii: ":") && bytes[last - 1] == UInt8(ascii: ":"))
+        {
+            candidate = candidate.dropLast()
+        }
+        guard candidate.count >= 3, candidate.count <= 45,
+            candidate.filter({ bytes[$0] == UInt8(ascii: ":") }).count >= 2,
+            candidate.upperBound == bytes.count || !isWordByte(bytes[candidate.upperBound])
+        else { return nil }
+        var address = in6_addr()
+        return inet_pton(AF_INET6, String(decoding: bytes[candidate], as: UTF8.self), &address) == 1 ? candidate : nil
+    }
+
+    /// Four numbers from 0 to 255 of one to three digits, joined by dots, ending at a word's end.
+    private static func ipv4Address(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        var position = index
+        for part in 0..<4 {
+            if part > 0 {
+                guard position < bytes.count, bytes[position] == UInt8(ascii: "."), position + 1 < bytes.count else {
+                    return nil
+                }
+                position += 1
+            }
+            let digits = end(of: position, in: bytes, while: isDigit)
+            guard (1...3).contains(digits - position) else { return nil }
+            let value = bytes[position..<digits].reduce(0) { $0 * 10 + Int($1 &- UInt8(ascii: "0")) }
+            guard value <= 255 else { return nil }
+            position = digits
+        }
+        guard position == bytes.count || !isWordByte(bytes[position]) else { return nil }
+        return index..<position
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (byte | 0x20) &- UInt8(ascii: "a") < 6
     }
 }

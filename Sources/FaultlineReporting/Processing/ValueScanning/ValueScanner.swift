@@ -25,17 +25,18 @@ struct ValueScanner: Sendable {
     private static let ibanStart: UInt16 = 1 << 8
     private static let emailAt: UInt16 = 1 << 9
     private static let pathSeparator: UInt16 = 1 << 10
+    private static let ipAddressStart: UInt16 = 1 << 11
     /// The checks of secrets that start a word: none starts inside one.
-    private static let wordStartChecks = schemeStart | socialSecurityNumberStart | ibanStart
+    private static let wordStartChecks = schemeStart | socialSecurityNumberStart | ibanStart | ipAddressStart
 
-    /// A scanner for `rules`' patterns, or for `patterns` instead.
+    /// A scanner for `rules`' patterns (``ScrubRules/patterns``), or for `patterns` instead.
     init(rules: ScrubRules, patterns: Set<ValuePattern>? = nil) {
         var starts = [UInt16](repeating: 0, count: 256)
         func mark(_ characters: String, _ bit: UInt16) {
             for byte in characters.utf8 { starts[Int(byte)] |= bit }
         }
         var prefixes: [[UInt8]] = []
-        for pattern in patterns ?? rules.valuePatterns {
+        for pattern in patterns ?? rules.patterns {
             switch pattern {
             case .jsonWebToken: mark("J", Self.jsonWebTokenStart)
             case .authorizationCredential: mark("bBtT", Self.schemeStart)
@@ -47,6 +48,7 @@ struct ValueScanner: Sendable {
             case .iban: mark("ABCDEFGHIJKLMNOPQRSTUVWXYZ", Self.ibanStart)
             case .email: mark("@", Self.emailAt)
             case .userPath: mark("/\\", Self.pathSeparator)
+            case .ipAddress: mark("0123456789abcdefABCDEF:", Self.ipAddressStart)
             case .prefixedToken(let prefix):
                 guard let first = prefix.utf8.first else { continue }
                 prefixes.append(Array(prefix.utf8))
@@ -136,6 +138,9 @@ struct ValueScanner: Sendable {
             return secret
         }
         if checks & Self.pathSeparator != 0, let secret = Self.userName(inPathAt: index, in: bytes) {
+            return secret
+        }
+        if checks & Self.ipAddressStart != 0, let secret = Self.ipAddress(at: index, in: bytes) {
             return secret
         }
         return nil
