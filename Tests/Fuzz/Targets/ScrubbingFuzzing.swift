@@ -55,7 +55,9 @@ enum ScrubbingFuzzing {
     /// inside a grapheme (before a combining mark), which `String` would not find.
     static func isFiltered(_ text: String, into more: String) -> Bool {
         let bytes = Array(text.utf8)
-        let kept = more.components(separatedBy: "[Filtered]").map { Array($0.utf8) }
+        // Split on the bytes: `String` would not find `[Filtered]` where a combining mark follows it.
+        let kept = Array(more.utf8).split(separator: Array("[Filtered]".utf8), omittingEmptySubsequences: false)
+            .map(Array.init)
         guard kept.count > 1 else { return text == more }
         guard let first = kept.first, let last = kept.last, bytes.starts(with: first),
             bytes.reversed().starts(with: last.reversed()), bytes.count >= first.count + last.count
