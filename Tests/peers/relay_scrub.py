@@ -1,12 +1,12 @@
 """Relay's own data scrubbing (sentry-relay, the library Sentry's ingest runs) over a scrubbing corpus.
 
-Usage: relay_scrub.py [--datascrubbing JSON] [--pii-config FILE] CORPUS...
+Usage: relay_scrub.py [--datascrubbing JSON | --pii-config FILE | --normalized] CORPUS...
 Each CORPUS is a JSON file {"sdk": ..., "events": [...], "secrets": [...], "lookalikes": [...]} (Tests/peers/scrubbing/).
 Normalizes each of its events as Relay's store normalizer does, strips it with the PII config Sentry derives for a
 project, and prints one JSON line for it: the stripped event, without `_meta`, in corpus order.
 The config is Sentry's default for a new project; --datascrubbing overrides some of its settings (a JSON object of
 scrubData, scrubDefaults, scrubIpAddresses, sensitiveFields, excludeFields); or --pii-config FILE gives a Relay PII
-config, used as is.
+config, used as is; --normalized prints each event as the normalizer leaves it, unstripped.
 """
 import argparse
 import json
@@ -39,15 +39,17 @@ def main():
     choice = parser.add_mutually_exclusive_group()
     choice.add_argument("--datascrubbing", help="JSON object overriding Sentry's default data scrubbing settings")
     choice.add_argument("--pii-config", help="file holding a Relay PII config, used as is")
+    choice.add_argument("--normalized", action="store_true", help="print the normalized events, unstripped")
     parser.add_argument("corpus", nargs="+")
     arguments = parser.parse_args()
-    config = pii_config(arguments)
+    config = None if arguments.normalized else pii_config(arguments)
     normalizer = StoreNormalizer(project_id=1)
     for name in arguments.corpus:
         with open(name, encoding="utf-8") as file:
             corpus = json.load(file)
         for event in corpus["events"]:
-            stripped = pii_strip_event(config, normalizer.normalize_event(event))
+            normalized = normalizer.normalize_event(event)
+            stripped = normalized if config is None else pii_strip_event(config, normalized)
             stripped.pop("_meta", None)
             print(json.dumps(stripped, ensure_ascii=False, separators=(",", ":")))
 

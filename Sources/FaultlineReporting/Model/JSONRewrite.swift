@@ -2,12 +2,12 @@
 /// is: the reader tells it each member's key and each array element, keeps for each value the place it gave, and
 /// writes a container or a scalar in the place its answer says. What it writes must be one JSON scalar: a text read
 /// as valid stays valid.
-struct JSONRewrite {
+package struct JSONRewrite {
     /// What the rewrite knows of a value's place, in an encoding of its own.
-    typealias Place = UInt32
+    package typealias Place = UInt32
 
     /// A scalar value as the reader found it.
-    enum Scalar {
+    package enum Scalar {
         /// A string, given with its quotes; whether it holds escapes.
         case string(hasEscapes: Bool)
         /// A number or `true`, `false`, `null`.
@@ -15,23 +15,23 @@ struct JSONRewrite {
     }
 
     /// The place of the document's value.
-    let root: Place
+    package let root: Place
     /// The place of the value of the member named `key` (its UTF-8, unescaped) of an object in `place`.
-    let member: (_ key: UnsafeBufferPointer<UInt8>, _ place: Place) -> Place
+    package let member: (_ key: UnsafeBufferPointer<UInt8>, _ place: Place) -> Place
     /// The place of an element of an array in `place`: `pairKey` is the first element's text (unescaped) when the
     /// array is a pair, two elements of which the first is a string, and this is the second.
-    let element: (_ pairKey: UnsafeBufferPointer<UInt8>?, _ place: Place) -> Place
-    /// The JSON text to write instead of the object or array in `place`, which is then checked but not read; `nil`
-    /// to read it.
-    let container: (_ place: Place) -> [UInt8]?
+    package let element: (_ pairKey: UnsafeBufferPointer<UInt8>?, _ place: Place) -> Place
+    /// The JSON text to write instead of the object (`isObject`) or array in `place`, which is then checked but not
+    /// read; `nil` to read it.
+    package let container: (_ place: Place, _ isObject: Bool) -> [UInt8]?
     /// The JSON text to write instead of the scalar `text` (as written, a string with its quotes) in `place`; `nil`
     /// to keep it.
-    let scalar: (_ text: UnsafeBufferPointer<UInt8>, _ kind: Scalar, _ place: Place) -> [UInt8]?
+    package let scalar: (_ text: UnsafeBufferPointer<UInt8>, _ kind: Scalar, _ place: Place) -> [UInt8]?
 
-    init(
+    package init(
         root: Place, member: @escaping (UnsafeBufferPointer<UInt8>, Place) -> Place,
         element: @escaping (UnsafeBufferPointer<UInt8>?, Place) -> Place,
-        container: @escaping (Place) -> [UInt8]?,
+        container: @escaping (Place, Bool) -> [UInt8]?,
         scalar: @escaping (UnsafeBufferPointer<UInt8>, Scalar, Place) -> [UInt8]?
     ) {
         self.root = root

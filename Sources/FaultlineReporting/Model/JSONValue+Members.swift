@@ -86,7 +86,7 @@ extension JSONValue {
     /// The JSON text `data` holds with its values rewritten as `rewrite` says; `nil` when nothing was.
     ///
     /// - Throws: ``ParseError`` where ``init(parsing:)`` throws one.
-    static func rewritten(parsing data: Data, by rewrite: JSONRewrite) throws(ParseError) -> Data? {
+    package static func rewritten(parsing data: Data, by rewrite: JSONRewrite) throws(ParseError) -> Data? {
         let result = data.withUnsafeBytes { raw in
             Result { () throws(ParseError) in try JSONParser.rewritten(raw.bindMemory(to: UInt8.self), by: rewrite) }
         }

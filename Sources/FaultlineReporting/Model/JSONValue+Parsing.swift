@@ -299,7 +299,7 @@ struct JSONParser {
         let start = index
         switch bytes[index] {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
-            if let replacement = rewrite?.container(place) {
+            if let replacement = rewrite?.container(place, bytes[index] == UInt8(ascii: "{")) {
                 let rewrite = rewrite
                 self.rewrite = nil
                 defer { self.rewrite = rewrite }

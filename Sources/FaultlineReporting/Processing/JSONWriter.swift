@@ -3,11 +3,11 @@
 ///
 /// Objects are written member by member: the caller writes the members of a fixed shape in sorted key order,
 /// and ``object(_:)`` sorts a dictionary's keys by their UTF-8 bytes, as `JSONEncoder` does.
-struct JSONWriter {
-    private(set) var bytes: [UInt8] = []
+package struct JSONWriter {
+    package private(set) var bytes: [UInt8] = []
     private var needsComma = false
 
-    init(capacity: Int = 4096) {
+    package init(capacity: Int = 4096) {
         bytes.reserveCapacity(capacity)
     }
 
@@ -94,7 +94,7 @@ struct JSONWriter {
 
     /// Writes a string with JSON's escapes; slashes and non-ASCII characters are written as they are. A string
     /// with nothing to escape, as most are, is copied whole.
-    mutating func string(_ string: String) {
+    package mutating func string(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
         let copiedWhole =
             string.utf8.withContiguousStorageIfAvailable { utf8 in

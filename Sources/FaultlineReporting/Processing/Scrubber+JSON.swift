@@ -47,7 +47,7 @@ extension Scrubber {
                 // A pair's value is named by its key, and is still an element of a message's parameters.
                 return self.place(ofMember: pairKey, in: array).union(array.intersection(.message)).rawValue
             },
-            container: { raw in ScrubPlace(rawValue: raw).contains(.filtered) ? Self.filteredJSON : nil },
+            container: { raw, _ in ScrubPlace(rawValue: raw).contains(.filtered) ? Self.filteredJSON : nil },
             scalar: { text, kind, raw in self.scrubbed(text, kind, in: ScrubPlace(rawValue: raw)) })
     }
 

@@ -5,9 +5,9 @@ import Foundation
 /// `x-auth-token`, `stripetoken` and `jsessionid` are sensitive and `author`, `tokenizer`, `keyboard` and `inside`
 /// are not. A name matched by ``ScrubRules/isSensitiveName`` or holding one of ``ScrubRules/sensitiveFields`` is a
 /// secret; one of ``ScrubRules/excludeFields`` names nothing.
-struct SensitiveNames: Sendable {
+package struct SensitiveNames: Sendable {
     /// What a name says of the value it names.
-    enum Naming: Comparable, Sendable {
+    package enum Naming: Comparable, Sendable {
         /// Names nothing sensitive.
         case none
         /// A token, an authorization, a key, a session (`token`, `auth`, `api_key`, `session`): the value is filtered
@@ -93,7 +93,7 @@ struct SensitiveNames: Sendable {
     /// ``ScrubRules/excludeFields``, lower-cased.
     private let excluded: Set<[UInt8]>
 
-    init(rules: ScrubRules) {
+    package init(rules: ScrubRules) {
         let defaults =
             rules.scrubDefaults
             ? rules.sensitiveTerms.filter { !$0.isEmpty }.map { Self.known[$0] ?? Term($0, .sensitive) }
@@ -120,7 +120,7 @@ struct SensitiveNames: Sendable {
     }
 
     /// What `name` says of its value.
-    func naming(of name: String) -> Naming {
+    package func naming(of name: String) -> Naming {
         var name = name
         return name.withUTF8 { naming(of: $0) }
     }

@@ -47,6 +47,9 @@ public struct IngestConfiguration: Sendable {
     public var scrubRules = ScrubRules() {
         didSet { scrubber = Scrubber(rules: scrubRules) }
     }
+    /// A Relay PII config (a Sentry project's advanced data scrubbing rules) applied to every event and transaction
+    /// before serve's own scrubbing, whether or not ``scrubsValues``; `nil` (the default) for none.
+    public var piiConfig: PIIConfig?
     /// What scrubs with ``scrubRules``, made once.
     package private(set) var scrubber = Scrubber()
     /// Where accepted envelopes are forwarded, by project and key (`faultline serve --forward`); `nil` (the default)

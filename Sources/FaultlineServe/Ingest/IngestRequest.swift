@@ -125,6 +125,12 @@ package struct IngestRequest {
     /// reads, which hold both).
     private static let readMembers = EventRecord.memberNames
 
+    /// `payload` with the configuration's PII config applied, when it has one: before serve's own scrubbing, as Relay
+    /// applies a project's advanced rules before those of its data scrubbing settings.
+    private static func redacted(_ payload: Data, _ configuration: IngestConfiguration) -> Data {
+        configuration.piiConfig?.applied(toEvent: payload) ?? payload
+    }
+
     /// `payload` with the secrets in its string values filtered, when the configuration scrubs values.
     private static func scrubbed(_ payload: Data, _ configuration: IngestConfiguration) -> Data {
         guard configuration.scrubsValues else { return payload }
@@ -155,11 +161,12 @@ package struct IngestRequest {
         var record: EventRecord?
     }
 
-    /// Reads an event item in one pass (``Scrubber/scrubbedObject(parsing:members:)``): checked whole, scrubbed, and
-    /// its members located. One that pass refuses, or whose top-level keys have escapes, is read again: scrubbed and
+    /// Reads an event item, with the PII config applied, in one pass (``Scrubber/scrubbedObject(parsing:members:)``):
+    /// checked whole, scrubbed, and its members located. One that pass refuses, or whose top-level keys have escapes, is read again: scrubbed and
     /// then parsed, so that it gets the same refusal, with the offset where its text breaks (a text that is not JSON
     /// is not scrubbed), or the same reading.
-    private static func read(event payload: Data, _ configuration: IngestConfiguration) throws(Refusal) -> ReadEvent {
+    private static func read(event received: Data, _ configuration: IngestConfiguration) throws(Refusal) -> ReadEvent {
+        let payload = redacted(received, configuration)
         let object =
             try?
             (configuration.scrubsValues
@@ -246,7 +253,7 @@ package struct IngestRequest {
     private mutating func add(
         transaction payload: Data, _ configuration: IngestConfiguration, fallbackID: String?, sampleRate: Double?
     ) throws(Refusal) -> Data {
-        let text = Self.scrubbed(payload, configuration)
+        let text = Self.scrubbed(Self.redacted(payload, configuration), configuration)
         guard case .object(var object)? = try? JSONValue(parsing: text) else {
             throw Refusal(status: 400, reason: "a transaction item is not a JSON object")
         }

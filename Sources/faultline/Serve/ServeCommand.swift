@@ -99,6 +99,16 @@ struct ServeCommand: AsyncParsableCommand, CommandWithExamples {
                 """))
     var scrubDefaults = true
 
+    @Option(
+        name: .customLong("pii-config"),
+        help: ArgumentHelp(
+            "A Relay PII config (a Sentry project's advanced data scrubbing rules, JSON) applied to every event.",
+            discussion: """
+                Selectors, rules (pattern, redact_pair, @ip, @email:mask, @anything:remove, ...) and redactions                 (remove, replace, mask, hash) as Relay reads them, applied before serve's own scrubbing. The file is                 checked at start: a selector, pattern or rule id that is wrong stops serve with the reason.
+                """),
+        completion: .file(extensions: ["json"]))
+    var piiConfig: String?
+
     @Option(help: "The most bytes the local log's files take; past it the oldest rotated files are deleted (64 MiB).")
     var maxLogBytes: Int?
 
@@ -179,6 +189,24 @@ struct ServeCommand: AsyncParsableCommand, CommandWithExamples {
         }
     }
 
+    /// The PII config in the file at `path`.
+    private static func readPIIConfig(_ path: String) throws -> PIIConfig {
+        let json: Data
+        do {
+            json = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw CommandFailure(
+                message: "cannot read the PII config \(path): \(error.localizedDescription)", status: .unavailable,
+                command: "faultline serve")
+        }
+        do {
+            return try PIIConfig(json: json)
+        } catch {
+            throw CommandFailure(
+                message: "the PII config \(path): \(error)", status: .usage, command: "faultline serve")
+        }
+    }
+
     /// The names given to an option that takes names, each given alone or separated by commas.
     private static func names(_ given: [String]) -> [String] {
         given.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter {
@@ -201,6 +229,7 @@ struct ServeCommand: AsyncParsableCommand, CommandWithExamples {
         configuration.scrubRules = ScrubRules(
             sensitiveFields: Self.names(sensitiveFields), excludeFields: Self.names(excludeFields),
             scrubIpAddresses: scrubIpAddresses, scrubDefaults: scrubDefaults)
+        configuration.piiConfig = try piiConfig.map(Self.readPIIConfig)
         configuration.maximumLogBytes = maxLogBytes
         configuration.maximumAge = maximumAge
         do {

@@ -181,7 +181,7 @@ import Testing
         let rewrite = JSONRewrite(
             root: 0, member: { key, _ in String(decoding: key, as: UTF8.self) == "hide" ? hidden : 0 },
             element: { pairKey, _ in pairKey.map { String(decoding: $0, as: UTF8.self) } == "hide" ? hidden : 0 },
-            container: { $0 == hidden ? Array(#""-""#.utf8) : nil },
+            container: { place, _ in place == hidden ? Array(#""-""#.utf8) : nil },
             scalar: { quoted, kind, place in
                 if place == hidden { return Array(#""-""#.utf8) }
                 guard case .string = kind, quoted.dropFirst().first == UInt8(ascii: "x") else { return nil }
@@ -204,7 +204,7 @@ import Testing
 
         // And a rewrite that is no JSON scalar is refused where the value was
         let broken = JSONRewrite(
-            root: 0, member: { _, _ in 0 }, element: { _, _ in 0 }, container: { _ in nil },
+            root: 0, member: { _, _ in 0 }, element: { _, _ in 0 }, container: { _, _ in nil },
             scalar: { _, _, _ in Array(#""a"b""#.utf8) })
         let refused = #expect(throws: JSONValue.ParseError.self) {
             try JSONValue.object(parsing: object, members: [], rewriting: broken)

@@ -76,7 +76,7 @@ extension ValueScanner {
 
     /// Whether a value named as `naming` says is filtered: a secret's always, a sensitive one's unless it is
     /// ordinary.
-    static func filters(
+    package static func filters(
         _ naming: SensitiveNames.Naming, _ value: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>
     ) -> Bool {
         switch naming {

@@ -3,7 +3,7 @@
 /// `@`, `-` of `-----BEGIN`, the digits a card number starts with, the first bytes of token prefixes), and only
 /// there is a pattern checked, by reading the bytes around it. Text with no secret costs about one table lookup per
 /// byte and no allocation.
-struct ValueScanner: Sendable {
+package struct ValueScanner: Sendable {
     /// Which checks may start at a byte: a bit per check, indexed by the byte.
     private let starts: [UInt16]
     /// What the keys of pairs say of their values.
@@ -30,7 +30,7 @@ struct ValueScanner: Sendable {
     private static let wordStartChecks = schemeStart | socialSecurityNumberStart | ibanStart | ipAddressStart
 
     /// A scanner for `rules`' patterns (``ScrubRules/patterns``), or for `patterns` instead.
-    init(rules: ScrubRules, patterns: Set<ValuePattern>? = nil) {
+    package init(rules: ScrubRules, patterns: Set<ValuePattern>? = nil) {
         var starts = [UInt16](repeating: 0, count: 256)
         func mark(_ characters: String, _ bit: UInt16) {
             for byte in characters.utf8 { starts[Int(byte)] |= bit }
@@ -80,7 +80,7 @@ struct ValueScanner: Sendable {
     }
 
     /// The byte ranges of the secrets in `bytes`, in order, not overlapping.
-    func secrets(in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+    package func secrets(in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
         guard isEnabled else { return [] }
         return starts.withUnsafeBufferPointer { starts in
             var secrets: [Range<Int>] = []
