@@ -6,7 +6,8 @@ import Testing
 
 /// A Relay PII config does in serve what it does in Relay, with Relay's own engine as the oracle: each config below is
 /// applied by Relay (sentry-relay's `pii_strip_event`) and by ``PIIConfig`` to the events of every scrubbing corpus
-/// (`Tests/peers/scrubbing/`) as Relay's normalizer leaves them, and every value of the results is compared.
+/// (`Tests/peers/scrubbing/`) and of one with the shapes a config meets at its edges (`Tests/peers/pii/edges.json`),
+/// as Relay's normalizer leaves them, and every value of the results is compared.
 ///
 /// The configs use what Faultline applies as Relay does: selectors of every kind (paths, quoted keys, indexes,
 /// `*`, `**`, types, `&&`, `||`, `!`), the rule types `pattern`, `redact_pair`, `anything`, `alias`, `multiple`, the
@@ -38,15 +39,23 @@ import Testing
          },
          "applications": {"$string": ["both"], "$http.cookies.* || $http.headers.*": ["quiet"], "extra.*": ["order"]}}
         """#,
-        #"{"applications": {"$string": ["@email", "@ip:hash", "@uuid", "@usssn:replace", "@mac:remove", "@imei"]}}"#,
+        #"{"applications": {"$string": ["@email", "@ip:hash", "@uuid", "@usssn:replace", "@mac:remove", "@imei", "@cookies:filter"]}}"#,
+        #"""
+        {"applications": {
+          "extra.'sys.argv'.2 || extra.'quoted é\"key' || $breadcrumb.data.pairs.0.1": ["@anything:mask"],
+          "$frame.abs_path || $frame.filename || $http.env.*": ["@userpath", "@userpath:hash"],
+          "($frame.vars.* && !$frame.vars.list) || contexts.checkout.*": ["@anything:replace"],
+          "$logentry.params.* | $user.ip_address": ["@anything:hash"], "~$string & tags.*": ["@anything:remove"]
+        }}
+        """#,
     ]
 
-    @Test(arguments: 0..<7)
+    @Test(arguments: 0..<8)
     func aConfigChangesEveryValueAsRelayDoes(_ index: Int) async throws {
         // Given the corpora's events as Relay's normalizer leaves them, and a PII config
-        let files = ["python", "javascript", "cocoa", "java"].map {
-            Repository.file("Tests/peers/scrubbing/\($0).json").path
-        }
+        let files =
+            ["python", "javascript", "cocoa", "java"].map { Repository.file("Tests/peers/scrubbing/\($0).json").path }
+            + [Repository.file("Tests/peers/pii/edges.json").path]
         let normalized = Self.lines(try await PythonPeer.run("relay_scrub.py", ["--normalized"] + files))
         let directory = try TemporaryDirectory("pii-config")
         defer { directory.remove() }

@@ -21,6 +21,10 @@ package struct JSONRewrite {
     /// The place of an element of an array in `place`: `pairKey` is the first element's text (unescaped) when the
     /// array is a pair, two elements of which the first is a string, and this is the second.
     package let element: (_ pairKey: UnsafeBufferPointer<UInt8>?, _ place: Place) -> Place
+    /// The place of the elements of an array in `place` that is not empty, told whether it is a list of pairs (each
+    /// element two elements, of which the first is a string), as Relay reads `[[key, value], …]`; `nil` to leave the
+    /// place as it is and not read ahead.
+    package let array: ((_ place: Place, _ isPairList: Bool) -> Place)?
     /// The JSON text to write instead of the object (`isObject`) or array in `place`, which is then checked but not
     /// read; `nil` to read it.
     package let container: (_ place: Place, _ isObject: Bool) -> [UInt8]?
@@ -31,12 +35,13 @@ package struct JSONRewrite {
     package init(
         root: Place, member: @escaping (UnsafeBufferPointer<UInt8>, Place) -> Place,
         element: @escaping (UnsafeBufferPointer<UInt8>?, Place) -> Place,
-        container: @escaping (Place, Bool) -> [UInt8]?,
+        array: ((Place, Bool) -> Place)? = nil, container: @escaping (Place, Bool) -> [UInt8]?,
         scalar: @escaping (UnsafeBufferPointer<UInt8>, Scalar, Place) -> [UInt8]?
     ) {
         self.root = root
         self.member = member
         self.element = element
+        self.array = array
         self.container = container
         self.scalar = scalar
     }

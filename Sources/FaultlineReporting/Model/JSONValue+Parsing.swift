@@ -190,6 +190,27 @@ struct JSONParser {
         return try? unescapedString(at: quote)
     }
 
+    /// Whether the array whose first element starts at `index` is a list of pairs: each element an array of two
+    /// elements whose first is a string. Read ahead without rewriting, as ``pairKey()`` reads.
+    private func isPairList() -> Bool {
+        var ahead = self
+        ahead.rewrite = nil
+        ahead.output = nil
+        repeat {
+            ahead.skipWhitespace()
+            guard ahead.consume(UInt8(ascii: "[")) else { return false }
+            ahead.skipWhitespace()
+            guard ahead.index < bytes.count, bytes[ahead.index] == UInt8(ascii: "\""), (try? ahead.skipString()) != nil
+            else { return false }
+            ahead.skipWhitespace()
+            guard ahead.consume(UInt8(ascii: ",")), (try? ahead.skipValue(in: 0)) != nil else { return false }
+            ahead.skipWhitespace()
+            guard ahead.consume(UInt8(ascii: "]")) else { return false }
+            ahead.skipWhitespace()
+        } while ahead.consume(UInt8(ascii: ","))
+        return true
+    }
+
     /// Writes `replacement` instead of the value that starts at `start` and ends before `index`. A replacement is
     /// checked as one JSON scalar: a text read as valid stays valid.
     private mutating func replace(from start: Int, with replacement: [UInt8]) throws(JSONValue.ParseError) {
@@ -352,13 +373,14 @@ struct JSONParser {
             return
         }
         let pairKey = self.pairKey().map { Array($0.utf8) }
+        let arrayPlace = rewrite.array.map { $0(place, isPairList()) } ?? place
         var isFirst = true
         repeat {
             let elementPlace: JSONRewrite.Place
             if !isFirst, let pairKey {
-                elementPlace = pairKey.withUnsafeBufferPointer { rewrite.element($0, place) }
+                elementPlace = pairKey.withUnsafeBufferPointer { rewrite.element($0, arrayPlace) }
             } else {
-                elementPlace = rewrite.element(nil, place)
+                elementPlace = rewrite.element(nil, arrayPlace)
             }
             isFirst = false
             try skipValue(in: elementPlace)

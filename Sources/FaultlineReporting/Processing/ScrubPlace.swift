@@ -1,8 +1,10 @@
 /// Where a value is in an event that arrives as JSON, as far as scrubbing it goes: what the names above it say of it
 /// (a secret's, a sensitive one's), and what kind of text it is (a header, a cookie, a message, a stack frame's
 /// path). ``Scrubber/scrubbedTexts(inJSON:)`` reads an event with these places (a ``JSONRewrite``).
-struct ScrubPlace: OptionSet, Sendable {
-    let rawValue: UInt32
+package struct ScrubPlace: OptionSet, Sendable {
+    package let rawValue: UInt32
+
+    package init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// The event itself: its members are the protocol's.
     static let event = ScrubPlace(rawValue: 1 << 0)
@@ -55,7 +57,7 @@ struct ScrubPlace: OptionSet, Sendable {
 
     /// The cookies Sentry's Relay filters whatever their value (its data-scrubbing defaults): session and CSRF
     /// cookies of common frameworks, compared case-insensitively.
-    static let sensitiveCookies: Set<String> = [
+    package static let sensitiveCookies: Set<String> = [
         "sentrysid", "sudo", "su", "session", "__session", "sessionid", "user_session", "symfony", "phpsessid",
         "fasthttpsessionid", "mysession", "irissessionid", "_vercel_jwt", "csrf", "xsrf", "_xsrf", "_csrf",
         "csrf-token", "csrf_token", "xsrf-token", "xsrf_token", "fastcsrf", "_iris_csrf",

@@ -1,16 +1,21 @@
+import FaultlineReporting
+import Foundation
+
 /// Relay's builtin rules, which a PII config names without defining them: `@kind` (with the kind's default
 /// redaction) and `@kind:remove`, `:replace`, `:mask`, `:hash` (and `:filter`, `[Filtered]`, for some), and the lists
-/// `@common` and `@common:filter`.
+/// `@common` and `@common:filter`, and `@cookies:filter`.
 ///
 /// Where Faultline's scanner finds a kind (IP addresses, emails, cards, IBANs, SSNs, PEM keys, URL passwords, home
 /// paths, passwords by name), the builtin uses it, so a builtin finds what serve's own scrubbing finds: cards by
 /// their Luhn digit, not every 16 digits, and in a URL only the password (`postgres://app:[auth]@db`; Relay's
 /// `@urlauth` takes `app:` too).
 enum PIIBuiltins {
-    /// What a builtin is: a rule of a type (as a config's `type` names it), or a list of other rules.
+    /// What a builtin is: a rule of a type (as a config's `type` names it), a list of other rules, or another name
+    /// for one (`@ip` for `@ip:replace`), which is then the rule's id, as in Relay.
     enum Spec {
         case rule(type: String)
         case list([String])
+        case alias(String)
     }
 
     /// A kind of builtin: the rule type, the redaction `@kind` alone uses, the text `:replace` writes, and whether it
@@ -36,35 +41,41 @@ enum PIIBuiltins {
         "usssn": Kind(type: "us_ssn", method: "mask", text: "[us-ssn]", hasFilter: true),
         "userpath": Kind(type: "userpath", method: "replace", text: "[user]"),
         "password": Kind(type: "password", method: "remove", text: "[password]", hasFilter: true),
+        // Relay writes `Bearer [token]` for the whole match; Faultline's scanner finds the credential after the word.
+        "bearer": Kind(type: "bearer", method: "replace", text: "[token]", hasFilter: true),
     ]
 
-    /// The builtin `id`, with its redaction; `nil` when there is none of that name.
-    static func rule(_ id: String) -> (Spec, PIIRedaction)? {
+    /// The builtin `id`, with its redaction (`nil` for a list's or another name's: its rules have their own); `nil`
+    /// when there is none of that name.
+    static func rule(_ id: String) -> (Spec, PIIRedaction?)? {
         switch id {
         case "@common":
             return (
                 .list([
                     "@iban", "@ip", "@email", "@creditcard", "@pemkey", "@urlauth", "@userpath", "@password", "@usssn",
-                ]),
-                .remove
+                    "@bearer",
+                ]), nil
             )
         case "@common:filter":
             // As Relay lists it: the legacy data scrubbing's patterns.
             return (
                 .list([
                     "@creditcard:filter", "@iban:filter", "@pemkey:filter", "@urlauth:legacy", "@password:filter",
-                    "@usssn:filter",
-                ]), .remove
+                    "@usssn:filter", "@bearer:filter",
+                ]), nil
             )
         case "@urlauth:legacy":
             return (.rule(type: "url_auth"), .replace("[Filtered]"))
+        case "@cookies:filter":
+            return (.rule(type: "cookies"), .replace("[Filtered]"))
         default:
             break
         }
         guard id.hasPrefix("@") else { return nil }
         let parts = id.dropFirst().split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
         guard let kind = kinds[String(parts[0])] else { return nil }
-        let method = parts.count == 2 ? String(parts[1]) : kind.method
+        guard parts.count == 2 else { return (.alias("\(id):\(kind.method)"), nil) }
+        let method = String(parts[1])
         let redaction: PIIRedaction
         switch method {
         case "remove": redaction = .remove
@@ -83,6 +94,16 @@ enum PIIBuiltins {
     static let mac = pattern(#"\b([[:xdigit:]]{2}[:-]){5}[[:xdigit:]]{2}\b"#)
     /// A UUID, with its dashes or without.
     static let uuid = pattern(#"(?i)\b[a-z0-9]{8}-?[a-z0-9]{4}-?[a-z0-9]{4}-?[a-z0-9]{4}-?[a-z0-9]{12}\b"#)
+
+    /// The value in a `name=value` pair, in any text, of a session or CSRF cookie Relay filters (`sessionid=…`,
+    /// `XSRF-TOKEN=…`), the names compared case-insensitively: to the next `;`, or the end of the text, as Relay
+    /// takes it.
+    static let cookies: PIIRule.Matcher = .pattern(
+        try! PIIPattern(
+            "(?i)(?<![A-Za-z0-9_.-])(?:"
+                + ScrubPlace.sensitiveCookies.sorted().map(NSRegularExpression.escapedPattern(for:)).joined(
+                    separator: "|") + ")=([^;]*)", rule: "@cookies:filter"),
+        groups: [1])
 
     private static func pattern(_ text: String) -> PIIRule.Matcher {
         // These patterns are fixed and valid.

@@ -18,17 +18,22 @@ extension PIIConfig {
     /// address invalid (hashed, masked, replaced) and the user has no id, username or email: the user is still told
     /// apart from others. `nil` when there is nothing to move.
     private static func movingScrubbedAddress(of original: Data, in rewritten: Data) -> Data? {
-        guard case .object(var user)? = try? JSONValue.members(["user"], ofObjectParsing: rewritten)?["user"],
+        guard let text = try? JSONValue.object(parsing: rewritten, members: ["user"]),
+            let range = text.members.last(where: { $0.name == "user" })?.value,
+            case .object(var user)? = text.value(of: "user"),
             user["id"] == nil && user["username"] == nil && user["email"] == nil,
             case .string(let address)? = user["ip_address"], !isAddress(address),
             case .object(let given)? = try? JSONValue.members(["user"], ofObjectParsing: original)?["user"],
-            case .string(let givenAddress)? = given["ip_address"], isAddress(givenAddress),
-            case .object(var event)? = try? JSONValue(parsing: rewritten)
+            case .string(let givenAddress)? = given["ip_address"], isAddress(givenAddress)
         else { return nil }
         user["id"] = .string(address)
         user["ip_address"] = nil
-        event["user"] = .object(user)
-        return try? JSONEncoder().encode(JSONValue.object(event))
+        guard let written = try? JSONEncoder().encode(JSONValue.object(user)) else { return nil }
+        // Only the user is written again; the rest of the text is kept as it was.
+        var moved = Data(rewritten.prefix(range.lowerBound))
+        moved.append(written)
+        moved.append(rewritten.dropFirst(range.upperBound))
+        return moved
     }
 
     /// Whether `text` is an IP address, or `{{auto}}`, which asks the ingest for the client's.
@@ -57,6 +62,8 @@ private final class PIIWalk {
         var structure: PIISchema.Structure
         var isFilePath = false
         var elements = 0
+        /// Whether the value is an array of `[key, value]` pairs, which Relay reads by key wherever it is.
+        var isPairList = false
         var isListPair = false
     }
 
@@ -77,6 +84,10 @@ private final class PIIWalk {
             element: { [unowned self] pairKey, parent in
                 self.element(pairKey.map { String(decoding: $0, as: UTF8.self) }, of: Int(parent))
             },
+            array: { [unowned self] node, isPairList in
+                if isPairList { self.nodes[Int(node)].isPairList = true }
+                return node
+            },
             container: { [unowned self] node, isObject in self.container(Int(node), isObject: isObject) },
             scalar: { [unowned self] text, kind, node in self.scalar(text, kind, at: Int(node)) })
     }
@@ -89,15 +100,14 @@ private final class PIIWalk {
         let index = nodes[parent].elements
         nodes[parent].elements += 1
         let node = nodes[parent]
-        if let pairKey {
-            // A pair's value, named by its key.
+        if node.isListPair {
+            // A pair's value is named by its key; the key is read by no rule.
+            guard let pairKey else {
+                return add(PIISchema.Field(structure: .opaque, sensitivity: .none), below: parent, Level(index: index))
+            }
             return add(PIISchema.member(pairKey, of: node.structure), below: parent, Level(key: pairKey))
         }
-        if node.isListPair {
-            // A pair's key, which no rule reads.
-            return add(PIISchema.Field(structure: .opaque, sensitivity: .none), below: parent, Level(index: index))
-        }
-        if PIISchema.isPairList(node.structure) {
+        if node.isPairList || PIISchema.isPairList(node.structure) {
             nodes.append(Node(place: node.place, structure: node.structure, isListPair: true))
             return JSONRewrite.Place(nodes.count - 1)
         }

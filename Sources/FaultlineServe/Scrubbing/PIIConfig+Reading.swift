@@ -68,8 +68,8 @@ extension PIIConfig {
                 throw Invalid(
                     "\(referrer) names the rule `\(id)`, which is neither in `rules` nor one of Relay's builtins "
                         + "(@anything, @ip, @email, @creditcard, @iban, @usssn, @pemkey, @urlauth, @userpath, "
-                        + "@password, @mac, @uuid, @imei, each also as `:remove`, `:replace`, `:mask`, `:hash`; "
-                        + "@common)")
+                        + "@password, @bearer, @mac, @uuid, @imei, each also as `:remove`, `:replace`, `:mask`, `:hash`; "
+                        + "@common, @common:filter, @cookies:filter)")
             }
             let resolved = inherited ?? redaction
             switch spec {
@@ -127,8 +127,8 @@ extension PIIConfig {
                 guard let matcher = matcher(ofType: type) else {
                     throw Invalid(
                         "the rule `\(id)` has the unknown type `\(type)`; known: pattern, redact_pair, anything, "
-                            + "password, bearer, ip, email, creditcard, iban, us_ssn, pemkey, url_auth, userpath, "
-                            + "mac, uuid, imei, alias, multiple")
+                            + "password, bearer, cookies, ip, email, creditcard, iban, us_ssn, pemkey, url_auth, "
+                            + "userpath, mac, uuid, imei, alias, multiple")
                 }
                 known = []
                 spec = .rule(matcher)
@@ -154,6 +154,7 @@ extension PIIConfig {
             case "mac": PIIBuiltins.mac
             case "uuid": PIIBuiltins.uuid
             case "imei": PIIBuiltins.imei
+            case "cookies": PIIBuiltins.cookies
             default: nil
             }
         }
@@ -168,6 +169,7 @@ extension PIIConfig {
                 switch spec {
                 case .rule(let type): (.rule(matcher(ofType: type)!), redaction)
                 case .list(let ids): (.multiple(ids, hidesInner: false), redaction)
+                case .alias(let target): (.alias(target, hidesInner: true), redaction)
                 }
             }
         }
@@ -206,10 +208,13 @@ extension PIIConfig {
             let captures = pattern.captureCount
             return try Set(
                 list.map { (element) throws(Invalid) in
-                    guard case .int(let group) = element, (0...captures).contains(group) else {
+                    guard case .int(let group) = element else {
+                        throw Invalid("the rule `\(rule)` has a `replaceGroups` element that is not a group number")
+                    }
+                    guard (0...captures).contains(group) else {
                         throw Invalid(
-                            "the rule `\(rule)` replaces the group \(element), but its pattern has groups 0 to "
-                                + "\(captures)")
+                            "the rule `\(rule)` replaces the group \(group), but its pattern has groups 0 to \(captures)"
+                        )
                     }
                     return group
                 })

@@ -144,8 +144,8 @@ enum PIISchema {
         case .frame:
             switch key {
             case "vars": return field(.data(.user), .user)
-            case "abs_path": return Field(structure: .opaque, sensitivity: .maybe, isFilePath: true)
-            case "module", "filename": return maybe
+            case "abs_path", "filename": return Field(structure: .opaque, sensitivity: .maybe, isFilePath: true)
+            case "module": return maybe
             default: return none
             }
         case .breadcrumb:
