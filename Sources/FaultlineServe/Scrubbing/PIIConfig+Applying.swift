@@ -1,4 +1,3 @@
-import Crypto
 import FaultlineReporting
 import Foundation
 
@@ -54,9 +53,8 @@ extension PIIConfig {
 
 /// One event's walk under a config: the places of its values as the rewrite reads them, and what the rules write.
 private final class PIIWalk {
-    /// A value the rewrite has reached: its place, its structure in the event's schema, how many of its elements
-    /// were read (for an array), and whether it is a `[key, value]` pair of a list the schema reads as an object
-    /// (headers, cookies, tags), which is no level of a path: its value is named by its key, below the list.
+    /// A value the rewrite has reached: its place, its structure in the event's schema, whether it is a file's
+    /// path, and how many of its elements were read (for an array).
     private struct Node {
         var place: PIIPlace
         var structure: PIISchema.Structure
@@ -64,6 +62,8 @@ private final class PIIWalk {
         var elements = 0
         /// Whether the value is an array of `[key, value]` pairs, which Relay reads by key wherever it is.
         var isPairList = false
+        /// Whether the value is a pair of such a list (or of headers, cookies, tags), which is no level of a path:
+        /// its value is named by its key, below the list.
         var isListPair = false
     }
 
@@ -130,8 +130,9 @@ private final class PIIWalk {
     /// does not take.
     private func place(of node: Int, _ type: PIIValueType) -> PIIPlace? {
         let found = nodes[node]
-        guard !found.isListPair, var place = Optional(found.place), !place.levels.isEmpty else { return nil }
-        if !type.isContainer || PIISchema.Field(structure: found.structure, sensitivity: .none).isFreeform {
+        guard !found.isListPair, !found.place.levels.isEmpty else { return nil }
+        var place = found.place
+        if !type.isContainer || PIISchema.isFreeform(found.structure) {
             place.levels[place.levels.count - 1].types.insert(PIIValueTypes(type))
         }
         return place

@@ -51,13 +51,13 @@ enum PIISchema {
         /// Whether the value is the path of a binary or source file (a frame's `abs_path`, an image's `code_file`),
         /// whose file name no rule takes: the rules apply to the directory.
         var isFilePath = false
+    }
 
-        /// Whether the value is of no protocol structure, so that it is an `$object` or `$array` too.
-        var isFreeform: Bool {
-            switch structure {
-            case .data, .pairList: true
-            default: false
-            }
+    /// Whether a value of `structure` is of no protocol structure, so that it is an `$object` or `$array` too.
+    static func isFreeform(_ structure: Structure) -> Bool {
+        switch structure {
+        case .data, .pairList: true
+        default: false
         }
     }
 

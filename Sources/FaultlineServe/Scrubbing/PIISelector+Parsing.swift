@@ -22,13 +22,15 @@ extension PIISelector {
         private mutating func anyOf() throws(PIIConfig.Invalid) -> Expression {
             var expressions = [try allOf()]
             while consume(operator: "|") { expressions.append(try allOf()) }
-            return expressions.count == 1 ? expressions[0] : .any(expressions)
+            guard expressions.count > 1 else { return expressions[0] }
+            return .any(expressions)
         }
 
         private mutating func allOf() throws(PIIConfig.Invalid) -> Expression {
             var expressions = [try negatedOrNot()]
             while consume(operator: "&") { expressions.append(try negatedOrNot()) }
-            return expressions.count == 1 ? expressions[0] : .all(expressions)
+            guard expressions.count > 1 else { return expressions[0] }
+            return .all(expressions)
         }
 
         private mutating func negatedOrNot() throws(PIIConfig.Invalid) -> Expression {

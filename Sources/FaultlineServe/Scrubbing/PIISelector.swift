@@ -7,12 +7,24 @@
 /// key is `password`; keys are compared case-insensitively. As in Relay, a selector that names no specific path (a
 /// basic type such as `$string`, or `**`) reaches only the values that hold user data (``PIIPlace/Sensitivity``).
 struct PIISelector: Hashable, Sendable {
-    /// A selector's expression.
-    indirect enum Expression: Hashable, Sendable {
-        case path([Item])
-        case all([Expression])
-        case any([Expression])
-        case not(Expression)
+    /// A selector's expression: a path, or expressions combined. (A struct rather than a recursive enum: an enum
+    /// keeps its case in the spare bits of its payload's pointer, where LeakSanitizer, which the fuzz targets run
+    /// under, no longer sees the pointer.)
+    struct Expression: Hashable, Sendable {
+        enum Operation: Hashable, Sendable {
+            case path, all, any, not
+        }
+
+        let operation: Operation
+        /// A path's items.
+        var items: [Item] = []
+        /// What `all`, `any` or `not` combines: `not` one expression.
+        var operands: [Expression] = []
+
+        static func path(_ items: [Item]) -> Expression { Expression(operation: .path, items: items) }
+        static func all(_ operands: [Expression]) -> Expression { Expression(operation: .all, operands: operands) }
+        static func any(_ operands: [Expression]) -> Expression { Expression(operation: .any, operands: operands) }
+        static func not(_ operand: Expression) -> Expression { Expression(operation: .not, operands: [operand]) }
     }
 
     /// One item of a path.
@@ -56,11 +68,11 @@ struct PIISelector: Hashable, Sendable {
     }
 
     private static func matches(_ expression: Expression, _ place: PIIPlace) -> Bool {
-        switch expression {
-        case .path(let items): return matches(items, place)
-        case .all(let expressions): return expressions.allSatisfy { matches($0, place) }
-        case .any(let expressions): return expressions.contains { matches($0, place) }
-        case .not(let expression): return !matches(expression, place)
+        switch expression.operation {
+        case .path: matches(expression.items, place)
+        case .all: expression.operands.allSatisfy { matches($0, place) }
+        case .any: expression.operands.contains { matches($0, place) }
+        case .not: !expression.operands.contains { matches($0, place) }
         }
     }
 

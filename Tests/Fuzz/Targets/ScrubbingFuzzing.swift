@@ -1,4 +1,5 @@
 import FaultlineReporting
+import FaultlineServe
 import Foundation
 
 /// Secrets scrubbed from the texts of events other SDKs send: over the JSON bytes (`faultline serve`) and in the
@@ -6,8 +7,24 @@ import Foundation
 /// every key and the shape of every value but those it filters whole, and filters only spans of the texts it keeps;
 /// scrubbing what was scrubbed (a relay after the SDK) keeps all it filtered. It may filter more, since a value
 /// filtered once can make the text before a later pair read as a sensitive key (`token [Filtered]":"…`).
+///
+/// A Relay PII config (`serve --pii-config`) applied to JSON makes JSON with the same keys and the same arrays'
+/// lengths, where a value changes only to `null` or to a text; the user, whose scrubbed address may move to its id, is
+/// left out of the comparison.
 enum ScrubbingFuzzing {
     static let scrubber = Scrubber()
+
+    /// A config with rules of every kind, on selectors of every kind.
+    static let piiConfig = try! PIIConfig(
+        json: Data(
+            #"""
+            {"rules": {"digits": {"type": "pattern", "pattern": "([0-9]{3,})", "replaceGroups": [1],
+                                  "redaction": {"method": "mask"}},
+                       "pairs": {"type": "redact_pair", "keyPattern": "(?i)id$", "redaction": {"method": "hash"}}},
+             "applications": {"$string": ["@common", "digits", "@uuid:hash", "@cookies:filter"], "**": ["@password", "pairs"],
+                              "$object.* && !$http.**": ["@anything:replace"], "extra.*.* || $frame.vars.*": ["@anything:remove"],
+                              "$error.value || $frame.abs_path": ["@userpath:mask"]}}
+            """#.utf8))
 
     static func run(_ data: Data) throws(Disagreement) {
         if let text = String(data: data, encoding: .utf8) {
@@ -18,6 +35,13 @@ enum ScrubbingFuzzing {
             )
         }
         guard let tree = try? JSONValue(parsing: data) else { return }
+        if let applied = piiConfig.applied(toEvent: data) {
+            guard let redacted = try? JSONValue(parsing: applied) else {
+                throw Disagreement(description: "applying a PII config makes text that is not JSON")
+            }
+            try Disagreement.check(
+                isRedacted(tree, into: redacted, exceptUser: true), "a PII config changes more than values")
+        }
         let scrubbedBytes = scrubber.scrubbedTexts(inJSON: data) ?? data
         guard let reread = try? JSONValue(parsing: scrubbedBytes) else {
             throw Disagreement(description: "scrubbing JSON bytes makes text that is not JSON")
@@ -31,6 +55,23 @@ enum ScrubbingFuzzing {
         }
         try Disagreement.check(
             object.bytes == scrubbedBytes, "the one-pass scrubber writes other bytes than the scrubber over bytes")
+    }
+
+    /// Whether `redacted` is `value` with some of its values replaced by `null` or a text: the same keys, the same
+    /// arrays' lengths; at the top, the `user` is not compared when `exceptUser`.
+    static func isRedacted(_ value: JSONValue, into redacted: JSONValue, exceptUser: Bool = false) -> Bool {
+        switch (value, redacted) {
+        case (_, .null), (_, .string): return true
+        case (.object(let object), .object(let after)):
+            return object.keys == after.keys
+                && object.allSatisfy { key, member in
+                    exceptUser && key == "user" || after[key].map { isRedacted(member, into: $0) } ?? false
+                }
+        case (.array(let array), .array(let after)):
+            return array.count == after.count && zip(array, after).allSatisfy { isRedacted($0, into: $1) }
+        default:
+            return value == redacted
+        }
     }
 
     /// Whether `more` is `value` with some of its values replaced whole by `[Filtered]` and spans of its texts
