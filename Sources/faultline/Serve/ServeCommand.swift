@@ -158,6 +158,18 @@ struct ServeCommand: AsyncParsableCommand, CommandWithExamples {
     var forwardQueueMaxBytes: Int?
 
     func validate() throws {
+        guard !project.isEmpty, project.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            throw ValidationError(
+                "--project '\(project)' is not a project id: Sentry's SDKs read a DSN's project as a number, such as 1 "
+                    + "or 42.")
+        }
+        if let key,
+            key.isEmpty || key.contains(where: { !$0.isASCII || !($0.isLetter || $0.isNumber || "-_.~".contains($0)) })
+        {
+            throw ValidationError(
+                "--key '\(key)' cannot be a DSN's key: use letters, digits, '-', '_', '.' and '~' (Sentry's keys are "
+                    + "32 hexadecimal digits).")
+        }
         guard (0...65535).contains(port) else {
             throw ValidationError("--port \(port) is not a port: use 1 to 65535, or 0 to let the system choose.")
         }

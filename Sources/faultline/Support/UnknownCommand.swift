@@ -6,10 +6,11 @@ struct UnknownCommand {
     /// What to tell the user, on one line.
     let message: String
 
-    /// The mistake `arguments` (without the program's name) make, if their first word is neither an option nor one of
-    /// `commands`.
+    /// The mistake `arguments` (without the program's name) make, if their first word, or the word after `help`, is
+    /// neither an option nor one of `commands`.
     init?(_ arguments: [String], commands: [String]) {
-        guard let word = arguments.first, !word.hasPrefix("-"), !commands.contains(word), word != "help" else {
+        let asked = arguments.first == "help" ? arguments.dropFirst().first : arguments.first
+        guard let word = asked, !word.hasPrefix("-"), !commands.contains(word), word != "help" else {
             return nil
         }
         var isDirectory: ObjCBool = false

@@ -10,6 +10,11 @@ import Testing
         (["sumary", "--json"], "faultline: 'sumary' is not a command; did you mean 'summary'?\n"),
         (["frobnicate"], "faultline: 'frobnicate' is not a command: see 'faultline --help' for the commands.\n"),
         (["/tmp"], "faultline: '/tmp' is not a command: to read it, run 'faultline summary --log-dir /tmp'.\n"),
+        (
+            ["help", "nonexistent"],
+            "faultline: 'nonexistent' is not a command: see 'faultline --help' for the commands.\n"
+        ),
+        (["help", "isues"], "faultline: 'isues' is not a command; did you mean 'issues'?\n"),
     ])
     func anUnknownFirstWordIsNotACommand(arguments: [String], says: String) async throws {
         let outcome = try await BuiltFaultline.outcome(of: arguments)
@@ -24,6 +29,26 @@ import Testing
         #expect(outcome.status == 64)
         #expect(outcome.errors.contains("'yesterday' is not a time"))
         #expect(outcome.errors.contains("Usage: faultline issues"))
+    }
+
+    /// A value that starts with a dash, after a space, is the option's: `-1h` is not read as short options, whose
+    /// `-h` would print the help and exit 0, so that `incident --since -1h --fail-on new || page` would never page.
+    @Test(arguments: [
+        (
+            ["incident", "--since", "-1h", "--fail-on", "new"],
+            "'-1h' is not a time; durations count back from now: write 1h."
+        ),
+        (["tail", "--since", "-2d"], "'-2d' is not a time; durations count back from now: write 2d."),
+        (["issues", "--limit", "-5"], "--limit is a number of issues, 1 or more."),
+        (["summary", "--json", "-1"], "The option '--json' does not take any value, but '-1' was specified."),
+        (["issues", "--limit", "-h"], "Missing value for '--limit <limit>'"),
+    ])
+    func aValueThatLooksLikeAnOptionIsRefused(arguments: [String], says: String) async throws {
+        let outcome = try await BuiltFaultline.outcome(of: arguments + ["--file", "/dev/null"])
+
+        #expect(outcome.status == 64)
+        #expect(outcome.errors.contains(says), "\(outcome.errors)")
+        #expect(outcome.output.isEmpty)
     }
 
     @Test(arguments: [
@@ -69,6 +94,23 @@ import Testing
         let summary = String(decoding: try await BuiltFaultline.run(["summary", "--log-dir", log.path]), as: UTF8.self)
 
         #expect(summary.contains("1 truncated gzip file\n"), "\(summary)")
+    }
+
+    /// A project or key no SDK can use in a DSN is refused before serve prints one (sentry-python reads a DSN's
+    /// project as a number).
+    @Test(arguments: [
+        (["--project", "abc/def"], "--project 'abc/def' is not a project id"),
+        (["--project", ""], "--project '' is not a project id"),
+        (["--project", "1 2"], "--project '1 2' is not a project id"),
+        (["--key", "a@b"], "--key 'a@b' cannot be a DSN's key"),
+        (["--key", ""], "--key '' cannot be a DSN's key"),
+    ])
+    func aProjectOrKeyNoSDKCanUseIsRefused(arguments: [String], says: String) async throws {
+        let outcome = try await BuiltFaultline.outcome(of: ["serve", "--port", "0"] + arguments)
+
+        #expect(outcome.status == 64)
+        #expect(outcome.errors.contains(says), "\(outcome.errors)")
+        #expect(outcome.output.isEmpty)
     }
 
     @Test func aForwardDSNWithAPortOutOfRangeIsRefused() async throws {
