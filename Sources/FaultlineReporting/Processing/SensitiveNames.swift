@@ -89,6 +89,11 @@ package struct SensitiveNames: Sendable {
         ].map { Array($0.utf8) })
 
     private let terms: [Term]
+    /// For each lower-cased byte, the terms (bit `i` for `terms[i]`, the first 64) that start with it: a name is
+    /// checked only for the terms whose first bytes it holds, without touching the terms' arrays.
+    private let termsStartingWith: [UInt64]
+    /// The first two bytes of each of the first 64 terms, lower-cased (the second 0 for a term of one byte).
+    private let termHeads: [(first: UInt8, second: UInt8)]
     private let isSensitiveName: (@Sendable (String) -> Bool)?
     /// ``ScrubRules/excludeFields``, lower-cased.
     private let excluded: Set<[UInt8]>
@@ -99,7 +104,14 @@ package struct SensitiveNames: Sendable {
             ? rules.sensitiveTerms.filter { !$0.isEmpty }.map { Self.known[$0] ?? Term($0, .sensitive) }
                 + Self.secretWords : []
         let fields = rules.sensitiveFields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        terms = defaults + fields.filter { !$0.isEmpty }.map { Term($0, .secret) }
+        let terms = defaults + fields.filter { !$0.isEmpty }.map { Term($0, .secret) }
+        var termsStartingWith = [UInt64](repeating: 0, count: 256)
+        for (index, term) in terms.prefix(64).enumerated() {
+            termsStartingWith[Int(Self.lowercased(term.bytes[0]))] |= 1 << UInt64(index)
+        }
+        self.terms = terms
+        self.termsStartingWith = termsStartingWith
+        termHeads = terms.prefix(64).map { ($0.bytes[0], $0.bytes.count > 1 ? $0.bytes[1] : 0) }
         isSensitiveName = rules.isSensitiveName
         excluded = Set(
             rules.excludeFields.map { Array($0.trimmingCharacters(in: .whitespaces).lowercased().utf8) }.filter {
@@ -129,7 +141,18 @@ package struct SensitiveNames: Sendable {
     func naming(of bytes: UnsafeBufferPointer<UInt8>) -> Naming {
         guard !isExcluded(bytes) else { return .none }
         var naming = Naming.none
-        for term in terms where naming != .secret && term.naming != naming && Self.name(bytes, has: term) {
+        // Most names hold no term: the table and the terms' first two bytes rule them out, byte by byte.
+        var candidates: UInt64 = 0
+        for byte in bytes { candidates |= termsStartingWith[Int(Self.lowercased(byte))] }
+        while candidates != 0, naming != .secret {
+            let index = candidates.trailingZeroBitCount
+            candidates &= candidates - 1
+            let head = termHeads[index]
+            guard Self.name(bytes, hasHead: head) else { continue }
+            let term = terms[index]
+            if term.naming > naming, Self.name(bytes, has: term) { naming = term.naming }
+        }
+        for term in terms.dropFirst(64) where naming != .secret && term.naming > naming && Self.name(bytes, has: term) {
             naming = term.naming
         }
         if naming != .none, Self.descriptors.contains(Self.lastWord(of: bytes)) { naming = .none }
@@ -146,6 +169,18 @@ package struct SensitiveNames: Sendable {
         var start = end
         while start > 0, isLetter(name[start - 1]), !startsWord(in: name, at: start) { start -= 1 }
         return name[start..<end].map(lowercased)
+    }
+
+    /// Whether `name` holds a term's first two bytes, lower-cased, one after the other (the first alone when the
+    /// second is 0).
+    private static func name(_ name: UnsafeBufferPointer<UInt8>, hasHead head: (first: UInt8, second: UInt8)) -> Bool {
+        guard head.second != 0 else { return name.contains { lowercased($0) == head.first } }
+        guard name.count >= 2 else { return false }
+        for index in 0..<(name.count - 1)
+        where lowercased(name[index]) == head.first && lowercased(name[index + 1]) == head.second {
+            return true
+        }
+        return false
     }
 
     /// Whether `term` occurs in `name` where it counts.

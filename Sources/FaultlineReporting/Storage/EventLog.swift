@@ -28,8 +28,11 @@ import Foundation
 ///   line is appended or ``expire()`` is called, at most once per `Retention.checkInterval(of:)`; the newest is
 ///   emptied instead (an empty gzip member), for the same reason.
 /// - While it is open, the log holds its directory's ``LogDirectoryLock`` shared, so that `faultline forget` never
-///   rewrites the files beside it; opening waits while a rewrite runs. (Not on iOS, tvOS, watchOS or visionOS: see
+///   rewrites the files beside it; opening waits while a rewrite runs. It holds its file's lock exclusively: a second
+///   log on the same file, in this process or another, is refused. (Not on iOS, tvOS, watchOS or visionOS: see
 ///   `lockDirectory(_:)`.)
+/// - A line that a program other than the log left without its newline (the log's lock keeps other logs out, not
+///   every program) is ended before the next line is appended, which is then not glued to it.
 package actor EventLog {
     /// What the log did since it was opened.
     package struct Statistics: Hashable, Sendable {
@@ -68,8 +71,9 @@ package actor EventLog {
     let now: @Sendable () -> Date
     /// The active file, opened for appending; `nil` between a rotation and the next line, and once closed.
     var file: AppendOnlyFile?
-    /// The directory's lock, held shared until the log is closed.
+    /// The directory's lock, held shared until the log is closed, and the active file's, held exclusively.
     private var directoryLock: LogDirectoryLock?
+    private var writerLock: LogDirectoryLock?
     var isClosed = false
     /// The active file's size in bytes.
     var activeSize: Int
@@ -108,6 +112,7 @@ package actor EventLog {
                 reason: error.localizedDescription)
         }
         let lock = try Self.lockDirectory(configuration.directory)
+        let writerLock = try Self.lockWriting(configuration.activeFile)
         try Self.finishRotations(configuration)
         let file = try AppendOnlyFile(opening: configuration.activeFile)
         let size = try file.endOfLastLine()
@@ -122,6 +127,7 @@ package actor EventLog {
         self.nextSequence = (rotations.map(\.rotation.sequence).max() ?? 0) + 1
         self.file = consume file
         self.directoryLock = lock
+        self.writerLock = writerLock
         counts.cutOffBytes = cutOff
     }
 
@@ -136,6 +142,21 @@ package actor EventLog {
                 return try LogDirectoryLock(sharing: directory)
             } catch {
                 throw .fileOperationFailed(operation: "lock", path: directory.path, reason: "\(error)")
+            }
+        #endif
+    }
+
+    /// Takes the lock of the log's active `file`, exclusively, where the directory's is taken.
+    private static func lockWriting(_ file: URL) throws(EventLogError) -> LogDirectoryLock? {
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+            return nil
+        #else
+            do {
+                return try LogDirectoryLock(writing: file)
+            } catch .written(let path) {
+                throw .writtenElsewhere(path: path)
+            } catch {
+                throw .fileOperationFailed(operation: "lock", path: file.path, reason: "\(error)")
             }
         #endif
     }
@@ -176,7 +197,13 @@ package actor EventLog {
         }
         if date >= nextExpiryCheck { try expireOldFiles(at: date) }
         if file == nil { file = try AppendOnlyFile(opening: configuration.activeFile) }
-        var record = line
+        var record = Data()
+        if let size = try file?.size(), size != activeSize {
+            // Another program wrote to the file: a line it left unfinished is ended first.
+            if try file?.endOfLastLine() != size { record.append(Self.newline) }
+            activeSize = size
+        }
+        record.append(line)
         record.append(Self.newline)
         do {
             try file?.append(record)
@@ -184,7 +211,7 @@ package actor EventLog {
             try? file?.truncate(to: activeSize)
             throw error
         }
-        let position = LogPosition(segment: nextSequence, offset: activeSize)
+        let position = LogPosition(segment: nextSequence, offset: activeSize + record.count - line.count - 1)
         if activeSize == 0 { activeSince = date }
         activeUntil = date
         activeSize += record.count
@@ -216,6 +243,7 @@ package actor EventLog {
         defer {
             file = nil
             directoryLock = nil
+            writerLock = nil
             isClosed = true
         }
         try file?.synchronize()

@@ -10,6 +10,8 @@ package enum EventLogError: Error, Hashable, Sendable, CustomStringConvertible {
     case closed(URL)
     /// A file operation failed: what was done, to which path, and the system's reason.
     case fileOperationFailed(operation: String, path: String, reason: String)
+    /// Another process writes the log file at `path` (``LogDirectoryLock``): one log writes a file.
+    case writtenElsewhere(path: String)
 
     package var description: String {
         switch self {
@@ -20,6 +22,9 @@ package enum EventLogError: Error, Hashable, Sendable, CustomStringConvertible {
             "The line was not written: it is empty, and each line of the event log must be one whole event."
         case .closed(let file):
             "The event log \(file.path) is closed; create a new reporter to write to it again."
+        case .writtenElsewhere(let path):
+            "\(path) is written by another process: a faultline serve, or an app's reporter, on the same log "
+                + "directory. Give each its own log directory, or stop the other first."
         case .fileOperationFailed(let operation, let path, let reason):
             "Could not \(operation) \(path): \(reason). Check that the directory exists, is writable, and that the "
                 + "disk has free space."

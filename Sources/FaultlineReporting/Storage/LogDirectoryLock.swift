@@ -8,8 +8,10 @@ import Foundation
 
 /// An advisory lock on a log directory (`flock(2)` on its `faultline.lock`), so that a rewrite of its files never
 /// runs beside a process that writes them: every writer (an ``EventLog``, `faultline serve`) holds it shared for as
-/// long as it writes, and `faultline forget` holds it exclusively while it rewrites. The lock is released when the
-/// value goes away, or when the process ends, killed or not.
+/// long as it writes, and `faultline forget` holds it exclusively while it rewrites. A log file has a lock of its own
+/// (`events.jsonl.lock`), which its one writer holds exclusively, so that a second `faultline serve`, or an app's
+/// reporter, on the same directory is refused instead of writing beside it. The lock is released when the value goes
+/// away, or when the process ends, killed or not.
 package final class LogDirectoryLock: Sendable {
     /// The lock file's name in the log directory.
     package static let fileName = "faultline.lock"
@@ -18,6 +20,8 @@ package final class LogDirectoryLock: Sendable {
     package enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
         /// Another process holds the lock: it writes the directory, or rewrites it.
         case held(path: String)
+        /// Another process writes the log file at `path`.
+        case written(path: String)
         /// The lock file could not be opened or locked.
         case failed(path: String, reason: String)
 
@@ -27,6 +31,7 @@ package final class LogDirectoryLock: Sendable {
                 "\(path) is in use: a process writes this log directory (faultline serve, or an app's reporter). "
                     + "Stop it first (serve finishes its requests on SIGTERM, and clients keep their events until it "
                     + "is back), then run the command again."
+            case .written(let path): EventLogError.writtenElsewhere(path: path).description
             case .failed(let path, let reason): "Could not lock \(path): \(reason)."
             }
         }
@@ -45,8 +50,22 @@ package final class LogDirectoryLock: Sendable {
         try self.init(directory, operation: LOCK_EX | LOCK_NB)
     }
 
-    private init(_ directory: URL, operation: Int32) throws(Failure) {
-        let path = directory.appendingPathComponent(Self.fileName, isDirectory: false).path
+    /// Takes the lock of the log file `file` exclusively, as its one writer does; throws ``Failure/written(path:)`` at
+    /// once when another process writes it.
+    package convenience init(writing file: URL) throws(Failure) {
+        do {
+            try self.init(path: file.path + ".lock", operation: LOCK_EX | LOCK_NB)
+        } catch .held {
+            throw .written(path: file.path)
+        }
+    }
+
+    private convenience init(_ directory: URL, operation: Int32) throws(Failure) {
+        try self.init(
+            path: directory.appendingPathComponent(Self.fileName, isDirectory: false).path, operation: operation)
+    }
+
+    private init(path: String, operation: Int32) throws(Failure) {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .failed(path: path, reason: String(cString: strerror(errno))) }
         var status: Int32

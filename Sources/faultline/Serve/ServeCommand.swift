@@ -252,6 +252,8 @@ struct ServeCommand: AsyncParsableCommand, CommandWithExamples {
         let settings = configuration
         do {
             try await Self.run(settings, logs: logs)
+        } catch let error as EventLogError {
+            throw CommandFailure(message: "\(error)", status: .unavailable, command: "faultline serve")
         } catch let error as IngestServer.ListenFailure {
             throw CommandFailure(message: "\(error)", status: .unavailable, command: "faultline serve")
         } catch let error as ForwardRoutesConflict {

@@ -244,7 +244,8 @@ import Testing
     }
 
     /// The names of the log's files in `directory`, without the lock every log holds there.
+    /// The names of the files in `directory` but the locks: the directory's, and the log file's writer's.
     private static func logFiles(in directory: TemporaryDirectory) throws -> [String] {
-        try directory.names().filter { $0 != LogDirectoryLock.fileName }
+        try directory.names().filter { $0 != LogDirectoryLock.fileName && !$0.hasSuffix(".lock") }
     }
 }

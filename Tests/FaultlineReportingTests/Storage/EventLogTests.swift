@@ -47,6 +47,48 @@ import Testing
         #expect(await log.statistics.linesWritten == 1)
     }
 
+    @Test func aSecondLogOnTheSameFileIsRefusedUntilTheFirstCloses() async throws {
+        // Given a log that is open
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let first = try EventLog(configuration: .init(directory: directory.url))
+        try await first.append(Data(#"{"a":1}"#.utf8))
+
+        // When a second log opens the same file, and then another after the first closed
+        let refusal = #expect(throws: EventLogError.self) {
+            try EventLog(configuration: .init(directory: directory.url))
+        }
+        try await first.close()
+        let second = try EventLog(configuration: .init(directory: directory.url))
+        try await second.append(Data(#"{"b":2}"#.utf8))
+
+        // Then the second was refused with the reason, the third writes, and a log of another name beside them too
+        #expect("\(refusal.map(String.init(describing:)) ?? "")".contains("is written by another process"))
+        let other = try EventLog(configuration: .init(directory: directory.url, fileName: "transactions"))
+        try await other.append(Data(#"{"t":1}"#.utf8))
+        #expect(try String(contentsOf: directory.file("events.jsonl"), encoding: .utf8) == "{\"a\":1}\n{\"b\":2}\n")
+    }
+
+    @Test func aLineAnotherProgramLeavesUnfinishedIsEndedBeforeTheNextLine() async throws {
+        // Given a log with a line, and a program that appends half a line to its file while it is open
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = try EventLog(configuration: .init(directory: directory.url))
+        try await log.append(Data(#"{"a":1}"#.utf8))
+        let active = try FileHandle(forWritingTo: directory.file("events.jsonl"))
+        try active.seekToEnd()
+        try active.write(contentsOf: Data(#"{"half":"#.utf8))
+        try active.close()
+
+        // When the log appends its next line
+        let position = try await log.append(Data(#"{"b":2}"#.utf8))
+
+        // Then that line is whole, on a line of its own, where its position says
+        let text = try String(contentsOf: directory.file("events.jsonl"), encoding: .utf8)
+        #expect(text == "{\"a\":1}\n{\"half\":\n{\"b\":2}\n")
+        #expect(position.offset == "{\"a\":1}\n{\"half\":\n".utf8.count)
+    }
+
     @Test func aLineCutShortByACrashIsCutOffWhenTheLogOpensSoNothingHalfWrittenIsEverRead() async throws {
         // Given an active file whose last line a crash cut short
         let directory = try TemporaryDirectory()
