@@ -104,7 +104,9 @@ struct ServeCommand: AsyncParsableCommand, CommandWithExamples {
         help: ArgumentHelp(
             "A Relay PII config (a Sentry project's advanced data scrubbing rules, JSON) applied to every event.",
             discussion: """
-                Selectors, rules (pattern, redact_pair, @ip, @email:mask, @anything:remove, ...) and redactions                 (remove, replace, mask, hash) as Relay reads them, applied before serve's own scrubbing. The file is                 checked at start: a selector, pattern or rule id that is wrong stops serve with the reason.
+                Selectors, rules (pattern, redact_pair, @ip, @email:mask, @anything:remove, ...) and redactions \
+                (remove, replace, mask, hash) as Relay reads them, applied before serve's own scrubbing. The file is \
+                checked at start: a selector, pattern or rule id that is wrong stops serve with the reason.
                 """),
         completion: .file(extensions: ["json"]))
     var piiConfig: String?
