@@ -18,8 +18,8 @@ struct FaultlineCommand: AsyncParsableCommand {
         defaultSubcommand: SummaryCommand.self)
 
     /// Runs the command the arguments name, after refusing a first word that names none (status 64, as for any
-    /// usage error) and giving values that start with a dash to their options (``DashedValue``); a ``CommandFailure`` is reported in one line with its status, anything else as ArgumentParser
-    /// reports it.
+    /// usage error) and giving values that start with a dash to their options (``DashedValue``); a
+    /// ``CommandFailure`` is reported in one line with its status, anything else as ArgumentParser reports it.
     static func main() async {
         let arguments = DashedValue.joined(Array(CommandLine.arguments.dropFirst()))
         let commands = configuration.subcommands.compactMap { $0.configuration.commandName }

@@ -162,9 +162,9 @@ package struct IngestRequest {
     }
 
     /// Reads an event item, with the PII config applied, in one pass (``Scrubber/scrubbedObject(parsing:members:)``):
-    /// checked whole, scrubbed, and its members located. One that pass refuses, or whose top-level keys have escapes, is read again: scrubbed and
-    /// then parsed, so that it gets the same refusal, with the offset where its text breaks (a text that is not JSON
-    /// is not scrubbed), or the same reading.
+    /// checked whole, scrubbed, and its members located. One that pass refuses, or whose top-level keys have escapes,
+    /// is read again: scrubbed and then parsed, so that it gets the same refusal, with the offset where its text
+    /// breaks (a text that is not JSON is not scrubbed), or the same reading.
     private static func read(event received: Data, _ configuration: IngestConfiguration) throws(Refusal) -> ReadEvent {
         let payload = redacted(received, configuration)
         let object =

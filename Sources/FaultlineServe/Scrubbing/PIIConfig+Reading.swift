@@ -68,8 +68,8 @@ extension PIIConfig {
                 throw Invalid(
                     "\(referrer) names the rule `\(id)`, which is neither in `rules` nor one of Relay's builtins "
                         + "(@anything, @ip, @email, @creditcard, @iban, @usssn, @pemkey, @urlauth, @userpath, "
-                        + "@password, @bearer, @mac, @uuid, @imei, each also as `:remove`, `:replace`, `:mask`, `:hash`; "
-                        + "@common, @common:filter, @cookies:filter)")
+                        + "@password, @bearer, @mac, @uuid, @imei, each also as `:remove`, `:replace`, `:mask`, "
+                        + "`:hash`; @common, @common:filter, @cookies:filter)")
             }
             let resolved = inherited ?? redaction
             switch spec {
@@ -213,7 +213,8 @@ extension PIIConfig {
                     }
                     guard (0...captures).contains(group) else {
                         throw Invalid(
-                            "the rule `\(rule)` replaces the group \(group), but its pattern has groups 0 to \(captures)"
+                            "the rule `\(rule)` replaces the group \(group), but its pattern has groups 0 to "
+                                + "\(captures)"
                         )
                     }
                     return group

@@ -14,11 +14,13 @@ import Foundation
 /// ```
 ///
 /// - `rules`: rules by id, of the types `pattern` (`pattern`, `replaceGroups`), `redact_pair` (`keyPattern`),
-///   `anything`, `password`, `bearer`, `ip`, `email`, `creditcard`, `iban`, `us_ssn`, `pemkey`, `url_auth`,
-///   `userpath`, `mac`, `uuid`, `imei`, `alias` (`rule`, `hideInner`) and `multiple` (`rules`, `hideInner`); each
-///   with a `redaction`: `{"method": "remove" | "replace" | "mask" | "hash"}`, `replace` with a `text`.
+///   `anything`, `password`, `bearer`, `cookies`, `ip`, `email`, `creditcard`, `iban`, `us_ssn`, `pemkey`,
+///   `url_auth`, `userpath`, `mac`, `uuid`, `imei`, `alias` (`rule`, `hideInner`) and `multiple` (`rules`,
+///   `hideInner`); each with a `redaction`: `{"method": "remove" | "replace" | "mask" | "hash"}`, `replace` with a
+///   `text`.
 /// - `applications`: for each ``PIISelector``, the ids of the rules to apply there: the config's own, or Relay's
-///   builtins (`@ip`, `@ip:hash`, `@email:mask`, `@anything:remove`, `@common`, ...).
+///   builtins (`@ip`, `@ip:hash`, `@email:mask`, `@anything:remove`, `@bearer`, `@common`, `@common:filter`,
+///   `@cookies:filter`, ...).
 /// - `vars.hashKey` is accepted and, as in Relay today, not used: `hash` is keyed with an empty key.
 ///
 /// Everything is checked when the config is read: a selector or pattern that does not parse, a rule id that is
