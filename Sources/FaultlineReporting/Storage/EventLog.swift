@@ -30,7 +30,7 @@ import Foundation
 /// - While it is open, the log holds its directory's ``LogDirectoryLock`` shared, so that `faultline forget` never
 ///   rewrites the files beside it; opening waits while a rewrite runs. It holds its file's lock exclusively: a second
 ///   log on the same file, in this process or another, is refused. (Not on iOS, tvOS, watchOS or visionOS: see
-///   `lockDirectory(_:)`.)
+///   `lock(_:)`.)
 /// - A line that a program other than the log left without its newline (the log's lock keeps other logs out, not
 ///   every program) is ended before the next line is appended, which is then not glued to it.
 package actor EventLog {
@@ -111,8 +111,7 @@ package actor EventLog {
                 operation: "create the directory", path: configuration.directory.path,
                 reason: error.localizedDescription)
         }
-        let lock = try Self.lockDirectory(configuration.directory)
-        let writerLock = try Self.lockWriting(configuration.activeFile)
+        let locks = try Self.lock(configuration)
         try Self.finishRotations(configuration)
         let file = try AppendOnlyFile(opening: configuration.activeFile)
         let size = try file.endOfLastLine()
@@ -126,33 +125,30 @@ package actor EventLog {
         self.activeUntil = size > 0 ? Self.modificationDate(of: configuration.activeFile) : nil
         self.nextSequence = (rotations.map(\.rotation.sequence).max() ?? 0) + 1
         self.file = consume file
-        self.directoryLock = lock
-        self.writerLock = writerLock
+        self.directoryLock = locks.directory
+        self.writerLock = locks.writer
         counts.cutOffBytes = cutOff
     }
 
-    /// Takes the lock of the log's `directory`, shared, where `faultline forget` may run: not on iOS, tvOS, watchOS or
-    /// visionOS, which terminate a suspended app that holds a file lock in a shared container (0xdead10cc), and where
-    /// nothing rewrites an app's log.
-    private static func lockDirectory(_ directory: URL) throws(EventLogError) -> LogDirectoryLock? {
+    /// Takes the lock of the log's directory, shared, where `faultline forget` may run, and that of its active file,
+    /// exclusively, where a second writer would append beside it: not on iOS, tvOS, watchOS or visionOS, which
+    /// terminate a suspended app that holds a file lock in a shared container (0xdead10cc), and where nothing rewrites
+    /// an app's log and one app writes it.
+    private static func lock(_ configuration: Configuration) throws(EventLogError) -> (
+        directory: LogDirectoryLock?, writer: LogDirectoryLock?
+    ) {
         #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-            return nil
+            return (nil, nil)
         #else
+            let directory: LogDirectoryLock
             do {
-                return try LogDirectoryLock(sharing: directory)
+                directory = try LogDirectoryLock(sharing: configuration.directory)
             } catch {
-                throw .fileOperationFailed(operation: "lock", path: directory.path, reason: "\(error)")
+                throw .fileOperationFailed(operation: "lock", path: configuration.directory.path, reason: "\(error)")
             }
-        #endif
-    }
-
-    /// Takes the lock of the log's active `file`, exclusively, where the directory's is taken.
-    private static func lockWriting(_ file: URL) throws(EventLogError) -> LogDirectoryLock? {
-        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-            return nil
-        #else
+            let file = configuration.activeFile
             do {
-                return try LogDirectoryLock(writing: file)
+                return (directory, try LogDirectoryLock(writing: file))
             } catch .written(let path) {
                 throw .writtenElsewhere(path: path)
             } catch {

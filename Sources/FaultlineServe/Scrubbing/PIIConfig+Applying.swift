@@ -10,6 +10,7 @@ extension PIIConfig {
         guard !applications.isEmpty else { return nil }
         let walk = PIIWalk(config: self)
         guard let rewritten = try? JSONValue.rewritten(parsing: json, by: walk.rewrite) else { return nil }
+        guard walk.hasRedactedUserAddress else { return rewritten }
         return Self.movingScrubbedAddress(of: json, in: rewritten) ?? rewritten
     }
 
@@ -69,6 +70,8 @@ private final class PIIWalk {
 
     private let config: PIIConfig
     private var nodes: [Node]
+    /// Whether a rule changed `user.ip_address`, which may then move to `user.id`.
+    private(set) var hasRedactedUserAddress = false
 
     init(config: PIIConfig) {
         self.config = config
@@ -166,6 +169,9 @@ private final class PIIWalk {
             }
             guard let result = Self.redacted(value, by: rules, key: place.key, isFilePath: nodes[node].isFilePath)
             else { return nil }
+            if place.levels.count == 2, place.levels[0].key == "user", place.key == "ip_address" {
+                hasRedactedUserAddress = true
+            }
             guard let result else { return Self.null }
             var writer = JSONWriter(capacity: result.utf8.count + 2)
             writer.string(result)
