@@ -44,6 +44,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // The API client: classification, authentication, retries. Foundation only: it ships inside iOS apps.
@@ -205,7 +207,12 @@ let package = Package(
         // What the test targets share: one temporary directory, one process runner, one repository root, one
         // `eventually(within:)`, one fake clock. Not a product; the core targets never depend on it.
         .target(
-            name: "TestSupport", dependencies: ["FaultlineTestServer"], path: "Tests/TestSupport",
+            name: "TestSupport",
+            dependencies: [
+                "FaultlineTestServer", .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            path: "Tests/TestSupport",
             swiftSettings: strictSettings),
         .testTarget(
             name: "FaultlineFuzzTests", dependencies: ["FaultlineFuzzTargets", "TestSupport"],

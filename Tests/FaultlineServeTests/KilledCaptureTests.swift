@@ -76,7 +76,7 @@ private enum CaptureLoop {
 
     /// Starts it capturing into `logs` and sending to `dsn`; returns once it captures.
     static func start(logs: URL, dsn: String) async throws -> ExternalProcess {
-        let process = try ExternalProcess.start(url, [logs.path, dsn], output: .lines)
+        let process = try await ExternalProcess.start(url, [logs.path, dsn], output: .lines)
         let first = try await process.line()
         try #require(first == "ready", "CaptureLoop said \(first)")
         return process

@@ -68,7 +68,7 @@ struct ServeFixture {
     /// the system chooses, writing to `logs`, with `arguments` added; returns the process and its port once it
     /// listens.
     static func launch(logs: URL, _ arguments: [String] = []) async throws -> (process: ExternalProcess, port: Int) {
-        let process = try BuiltFaultline.start(
+        let process = try await BuiltFaultline.start(
             ["serve", "--port", "0", "--log-dir", logs.path, "--key", publicKey, "--quiet"] + arguments)
         do {
             let started = try await process.line()

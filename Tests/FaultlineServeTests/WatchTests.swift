@@ -17,7 +17,7 @@ import Testing
         /// Starts one that answers `statuses` first, recording in `directory`.
         init(answeringFirst statuses: [Int] = [], in directory: TemporaryDirectory) async throws {
             record = directory.file("posts-\(UUID()).jsonl")
-            process = try PythonPeer.start(
+            process = try await PythonPeer.start(
                 "webhook_receiver.py", [record.path] + statuses.map(String.init), output: .lines)
             let port = try #require(Int(try await process.line()))
             hook = URL(string: "http://127.0.0.1:\(port)/hook")!

@@ -13,7 +13,7 @@ package enum Bugsink {
         let data = try TemporaryDirectory("bugsink")
         defer { data.remove() }
         let port = try LoopbackPort.unused()
-        let server = try PythonPeer.start(
+        let server = try await PythonPeer.start(
             "bugsink_peer.py", ["serve", data.path, String(port)], output: .lines)
         defer { server.terminate() }  // SIGTERM: the peer stops its gunicorn too
         let dsnPrefix = "DSN "

@@ -34,8 +34,10 @@ package enum BuiltFaultline {
 
     /// Starts `faultline arguments` with its standard output read as lines (``ExternalProcess/line(where:within:)``),
     /// for a command that runs until it is stopped (`serve`).
-    package static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> ExternalProcess {
-        try ExternalProcess.start(url, arguments, environment: Self.environment(environment), output: .lines)
+    package static func start(_ arguments: [String], environment: [String: String] = [:]) async throws
+        -> ExternalProcess
+    {
+        try await ExternalProcess.start(url, arguments, environment: Self.environment(environment), output: .lines)
     }
 
     private static func environment(_ added: [String: String]) -> [String: String] {

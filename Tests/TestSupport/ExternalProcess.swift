@@ -1,13 +1,25 @@
 import FaultlineTestServer
 import Foundation
+import Subprocess
+import Synchronization
+
+#if canImport(System)
+    import System
+#else
+    import SystemPackage
+#endif
 
 /// A program a test runs in another process (the built `faultline`, the Python peers, `gzip`, lnav, Chromium, the
 /// kill tests' `CaptureLoop`), started with ``start(_:_:environment:input:output:errorsToOutput:)`` or run to its end
 /// with ``run(_:_:environment:input:output:errorsToOutput:)``.
 ///
-/// Nothing here blocks a thread while the program runs: a test waits for it by polling, as for any other state. The
-/// concurrency pool has two threads on CI's 2-core machines, and a test that held one while `faultline` or a peer ran
-/// stalled every in-process server of the run (the relay and metrics tests failed in loaded full runs for it).
+/// Nothing here blocks a thread while the program runs: a test waits for it as for any other state. The concurrency
+/// pool has two threads on CI's 2-core machines, and a test that held one while `faultline` or a peer ran stalled
+/// every in-process server of the run (the relay and metrics tests failed in loaded full runs for it).
+///
+/// Programs are started with swift-subprocess, not Foundation's `Process`: on Linux, `Process.run()` in Swift 6.3.1
+/// reads past the end of glibc's directory buffer while it lists `/proc/self/fd`, and crashed a full run
+/// intermittently (SIGSEGV in `memcpy`; swiftlang/swift-corelibs-foundation#5472).
 ///
 /// What it prints goes to files, never to a pipe nobody reads (a pipe that fills stops the program), unless a test
 /// reads its standard output line by line (``Output/lines``): then every line is read, those after the ones the test
@@ -25,12 +37,20 @@ package final class ExternalProcess: Sendable {
         case discarded
     }
 
+    /// Whether a program exited or a signal ended it.
+    package enum TerminationReason: Sendable {
+        /// It exited; ``Outcome/status`` is its exit status.
+        case exit
+        /// A signal ended it; ``Outcome/status`` is the signal's number.
+        case uncaughtSignal
+    }
+
     /// How a run ended, and what it printed.
     package struct Outcome: Sendable {
         /// Its exit status, or the signal that ended it.
         package let status: Int32
         /// Whether it exited (`.exit`) or a signal ended it (`.uncaughtSignal`).
-        package let reason: Process.TerminationReason
+        package let reason: TerminationReason
         /// Its standard output (and standard error, when they were merged).
         package let output: Data
         /// Its standard error.
@@ -45,20 +65,36 @@ package final class ExternalProcess: Sendable {
         package let description: String
     }
 
-    private let process: Process
+    /// Its process id.
+    package let processIdentifier: Int32
     private let name: String
     private let files: TemporaryDirectory
     private let lines: AsyncStream<String>?
     private let collects: Bool
+    /// The run, from its start to the program's end (which swift-subprocess waits for without a thread of the pool).
+    private let ending: Task<TerminationStatus, any Error>
+    private let ended: Flag
+
+    /// Whether the program has ended: raised by its run once swift-subprocess has reaped it.
+    private final class Flag: Sendable {
+        private let raised = Mutex(false)
+
+        var isRaised: Bool { raised.withLock { $0 } }
+
+        func raise() { raised.withLock { $0 = true } }
+    }
 
     private init(
-        process: Process, name: String, files: TemporaryDirectory, lines: AsyncStream<String>?, collects: Bool
+        processIdentifier: Int32, name: String, files: TemporaryDirectory, lines: AsyncStream<String>?,
+        collects: Bool, ending: Task<TerminationStatus, any Error>, ended: Flag
     ) {
-        self.process = process
+        self.processIdentifier = processIdentifier
         self.name = name
         self.files = files
         self.lines = lines
         self.collects = collects
+        self.ending = ending
+        self.ended = ended
     }
 
     deinit {
@@ -75,48 +111,92 @@ package final class ExternalProcess: Sendable {
 
     /// Starts `executable` with `arguments`, in `environment` (the test's own when `nil`), with `input` on its standard
     /// input (nothing when `nil`), its standard output sent as `output` says and its standard error kept, or merged
-    /// into its standard output when `errorsToOutput`.
+    /// into its standard output when `errorsToOutput`; returns once it runs.
     ///
-    /// - Throws: ``Failure`` when `executable` is missing.
+    /// - Throws: ``Failure`` when `executable` is missing or cannot be started.
     package static func start(
         _ executable: URL, _ arguments: [String], environment: [String: String]? = nil, input: Data? = nil,
         output: Output = .collected, errorsToOutput: Bool = false
-    ) throws -> ExternalProcess {
+    ) async throws -> ExternalProcess {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw Failure(
                 description: "\(executable.path) is missing: run scripts/setup, and swift build --build-tests")
         }
         let files = try TemporaryDirectory("process")
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let environment { process.environment = environment.merging(Self.sanitizerOptions) { given, _ in given } }
-        let errorFile = files.file("stderr")
-        let outputFile = files.file("stdout")
-        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: errorFile)
-        var lines: AsyncStream<String>?
-        switch output {
-        case .collected: process.standardOutput = try FileHandle(forWritingTo: outputFile)
-        case .handle(let handle): process.standardOutput = handle
-        case .discarded: process.standardOutput = FileHandle.nullDevice
-        case .lines:
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            lines = ProcessLines.of(pipe.fileHandleForReading)
+        let (standardOutput, lines) = try open(output, collectingIn: files.file("stdout"))
+        let standardError =
+            errorsToOutput
+            ? try standardOutput.descriptor.duplicate()
+            : try FileDescriptor.open(
+                FilePath(files.file("stderr").path), .writeOnly, options: [.create, .truncate],
+                permissions: [.ownerReadWrite])
+        let ended = Flag()
+        let (started, starting) = AsyncStream.makeStream(of: Int32.self)
+        let ending = Task {
+            defer {
+                ended.raise()
+                starting.finish()
+            }
+            return try await Subprocess.run(
+                .path(FilePath(executable.path)), arguments: Arguments(arguments),
+                environment: Self.environment(environment), input: .array(Array(input ?? Data())),
+                output: .fileDescriptor(
+                    standardOutput.descriptor, closeAfterSpawningProcess: standardOutput.closesAfterStart),
+                error: .fileDescriptor(standardError, closeAfterSpawningProcess: true)
+            ) { execution in
+                starting.yield(execution.processIdentifier.value)
+            }.terminationStatus
         }
-        if errorsToOutput { process.standardError = process.standardOutput }
-        let stdin = Pipe()
-        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
-        try process.run()
-        if let input {
-            stdin.fileHandleForWriting.write(input)
-            try stdin.fileHandleForWriting.close()
+        var running = started.makeAsyncIterator()
+        guard let processIdentifier = await running.next() else {
+            do {
+                _ = try await ending.value
+            } catch {
+                throw Failure(description: "\(executable.path) could not be started: \(error)")
+            }
+            throw Failure(description: "\(executable.path) ended before it was seen to start")
         }
         let collects = if case .collected = output { true } else { false }
         return ExternalProcess(
-            process: process, name: executable.lastPathComponent, files: files, lines: lines, collects: collects)
+            processIdentifier: processIdentifier, name: executable.lastPathComponent, files: files, lines: lines,
+            collects: collects, ending: ending, ended: ended)
+    }
+
+    /// Where `output` sends a program's standard output: the descriptor it is given, whether it is closed once the
+    /// program has it, and for ``Output/lines`` the lines read from the pipe's other end.
+    private static func open(_ output: Output, collectingIn file: URL) throws -> (
+        (descriptor: FileDescriptor, closesAfterStart: Bool), AsyncStream<String>?
+    ) {
+        switch output {
+        case .collected:
+            let descriptor = try FileDescriptor.open(
+                FilePath(file.path), .writeOnly, options: [.create, .truncate], permissions: [.ownerReadWrite])
+            return ((descriptor, true), nil)
+        case .handle(let handle):
+            return ((FileDescriptor(rawValue: handle.fileDescriptor), false), nil)
+        case .discarded:
+            return ((try FileDescriptor.open("/dev/null", .writeOnly), true), nil)
+        case .lines:
+            let pipe = try FileDescriptor.pipe()
+            let reading = FileHandle(fileDescriptor: pipe.readEnd.rawValue, closeOnDealloc: true)
+            return ((pipe.writeEnd, true), ProcessLines.of(reading))
+        }
+    }
+
+    /// `environment` with the sanitizers' options, or the test's own environment when it is `nil`.
+    private static func environment(_ environment: [String: String]?) -> Subprocess.Environment {
+        guard let environment else {
+            return .inherit.updating(
+                Dictionary(
+                    uniqueKeysWithValues: sanitizerOptions.compactMap { key, value in
+                        Subprocess.Environment.Key(rawValue: key).map { ($0, Optional(value)) }
+                    }))
+        }
+        return .custom(
+            Dictionary(
+                environment.merging(sanitizerOptions) { given, _ in given }.compactMap { key, value in
+                    Subprocess.Environment.Key(rawValue: key).map { ($0, value) }
+                }, uniquingKeysWith: { $1 }))
     }
 
     /// Runs `executable` to its end, without blocking a thread (see ``exit(within:)``); returns how it ended.
@@ -126,7 +206,7 @@ package final class ExternalProcess: Sendable {
         _ executable: URL, _ arguments: [String], environment: [String: String]? = nil, input: Data? = nil,
         output: Output = .collected, errorsToOutput: Bool = false
     ) async throws -> Outcome {
-        let process = try start(
+        let process = try await start(
             executable, arguments, environment: environment, input: input, output: output,
             errorsToOutput: errorsToOutput)
         return try await process.exit(within: runLimit)
@@ -137,11 +217,8 @@ package final class ExternalProcess: Sendable {
     /// rendering a report, `faultline` over the golden corpus) takes seconds.
     package static let runLimit = slowed(.seconds(600))
 
-    /// Its process id.
-    package var processIdentifier: Int32 { process.processIdentifier }
-
     /// Whether it is still running.
-    package var isRunning: Bool { process.isRunning }
+    package var isRunning: Bool { !ended.isRaised }
 
     /// The first line it prints on standard output (started with ``Output/lines``) for which `predicate` holds: how
     /// a test knows a program is ready (serve's port, Bugsink's DSN, CaptureLoop's "ready").
@@ -171,12 +248,17 @@ package final class ExternalProcess: Sendable {
 
     /// Sends it SIGTERM.
     package func terminate() {
-        if process.isRunning { process.terminate() }
+        signal(SIGTERM)
     }
 
     /// Sends it SIGKILL.
     package func kill() {
-        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        signal(SIGKILL)
+    }
+
+    /// Sends it `number` while it runs: its process id is not reused until its run has reaped it.
+    private func signal(_ number: Int32) {
+        if isRunning { Foundation.kill(processIdentifier, number) }
     }
 
     /// Waits for it to end without blocking a thread (it may be talking to a server in this process, and the pool's
@@ -185,20 +267,17 @@ package final class ExternalProcess: Sendable {
     /// - Throws: ``Failure`` when it still runs after `timeout` (``patience`` by default); it is then killed.
     @discardableResult
     package func exit(within timeout: Duration = patience) async throws -> Outcome {
-        guard try await eventually(within: timeout, { !process.isRunning }) else {
+        guard try await eventually(within: timeout, { !isRunning }) else {
             kill()
             throw Failure(description: "\(name) did not exit within \(timeout)")
         }
-        process.waitUntilExit()
-        return outcome()
-    }
-
-    /// How it ended, once it has.
-    private func outcome() -> Outcome {
+        let status = try await ending.value
         let output = collects ? (try? Data(contentsOf: files.file("stdout"))) ?? Data() : Data()
         let errors = (try? String(contentsOf: files.file("stderr"), encoding: .utf8)) ?? ""
-        return Outcome(
-            status: process.terminationStatus, reason: process.terminationReason, output: output, errors: errors)
+        return switch status {
+        case .exited(let code): Outcome(status: code, reason: .exit, output: output, errors: errors)
+        case .signaled(let number): Outcome(status: number, reason: .uncaughtSignal, output: output, errors: errors)
+        }
     }
 }
 

@@ -23,17 +23,17 @@ package enum PythonPeer {
     package static func start(
         _ script: String, _ arguments: [String], environment: [String: String] = [:],
         output: ExternalProcess.Output = .collected
-    ) throws -> ExternalProcess {
-        try ExternalProcess.start(
+    ) async throws -> ExternalProcess {
+        try await ExternalProcess.start(
             Repository.python, [Repository.file("Tests/peers/\(script)").path] + arguments,
             environment: Self.environment(environment), output: output)
     }
 
     /// Starts the virtualenv's `tool` (`sentry-cli`) with `arguments`, and `environment` added to the test's own.
-    package static func start(tool: String, _ arguments: [String], environment: [String: String] = [:]) throws
-        -> ExternalProcess
+    package static func start(tool: String, _ arguments: [String], environment: [String: String] = [:])
+        async throws -> ExternalProcess
     {
-        try ExternalProcess.start(
+        try await ExternalProcess.start(
             Repository.file(".venv/bin/\(tool)"), arguments, environment: Self.environment(environment))
     }
 

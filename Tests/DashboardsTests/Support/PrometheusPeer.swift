@@ -28,7 +28,7 @@ final class PrometheusPeer: Sendable {
         let configurationFile = directory.appendingPathComponent("prometheus.yml")
         try Data(configuration.utf8).write(to: configurationFile)
         let port = try LoopbackPort.unused()
-        process = try ExternalProcess.start(
+        process = try await ExternalProcess.start(
             executable,
             [
                 "--config.file=\(configurationFile.path)",

@@ -74,7 +74,7 @@ import Testing
         defer { logs.remove() }
         let forward = option.hasPrefix("--forward") ? ["--forward", "http://key@127.0.0.1:9/1"] : []
         for value in Self.nonsense {
-            let serve = try BuiltFaultline.start(
+            let serve = try await BuiltFaultline.start(
                 ["serve", "--log-dir", logs.url.path, "--port", "0"] + forward + [option, value])
             let outcome = try await serve.exit()
 

@@ -30,7 +30,7 @@ import Testing
         let fifo = log.directory.appendingPathComponent("report.fifo")
         #expect(mkfifo(fifo.path, 0o600) == 0)
         let copy = log.directory.appendingPathComponent("copy.html")
-        let reader = try ExternalProcess.start(URL(fileURLWithPath: "/bin/cp"), [fifo.path, copy.path])
+        let reader = try await ExternalProcess.start(URL(fileURLWithPath: "/bin/cp"), [fifo.path, copy.path])
 
         // When the report is written to it
         let outcome = try await BuiltFaultline.outcome(of: ["report", "--html", "--log-dir", log.path, "-o", fifo.path])

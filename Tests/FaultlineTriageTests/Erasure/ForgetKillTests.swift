@@ -46,7 +46,7 @@ import Testing
             defer { work.remove() }
             try Self.copy(pristine, to: work)
             // Given forget killed at a random moment of its run, or as a rewrite starts
-            let child = try ExternalProcess.start(
+            let child = try await ExternalProcess.start(
                 BuiltFaultline.url, ["forget", "--user", "user-3", "--log-dir", work.path], output: .collected)
             if rounds.isMultiple(of: 2) {
                 Self.kill(child, whenARewriteStartsIn: work.url)
