@@ -60,7 +60,8 @@ import Testing
             #expect(!text.contains("\nFAKE"), "faultline \(command) printed a forged line")
         }
         let tail = try #require(texts.first { $0.0 == "tail -n 50" }?.1)
-        let lines = tail.split(separator: "\n")
+        let lines = tail.split(separator: "\n").dropFirst()  // its header
+        #expect(tail.hasPrefix("TIME (UTC)"))
         #expect(lines.count == accepted)
         #expect(lines.allSatisfy { $0.wholeMatch(of: /2\d{3}-\d\d-\d\dT\d\d:\d\d:\d\dZ  .*/) != nil })
         #expect(tail.contains(#"\x1B[2J\x1B]0;pwned\x07checkout failed\nFAKE"#))

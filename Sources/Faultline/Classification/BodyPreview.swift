@@ -14,8 +14,12 @@ public struct BodyPreview: Hashable, Sendable, CustomStringConvertible {
     public let isTruncated: Bool
     /// Whether the previewed bytes held invalid UTF-8 (replaced with U+FFFD in ``text``).
     public let containsInvalidUTF8: Bool
+    /// The page's title when the body is an HTML page (its `<title>`, else its first `<h1>`), as one line of text:
+    /// `502 Bad Gateway` for nginx's page. What the failure's description says instead of the page's markup.
+    public let pageTitle: String?
 
-    /// Creates a preview of at most `limit` bytes of `body`, cut at a character boundary.
+    /// Creates a preview of at most `limit` bytes of `body`, cut at a character boundary, with the page's title when
+    /// `body` is an HTML page.
     public init(body: Data, contentType: String?, limit: Int) {
         var end = body.startIndex + min(max(0, limit), body.count)
         if end < body.endIndex {
@@ -27,6 +31,7 @@ public struct BodyPreview: Hashable, Sendable, CustomStringConvertible {
         self.totalBytes = body.count
         self.isTruncated = end < body.endIndex
         self.containsInvalidUTF8 = !text.utf8.elementsEqual(previewed)
+        self.pageTitle = HTMLPageTitle.of(body, contentType: contentType)
     }
 
     public var description: String {

@@ -38,12 +38,20 @@ public struct ServerFailure: Sendable, CustomStringConvertible {
     /// The server's message, if it sent one.
     public var message: String? { serverError?.message }
 
+    /// The status, then what the server said: `HTTP 400 code 40013 (validation) "Invalid date"`; for a body the error
+    /// contract did not read, its preview, or an HTML page's title: `HTTP 502 page "502 Bad Gateway" (text/html, 150
+    /// bytes)`.
     public var description: String {
         var parts = ["HTTP \(statusCode)"]
         if let code { parts.append("code \(code)") }
         if let category { parts.append("(\(category))") }
         if let message { parts.append("\"\(message)\"") }
-        if let bodyPreview { parts.append("body: \(bodyPreview)") }
+        if let title = bodyPreview?.pageTitle {
+            let type = bodyPreview?.contentType.map { "\($0), " } ?? ""
+            parts.append("page \"\(title)\" (\(type)\(bodySize) bytes)")
+        } else if let bodyPreview {
+            parts.append("body: \(bodyPreview)")
+        }
         return parts.joined(separator: " ")
     }
 }

@@ -1,7 +1,7 @@
 import FaultlineLogReading
 import FaultlineReporting
 
-/// One event as `faultline tail` prints it: a line of text, or a JSON object per line with `--json` (every field
+/// One event as `faultline tail` prints it: a line in ``TailColumns``, or a JSON object per line with `--json` (every field
 /// present, `null` when the event did not say; `status` a number).
 public struct EventLine: Hashable, Sendable, Encodable {
     public let eventID: String
@@ -44,14 +44,5 @@ public struct EventLine: Hashable, Sendable, Encodable {
         try container.encode(user, forKey: .user)
         try container.encode(release, forKey: .release)
         try container.encode(title, forKey: .title)
-    }
-
-    /// `time  kind  status  code  route  user  title`, `-` for what is missing, on one line however the event's text
-    /// runs: control characters are shown escaped, and on a terminal of known width the line is cut to fit.
-    public func text(style: TextStyle) -> String {
-        let fields = [kind, status ?? "-", serverCode ?? "-", route ?? "-", user ?? "-", title].map(TerminalText.safe)
-        var line = "\(timestamp)  " + fields.joined(separator: "  ")
-        if let width = style.width { line = TerminalText.truncated(line, toWidth: max(width, timestamp.count + 2)) }
-        return style.dim(timestamp) + line.dropFirst(timestamp.count)
     }
 }

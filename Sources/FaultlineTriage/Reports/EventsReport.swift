@@ -41,11 +41,13 @@ public struct EventsReport: Hashable, Sendable, Encodable {
         var table = TextTable(
             header: ["TIME (UTC)", "EVENT ID", "USER", "RELEASE", "ROUTE", "STATUS", "TITLE"], rightAligned: [5],
             flexible: 6, dropOrder: [3, 4, 2, 5])
-        table.rows = events.map { event in
-            [
-                event.timestamp, event.eventID, event.user ?? "-", event.release ?? "-", event.route ?? "-",
-                event.status ?? "-", event.title,
-            ]
+        for event in events {
+            let title = TableTitle(event.title, route: event.route)
+            table.append(
+                [
+                    event.timestamp, event.eventID, event.user ?? "-", event.release ?? "-", title.route ?? "-",
+                    event.status ?? "-", title.point,
+                ], keepingHead: title.head)
         }
         let more = leftOut > 0 ? "; \(counted(leftOut, "event")) not listed (--limit to list more)" : ""
         return style.bold("\(issue)  \(TerminalText.safe(title))") + "\n" + table.render(style: style) + "\n"

@@ -108,8 +108,9 @@ public struct IncidentReport: Hashable, Sendable, Encodable {
         ]
         var lines = [
             style.bold(
-                "incident window \(window.start) to \(window.end), baseline the \(Self.hours(window.baselineHours)) before"
-            ),
+                TerminalText.wrapped(
+                    "incident window \(window.start) to \(window.end), baseline the "
+                        + "\(Self.hours(window.baselineHours)) before", toWidth: style.width)),
             "\(counted(events, "event")) in \(counted(issues, "issue")), \(counted(users, "user")); "
                 + counts.joined(separator: ", "),
         ]
@@ -122,7 +123,7 @@ public struct IncidentReport: Hashable, Sendable, Encodable {
         if flagged.isEmpty {
             lines.append("Nothing is new, spiking or regressed in the window.")
         } else {
-            lines.append(Self.table(flagged, style: style))
+            lines.append(Self.table(flagged, windowEnd: window.end, style: style))
             if leftOut > 0 {
                 lines.append(
                     style.dim("\(flagged.count) of \(flagged.count + leftOut) flagged issues listed (--limit)."))
@@ -132,42 +133,52 @@ public struct IncidentReport: Hashable, Sendable, Encodable {
             lines.append("")
             lines.append(Self.table(routes, style: style))
         }
-        lines.append(
-            style.dim(
-                "new: first seen in the window. spiking: at least \(window.spikeMinimum) events and \(Self.number(window.spikeFactor))× "
-                    + "the baseline's rate. regressed: in the newest release, not in the one before, seen in an older one."
-            ))
+        var legend = [
+            "new: first seen in the window. spiking: at least \(window.spikeMinimum) events and "
+                + "\(Self.number(window.spikeFactor))× the baseline's rate. regressed: in the newest release, not in the "
+                + "one before, seen in an older one. new in a release: not new, seen in no older release."
+        ]
         if !routes.isEmpty {
-            lines.append(
-                style.dim(
-                    "failure rate spiking: \(Self.number(window.spikeFactor))× the baseline's share of failed requests. "
-                        + "slower: its p95 in the newest release against the release before. "
-                        + "'faultline routes' has every route."))
+            legend.append(
+                "failure rate spiking: \(Self.number(window.spikeFactor))× the baseline's share of failed requests. "
+                    + "slower: its p95 in the newest release against the release before. "
+                    + "'faultline routes' has every route.")
         }
-        lines.append(style.dim("Run 'faultline show <id>' for one issue's users, releases and breadcrumbs."))
+        legend.append("Run 'faultline show <id>' for one issue's users, releases and breadcrumbs.")
+        lines += legend.map { style.dim(TerminalText.wrapped($0, toWidth: style.width)) }
         return lines.joined(separator: "\n") + "\n" + ReadCounts.text(read, style: style)
     }
 
-    /// The flagged issues' table: per-hour rates in the baseline and the window, the factor, and since when.
-    static func table(_ rows: [IssueRow], style: TextStyle) -> String {
+    /// The flagged issues' table: per-hour rates in the baseline and the window, the factor, and since when (by its
+    /// time alone on the day the window ends). Titles are said without the method and route the ROUTE column shows
+    /// (``TableTitle``); on a narrow terminal the title gives up cells down to half the width (48 cells at most), then
+    /// the kind, factor, per-hour, route and of-requests columns go.
+    static func table(_ rows: [IssueRow], windowEnd: String, style: TextStyle) -> String {
         var table = TextTable(
             header: [
-                "ID", "SIGNALS", "KIND", "ISSUE", "EVENTS", "OF REQUESTS", "USERS", "PER HOUR (BEFORE → NOW)", "FACTOR",
-                "SINCE (UTC)",
+                "ID", "SIGNALS", "KIND", "ISSUE", "ROUTE", "EVENTS", "OF REQUESTS", "USERS", "PER HOUR (BEFORE → NOW)",
+                "FACTOR", "SINCE",
             ],
-            rightAligned: [4, 5, 6, 8], flexible: 3, dropOrder: [2, 8, 7, 5])
+            rightAligned: [5, 6, 7, 9], flexible: 3, dropOrder: [2, 9, 8, 4, 6])
+        table.minimumFlexibleWidth = IssuesReport.minimumTitleWidth(style.width)
         for row in rows {
             guard let signals = row.signals else { continue }
             let spike = signals.spike
-            table.rows.append([
-                row.id, signals.names.joined(separator: ", "), row.kind,
-                row.title,
-                String(row.events), row.shareOfRequests, "\(signals.users) of \(signals.usersInWindow)",
-                "\(number(spike.baselineRate)) → \(number(spike.windowRate))",
-                spike.factor.map { "\(number($0))×" } ?? "-", signals.since.map(UTCTime.minute) ?? "-",
-            ])
+            let title = TableTitle(row.title, route: row.route)
+            table.append(
+                [
+                    row.id, signals.names.joined(separator: ", "), row.kind, title.point, title.route ?? "-",
+                    String(row.events), row.shareOfRequests, "\(signals.users) of \(signals.usersInWindow)",
+                    "\(number(spike.baselineRate)) → \(number(spike.windowRate))",
+                    spike.factor.map { "\(number($0))×" } ?? "-",
+                    signals.since.map { since in
+                        let minute = UTCTime.minute(since)
+                        return since.prefix(10) == windowEnd.prefix(10) ? String(minute.dropFirst(11)) : minute
+                    } ?? "-",
+                ], keepingHead: title.head)
         }
-        if !rows.contains(where: { $0.routeRequests != nil }) { table.leaveOut(5) }
+        if !rows.contains(where: { $0.routeRequests != nil }) { table.leaveOut(6) }
+        if !rows.contains(where: { $0.route != nil }) { table.leaveOut(4) }
         return table.render(style: style)
     }
 

@@ -103,28 +103,38 @@ public struct IssuesReport: Hashable, Sendable, Codable {
 
     /// The issues' table, with a SIGNALS column when an issue has one, and an OF REQUESTS column (its share of its
     /// route's requests) when one's route has request counts: titles whole where the width has no limit (a pipe, a
-    /// file). On a narrow terminal the title gives up cells first, then the first-seen, releases, route, trend, code,
-    /// status, last-seen, of-requests and kind columns are left out in that order.
+    /// file), said without the method and route the ROUTE column shows (``TableTitle``). On a narrow terminal the
+    /// title gives up cells first, down to half the width (48 cells at most), cut in its middle; then the first-seen, releases, trend,
+    /// code, status, last-seen, kind, route and of-requests columns are left out in that order.
     static func table(_ rows: [IssueRow], style: TextStyle) -> String {
         var table = TextTable(
             header: [
                 "ID", "KIND", "ISSUE", "ROUTE", "STATUS", "CODE", "EVENTS", "USERS", "FIRST SEEN (UTC)",
                 "LAST SEEN (UTC)", "RELEASES", "TREND", "SIGNALS", "OF REQUESTS",
             ],
-            rightAligned: [6, 7, 13], flexible: 2, dropOrder: [8, 10, 3, 11, 5, 4, 9, 13, 1])
+            rightAligned: [6, 7, 13], flexible: 2, dropOrder: [8, 10, 11, 5, 4, 9, 1, 3, 13])
+        table.minimumFlexibleWidth = minimumTitleWidth(style.width)
         for row in rows {
             let releases = row.releases.first.map { row.releases.count > 1 ? "\($0) +\(row.releases.count - 1)" : $0 }
             let signals: String = row.signals?.names.joined(separator: ", ") ?? ""
+            let title = TableTitle(row.title, route: row.route)
             let cells: [String] = [
-                row.id, row.kind, row.title, row.route ?? "-", row.status ?? "-",
+                row.id, row.kind, title.point, title.route ?? "-", row.status ?? "-",
                 row.serverCode ?? "-", String(row.events), String(row.users), UTCTime.minute(row.firstSeen),
                 UTCTime.minute(row.lastSeen), releases ?? "-", row.sparkline, signals, row.shareOfRequests,
             ]
-            table.rows.append(cells)
+            table.append(cells, keepingHead: title.head)
         }
         if !rows.contains(where: { $0.signals?.names.isEmpty == false }) { table.leaveOut(12) }
         if !rows.contains(where: { $0.routeRequests != nil }) { table.leaveOut(13) }
+        if !rows.contains(where: { $0.route != nil }) { table.leaveOut(3) }
         return table.render(style: style)
+    }
+
+    /// The narrowest an issue table's title column gets before other columns are left out: half a terminal `width`
+    /// cells wide, up to 48 cells.
+    static func minimumTitleWidth(_ width: Int?) -> Int {
+        max(24, min(48, (width ?? 0) / 2))
     }
 
     /// `text` made safe for a terminal (on one line) and cut to `width` cells with an ellipsis.

@@ -42,6 +42,48 @@ public enum TerminalText {
         return kept + "…"
     }
 
+    /// `text` cut to at most `cells` cells in its middle: its first `head` cells whole (where they fit), then as much
+    /// of its start and of its end as fit either side of `…`. A title keeps what it is about and how it ends.
+    public static func truncatedInMiddle(_ text: String, toWidth cells: Int, keepingHead head: Int = 0) -> String {
+        guard width(text) > cells else { return text }
+        let startCells = max(head, (cells - 1) / 2)
+        let endCells = cells - 1 - startCells
+        guard endCells >= 6 else { return truncated(text, toWidth: cells) }
+        var start = ""
+        var used = 0
+        for character in text {
+            let cellsOfCharacter = width(String(character))
+            guard used + cellsOfCharacter <= startCells else { break }
+            start.append(character)
+            used += cellsOfCharacter
+        }
+        var end: [Character] = []
+        var usedAtEnd = 0
+        for character in text.reversed() {
+            let cellsOfCharacter = width(String(character))
+            guard usedAtEnd + cellsOfCharacter <= cells - 1 - used else { break }
+            end.append(character)
+            usedAtEnd += cellsOfCharacter
+        }
+        return start + "…" + String(end.reversed())
+    }
+
+    /// `text` (prose, on one line) broken at spaces into lines of at most `cells` cells; as it is when `cells` is
+    /// `nil`. A word longer than a line stays whole.
+    public static func wrapped(_ text: String, toWidth cells: Int?) -> String {
+        guard let cells, width(text) > cells else { return text }
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, width(line) + 1 + width(String(word)) > cells {
+                lines.append(line)
+                line = ""
+            }
+            line += line.isEmpty ? String(word) : " " + word
+        }
+        return (lines + [line]).joined(separator: "\n")
+    }
+
     /// Whether a UTF-8 byte may start something ``safe(_:)`` escapes: a C0 control or DEL, or the lead byte of a C1
     /// control (`C2`), of an Arabic letter mark (`D8`) or of the marks, separators and overrides at U+200E–U+206F
     /// (`E2`). Text without any is returned as it is.

@@ -1,7 +1,8 @@
 import FaultlineReporting
 
 /// Reads the times `--since` and `--until` take: relative to now (`90s`, `30m`, `2h`, `7d`, `1w`) or absolute
-/// (`2026-11-23`, `2026-11-23T14:00:00Z`, with an offset or not: UTC is assumed).
+/// (`2026-11-23`, `2026-11-23T14:00:00Z`, `2026-11-23T14:00Z`, or `2026-11-23 14:00` as the tables show times; with an
+/// offset or not: UTC is assumed).
 public enum TimeExpression {
     /// The seconds a duration such as `90s`, `30m`, `24h`, `7d` or `1w` stands for, or `nil` when `text` is not one.
     public static func duration(_ text: String) -> Double? {
@@ -25,6 +26,19 @@ public enum TimeExpression {
             if let scale, (amount * scale).isFinite { return max(now - amount * scale, RFC3339.range.lowerBound) }
         }
         if text.count == 10 { return RFC3339.seconds(text + "T00:00:00Z") }
-        return RFC3339.seconds(text) ?? RFC3339.seconds(text + "Z")
+        let time = withSeconds(text)
+        return RFC3339.seconds(time) ?? RFC3339.seconds(time + "Z")
+    }
+
+    /// `text` with `T` between its date and time, and `:00` seconds when it gives minutes only (`2026-11-23 14:00`,
+    /// `2026-11-23T14:00+09:00`).
+    private static func withSeconds(_ text: String) -> String {
+        var characters = Array(text)
+        guard characters.count >= 16, characters[10] == " " || characters[10] == "T" else { return text }
+        characters[10] = "T"
+        if characters.count == 16 || !characters[16].isNumber && characters[16] != ":" {
+            characters.insert(contentsOf: ":00", at: 16)
+        }
+        return String(characters)
     }
 }

@@ -63,13 +63,14 @@ public struct IssueSignals: Hashable, Sendable, Codable {
         case usersInWindow = "users_in_window"
     }
 
-    /// The signals' names, as the text reports list them: `new`, `spiking`, `regressed`, `new in <release>`.
+    /// The signals' names, as the text reports list them: `new`, `spiking`, `regressed`, `new in <release>` (for an
+    /// issue not new in the window: a new issue is new in every release it has).
     public var names: [String] {
         var names: [String] = []
         if isNew { names.append("new") }
         if isSpiking { names.append("spiking") }
         if isRegressed { names.append("regressed") }
-        if isNewInRelease, let newestRelease { names.append("new in \(newestRelease)") }
+        if isNewInRelease, !isNew, let newestRelease { names.append("new in \(newestRelease)") }
         return names
     }
 

@@ -37,7 +37,11 @@ struct TailCommand: AsyncParsableCommand, CommandWithExamples {
         let follower = options.logDirectory.map { LogFollower(url: LogLayout($0).activeLog) }
         let latest = LatestEvents(lines, from: try options.logFiles(), filter: filter)
         TriageOptions.name(latest.unreadableFiles)
-        for record in latest.events { try print(record) }
+        let columns = TailColumns(fitting: latest.events.map(EventLine.init), width: options.style.width)
+        if !options.json, follow || !latest.events.isEmpty {
+            try StandardOutput.write(Data((columns.header(style: options.style) + "\n").utf8))
+        }
+        for record in latest.events { try print(record, in: columns) }
         guard follow, var follower else { return }
         let printed = Set(latest.events.map(\.eventID))
         while !Task.isCancelled {
@@ -48,16 +52,16 @@ struct TailCommand: AsyncParsableCommand, CommandWithExamples {
                 else { return }
                 new.append(record)
             }
-            for record in new { try print(record) }
+            for record in new { try print(record, in: columns) }
         }
     }
 
-    private func print(_ record: EventRecord) throws {
+    private func print(_ record: EventRecord, in columns: TailColumns) throws {
         let line = EventLine(record)
         if options.json {
             try StandardOutput.write(try JSONOutput.encode(line, pretty: false))
         } else {
-            try StandardOutput.write(Data((line.text(style: options.style) + "\n").utf8))
+            try StandardOutput.write(Data((columns.text(line, style: options.style) + "\n").utf8))
         }
     }
 }

@@ -93,6 +93,9 @@ import Testing
             #expect(preview.contentType?.hasPrefix("text/html") == true)
             #expect(preview.text.contains("502 Bad Gateway"))
             #expect(preview.totalBytes == server.bodySize)
+            // the page's title is what the failure says; its markup stays in the preview
+            #expect(preview.pageTitle == "502 Bad Gateway")
+            #expect(server.description == "HTTP 502 page \"502 Bad Gateway\" (text/html, \(server.bodySize) bytes)")
             // 502 is retryable: the default policy tried three times before giving up
             #expect(failure?.context.attempt == 3)
         }

@@ -43,6 +43,10 @@ import Testing
                 ("summary-\(columns)-columns", ["summary"], columns, logs),
                 ("issues-\(columns)-columns", ["issues"], columns, logs),
                 ("tail-\(columns)-columns", ["tail", "-n", "4"], columns, logs),
+                (
+                    "incident-\(columns)-columns",
+                    ["incident", "--since", "2026-11-23T09:10Z", "--until", "2026-11-23 10:00"], columns, logs
+                ),
                 ("korean-summary-\(columns)-columns", ["summary"], columns, korean),
                 ("korean-tail-\(columns)-columns", ["tail"], columns, korean),
             ]
@@ -57,6 +61,12 @@ import Testing
             if let columns = command.columns {
                 let wide = output.split(separator: "\n").filter { TerminalText.width(String($0)) > columns }
                 #expect(wide.isEmpty, "\(command.name): lines wider than \(columns) cells: \(wide)")
+                // what failed, not the route that has a column of its own: the decoding failure's coding path, the
+                // error page's title
+                if ["issues", "summary", "incident", "tail"].contains(command.arguments[0]), command.logs == logs {
+                    #expect(output.contains("valueNotFound at 'data.profileImage'"), "\(command.name)")
+                    #expect(output.contains("HTTP 502 page \"502 Bad Gateway\""), "\(command.name)")
+                }
             }
             let file = Self.golden.appendingPathComponent("\(command.name).txt")
             if ProcessInfo.processInfo.environment["FAULTLINE_UPDATE_GOLDEN"] == "1" {

@@ -52,7 +52,7 @@ import Testing
         #expect(text.contains("10×"))
         #expect(!text.contains("steady timeout"))
         let rows = text.split(separator: "\n").filter { $0.contains("  server  ") }
-        #expect(rows.map { $0.split(separator: "  ")[1] } == ["new, new in app@1.2", "spiking", "regressed"])
+        #expect(rows.map { $0.split(separator: "  ")[1] } == ["new", "spiking", "regressed"])
     }
 
     @Test func failOnExitsThreeWhenAnIssueHasASignalItNamesAndZeroOtherwise() async throws {

@@ -121,8 +121,9 @@ public struct HTMLReport: Sendable {
         }
         table += "</tr>\n"
         for row in issues {
+            let title = TableTitle(row.title, route: row.route)
             let cells = [
-                row.kind, IssuesReport.shortened(row.title, to: 160), row.route ?? "–", row.status ?? "–",
+                row.kind, IssuesReport.shortened(title.point, to: 160), title.route ?? "–", row.status ?? "–",
                 row.serverCode ?? "–",
             ].map { "<td>\(HTMLText.escaped($0))</td>" }
             table += "<tr><td><code>\(row.id)</code></td>" + cells.joined()
