@@ -93,6 +93,38 @@ import Testing
         #expect(bodies.allSatisfy { $0?["schema_version"] as? Int == 1 })
     }
 
+    @Test func aWatchThatRunsOnReportsOnlyTheRoundsThatDifferFromTheOneBefore() async throws {
+        let logs = try TemporaryDirectory("watch")
+        defer { logs.remove() }
+        let log = logs.file("events.jsonl")
+        #expect(FileManager.default.createFile(atPath: log.path, contents: nil))
+        try Self.appendNewIssues(0..<1, to: log)
+        let receiver = try await Receiver(in: logs)
+        defer { receiver.stop() }
+        let watch = try await ExternalProcess.start(
+            BuiltFaultline.url,
+            ["watch", "--webhook", receiver.hook.absoluteString, "--every", "1s", "--log-dir", logs.path],
+            environment: ["NO_COLOR": "1", "PATH": "/usr/bin:/bin"])
+        defer { watch.kill() }
+
+        // When it posts the first issue, runs a few rounds with nothing new, then posts a second one
+        try await wait(for: "the first alert") { try receiver.posts.count == 1 }
+        try await Task.sleep(for: .seconds(3))  // rounds with nothing new
+        try Self.appendNewIssues(1..<2, to: log)
+        try await wait(for: "the second alert") { try receiver.posts.count == 2 }
+        try await Task.sleep(for: .seconds(1))
+        watch.kill()
+        let outcome = try await watch.exit()
+
+        // Then it said what the two rounds that posted did, and nothing for the quiet rounds
+        let rounds = outcome.errors.split(separator: "\n").filter { $0.contains("alerts: ") }
+        #expect(rounds.count == 2, "\(outcome.errors)")
+        #expect(
+            rounds.first?.contains("alerts: 1 posted, 0 failed, 0 waiting for the next round; issues flagged: 1.")
+                == true)
+        #expect(rounds.last?.contains("issues flagged: 2.") == true)
+    }
+
     @Test func aFailingReceiverIsRetriedAndADownOneKeepsTheAlertsForTheNextRound() async throws {
         let logs = try TemporaryDirectory("watch")
         defer { logs.remove() }
@@ -124,6 +156,6 @@ import Testing
         #expect(try await Self.watch(receiver.hook, logs: logs.url, ["--format", "ntfy"]).status == 0)
         let ntfy = try #require(try receiver.posts.last)
         #expect(ntfy.headers["title"]?.hasPrefix("faultline: new issue ") == true)
-        #expect(String(decoding: ntfy.body, as: UTF8.self).hasPrefix("failure 1: 1 events"))
+        #expect(String(decoding: ntfy.body, as: UTF8.self).hasPrefix("failure 1: 1 event, 0 users"))
     }
 }

@@ -23,6 +23,9 @@ public struct DeliveryStatistics: Hashable, Sendable, Codable, StatisticsFile {
     public var waiting: Int?
     /// The last send that failed, and why; `nil` when none has, or in files written before it was kept.
     public var lastFailure: DeliveryFailure?
+    /// When the endpoint last accepted a send: after ``lastFailure``, the endpoint has recovered. `nil` when it never
+    /// has, or in files written before it was kept.
+    public var lastDelivery: Date?
 
     /// A send that failed: the endpoint's status and `X-Sentry-Error` (no status when no response came), and when.
     public struct DeliveryFailure: Hashable, Sendable, Codable {
@@ -42,6 +45,7 @@ public struct DeliveryStatistics: Hashable, Sendable, Codable, StatisticsFile {
     private enum CodingKeys: String, CodingKey {
         case updated, delivered, retried, discarded, expired, waiting
         case lastFailure = "last_failure"
+        case lastDelivery = "last_delivery"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -53,6 +57,7 @@ public struct DeliveryStatistics: Hashable, Sendable, Codable, StatisticsFile {
         expired = try container.decodeIfPresent([DiscardedEvents].self, forKey: .expired) ?? []
         waiting = try container.decodeIfPresent(Int.self, forKey: .waiting)
         lastFailure = try container.decodeIfPresent(DeliveryFailure.self, forKey: .lastFailure)
+        lastDelivery = try container.decodeIfPresent(Date.self, forKey: .lastDelivery)
     }
 
     /// Reads the statistics stored in `directory`; empty ones when there are none or they cannot be read.

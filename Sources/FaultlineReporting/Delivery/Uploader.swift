@@ -529,6 +529,7 @@ extension Uploader {
         case .delivered:
             remove(pending)
             counts.delivered += 1
+            counts.lastDelivery = Date()
             failuresInARow = 0
         case .retry where response == nil && isClosed:
             retry(pending)  // stopped by close(timeout:): not a failed attempt

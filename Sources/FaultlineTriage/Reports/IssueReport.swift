@@ -114,7 +114,7 @@ public struct IssueReport: Hashable, Sendable, Encodable {
         }
         return [
             "in the window: \(names)\(since); \(rates) events an hour\(factor)",
-            "hit \(signals.users) of the \(signals.usersInWindow) users seen in the window"
+            "hit \(signals.users) of the \(counted(signals.usersInWindow, "user")) seen in the window"
                 + (segments.isEmpty ? "" : "; segments " + segments.joined(separator: ", ")),
         ]
     }

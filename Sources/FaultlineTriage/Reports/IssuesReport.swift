@@ -86,6 +86,23 @@ public struct IssuesReport: Hashable, Sendable, Codable {
             + ReadCounts.text(read, style: style)
     }
 
+    /// The issues as CSV: a header row, then one row per issue in the report's order, with the fields of `--json`
+    /// (releases and signals joined with `;`, empty where an issue does not say).
+    public func csv() -> String {
+        CSV.row([
+            "id", "kind", "title", "route", "status", "server_code", "events", "users", "route_requests",
+            "failed_requests", "requests_estimated", "first_seen", "last_seen", "releases", "signals",
+        ])
+            + issues.map { row in
+                CSV.row([
+                    row.id, row.kind, row.title, row.route, row.status, row.serverCode, String(row.events),
+                    String(row.users), row.routeRequests.map(String.init), row.failedRequests.map(String.init),
+                    String(row.requestsEstimated), row.firstSeen, row.lastSeen, row.releases.joined(separator: ";"),
+                    row.signals?.names.joined(separator: ";"),
+                ])
+            }.joined()
+    }
+
     static func rows(of scan: LogScan, sortedBy order: Order) -> [IssueRow] {
         let start = scan.window?.start ?? scan.firstSeen ?? 0
         let end = scan.window.map { $0.end.nextDown } ?? scan.lastSeen ?? 0

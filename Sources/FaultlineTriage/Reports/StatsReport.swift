@@ -150,15 +150,20 @@ public struct StatsReport: Hashable, Sendable, Encodable {
         return lines
     }
 
-    /// What an uploader did, in lines: sent (`delivered` or `forwarded`), retried, dropped by reason and category.
+    /// What an uploader did, in lines: sent (`delivered` or `forwarded`), retried, the last failure and whether sends
+    /// succeeded since, dropped by reason and category. (What waits is the queue's line above it, counted now; the
+    /// count the uploader wrote at its last update is in the JSON.)
     private static func text(_ delivery: DeliveryStatistics, delivered: String) -> [String] {
         let updated = delivery.updated.map { RFC3339.string(from: $0, precision: .seconds) } ?? "never"
         var lines = ["\(delivered) \(delivery.delivered), retried \(delivery.retried) (updated \(updated))"]
-        if let waiting = delivery.waiting { lines.append("waiting to be sent: \(waiting) (at the update)") }
         if let failure = delivery.lastFailure {
             let answer = failure.status.map { "\($0)" + (failure.reason.map { " \($0)" } ?? "") } ?? "no response"
             let date = RFC3339.string(from: failure.date, precision: .seconds)
-            let note = failure.refusedTheDSN ? " (the endpoint refused the DSN: its key or project)" : ""
+            var note = failure.refusedTheDSN ? " (the endpoint refused the DSN: its key or project)" : ""
+            if let recovered = delivery.lastDelivery, recovered > failure.date {
+                note +=
+                    "; recovered: \(delivered) since, the last at \(RFC3339.string(from: recovered, precision: .seconds))"
+            }
             lines.append("last failure: \(TerminalText.safe(answer)) at \(date)\(note)")
         }
         if !delivery.expired.isEmpty {

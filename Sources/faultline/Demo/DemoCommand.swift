@@ -71,7 +71,9 @@ struct DemoCommand: AsyncParsableCommand, CommandWithExamples {
         if ingest != nil {
             let received = await LogScan(
                 files: try LogFile.all(in: logs.appendingPathComponent("ingest")), filter: EventFilter())
-            print("The ingest received \(received.events) events: faultline issues --log-dir \(logs.path)/ingest")
+            print(
+                "The ingest received \(counted(received.events, "event")): faultline issues --log-dir \(logs.path)/ingest"
+            )
         }
         var scan = await LogScan(files: try LogFile.all(in: logs), filter: EventFilter())
         // As `faultline summary` reads them: each issue's share of its route's requests.

@@ -55,7 +55,8 @@ struct ForgetCommand: ParsableCommand, CommandWithExamples {
         try StandardOutput.write(json ? try JSONOutput.encode(result) : Data(result.text(users: user).utf8))
         if !result.failures.isEmpty {
             throw CommandFailure(
-                message: "\(result.failures.count) files could not be read and may still hold the user's events: "
+                message:
+                    "\(counted(result.failures.count, "file")) could not be read and may still hold the user's events: "
                     + "delete them, or restore them and run forget again", status: .failed)
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FaultlineTriage
+import Foundation
 
 extension IssuesReport.Order: ExpressibleByArgument {}
 
@@ -10,8 +11,8 @@ struct IssuesCommand: AsyncParsableCommand, CommandWithExamples {
 
     static let examples: [(commandLine: String, purpose: String)] = [
         ("faultline issues --sort users", "Every issue, those that hit the most users first."),
-        ("faultline issues --kind decoding --since 1d", "The decoding failures of the last day."),
         ("faultline issues --new --since 30m", "The issues first seen in the last half hour."),
+        ("faultline issues --since 7d --csv > issues.csv", "The week's issues for a spreadsheet."),
     ]
 
     @OptionGroup var options: TriageOptions
@@ -28,6 +29,9 @@ struct IssuesCommand: AsyncParsableCommand, CommandWithExamples {
     @Flag(help: "Only issues in the newest release, not in the one before, and in an older one.")
     var regressed = false
 
+    @Flag(help: "Print CSV (RFC 4180) with a header row, one row per issue.")
+    var csv = false
+
     @OptionGroup var signals: SignalOptions
     @OptionGroup var limit: LimitOption
 
@@ -38,6 +42,7 @@ struct IssuesCommand: AsyncParsableCommand, CommandWithExamples {
     private var defaultSince: String? { filtering ? "1h" : nil }
 
     func validate() throws {
+        if options.json, csv { throw ValidationError("Choose one of --json and --csv.") }
         _ = try options.window(defaultSince: defaultSince)
     }
 
@@ -49,6 +54,10 @@ struct IssuesCommand: AsyncParsableCommand, CommandWithExamples {
             }
         }
         if let count = limit.limit { report = report.limited(to: count) }
-        try options.print(report) { report.text(style: $0) }
+        if csv {
+            try StandardOutput.write(Data(report.csv().utf8))
+        } else {
+            try options.print(report) { report.text(style: $0) }
+        }
     }
 }

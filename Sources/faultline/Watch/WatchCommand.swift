@@ -70,8 +70,14 @@ struct WatchCommand: AsyncParsableCommand, CommandWithExamples {
         let poster = WebhookPoster(url: url)
         let stateURL = try stateFile()
         let interval = TimeExpression.duration(every) ?? 60
+        var flaggedBefore: Int?
         while true {
-            let failed = try await round(poster: poster, stateURL: stateURL)
+            let round = try await round(poster: poster, stateURL: stateURL)
+            // a round that posted nothing over the issues flagged before is not reported: a quiet watch prints
+            // nothing every minute
+            if !round.isQuiet || round.flagged != flaggedBefore { StandardError.say(round.said, as: "faultline watch") }
+            flaggedBefore = round.flagged
+            let failed = round.failed
             if once {
                 if failed > 0 {
                     throw CommandFailure(message: "\(failed) of the alerts not posted.", status: .failed)
@@ -82,8 +88,11 @@ struct WatchCommand: AsyncParsableCommand, CommandWithExamples {
         }
     }
 
-    /// Reads the logs, posts what is newly flagged, and returns how many posts failed.
-    private func round(poster: WebhookPoster, stateURL: URL) async throws -> Int {
+    /// Reads the logs, posts what is newly flagged, and returns what the round did: how many posts failed, whether it
+    /// had nothing to post, how many issues are flagged, and the line that says so.
+    private func round(poster: WebhookPoster, stateURL: URL) async throws -> (
+        failed: Int, isQuiet: Bool, flagged: Int, said: String
+    ) {
         let report = IncidentReport(try await options.scan(signals: signals, defaultSince: Self.defaultSince))
         var state = try AlertState.load(from: stateURL)
         let alerts = report.flagged.flatMap { row in
@@ -107,11 +116,10 @@ struct WatchCommand: AsyncParsableCommand, CommandWithExamples {
         }
         try state.save(to: stateURL)
         let waiting = max(0, pending.count - maxPosts)
-        StandardError.say(
+        let said =
             "alerts: \(posted) posted, \(failed) failed, \(waiting) waiting for the next round; "
-                + "issues flagged: \(report.flagged.count).",
-            as: "faultline watch")
-        return failed
+            + "issues flagged: \(report.flagged.count)."
+        return (failed, pending.isEmpty, report.flagged.count, said)
     }
 
     /// `new`, `spiking` and `regressed`, as the issue has them.

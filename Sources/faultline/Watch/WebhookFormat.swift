@@ -33,7 +33,7 @@ enum WebhookFormat: String, ExpressibleByArgument, CaseIterable {
         let releases = row.releases.isEmpty ? "" : "; releases \(row.releases.prefix(3).joined(separator: ", "))"
         let since = row.signals?.since.map { ", since \($0)" } ?? ""
         let details =
-            "\(row.title)\(place.isEmpty ? "" : " (\(place))"): \(row.events) events, \(row.users) users\(since)"
+            "\(row.title)\(place.isEmpty ? "" : " (\(place))"): \(counted(row.events, "event")), \(counted(row.users, "user"))\(since)"
             + "\(releases). Run 'faultline show \(row.id)'."
         return ("faultline: \(signal) issue \(row.id)", details)
     }

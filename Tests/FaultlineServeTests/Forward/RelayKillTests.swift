@@ -114,7 +114,16 @@ import Testing
             let sent = try await Self.eventsSent(
                 onceAllOf: accepted, arriveAt: recorder, from: restartedPort)
             #expect(sent.count == Set(sent).count)
+            restarted.terminate()
+            try await restarted.exit()
         }
+
+        // and stats says the upstream failed, and that it has recovered since, with the queue's count of now only
+        let stats = String(decoding: try await BuiltFaultline.run(["stats", "--log-dir", logs.path]), as: UTF8.self)
+        #expect(stats.contains(": 0 envelopes waiting"), "\(stats)")
+        #expect(stats.contains("last failure: no response at "), "\(stats)")
+        #expect(stats.contains("; recovered: forwarded since, the last at "), "\(stats)")
+        #expect(!stats.contains("waiting to be sent"), "\(stats)")
     }
 
     /// Waits until every event of `accepted` arrived at `recorder` and was answered 200, and the relay on `port` has

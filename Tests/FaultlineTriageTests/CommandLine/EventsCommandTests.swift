@@ -76,6 +76,40 @@ import Testing
         }
     }
 
+    @Test func theIssuesTableIsCSVForASpreadsheetWithTheFieldsOfItsJSON() async throws {
+        let log = try Self.log()
+        defer { log.remove() }
+        let json = try #require(
+            try JSONSerialization.jsonObject(
+                with: await BuiltFaultline.run(["issues", "--json", "--log-dir", log.path]))
+                as? [String: Any])
+        let issues = try #require(json["issues"] as? [[String: Any]])
+        let csv = log.file("issues.csv")
+        try await BuiltFaultline.run(["issues", "--csv", "--log-dir", log.path]).write(to: csv)
+        let rows = try #require(
+            try JSONSerialization.jsonObject(with: await PythonPeer.run("csv_rows.py", [csv.path]))
+                as? [[String: String]])
+
+        // Python's csv module reads back each issue, in the table's order, with its JSON fields
+        #expect(rows.count == 2 && rows.count == issues.count)
+        for (row, issue) in zip(rows, issues) {
+            for key in ["id", "kind", "first_seen", "last_seen"] {
+                #expect(row[key] == issue[key] as? String, "\(key)")
+            }
+            #expect(row["events"] == (issue["events"] as? Int).map(String.init))
+            #expect(row["users"] == (issue["users"] as? Int).map(String.init))
+            #expect(row["releases"] == (issue["releases"] as? [String])?.joined(separator: ";"))
+            #expect(row["route"] == (issue["route"] as? String ?? ""))
+            #expect(row["status"] == (issue["status"] as? Int).map(String.init) ?? "")
+        }
+        // the newest title of the five, which a spreadsheet would run as a formula, is text
+        #expect(rows.first?["title"] == "'-1 + 2")
+        #expect(rows.first?["route"] == "/orders/{id}" && rows.first?["status"] == "503")
+        // and --csv with --json is a usage error
+        let both = try await BuiltFaultline.outcome(of: ["issues", "--csv", "--json", "--log-dir", log.path])
+        #expect(both.status == 64 && both.errors.contains("Choose one of --json and --csv."))
+    }
+
     @Test func anEventIsShownByItsIDAndPrintedRawExactlyAsStored() async throws {
         let log = try Self.log()
         defer { log.remove() }
