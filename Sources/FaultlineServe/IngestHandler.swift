@@ -38,10 +38,13 @@ struct IngestHandler: Sendable {
                 throw IngestRequest.Refusal(status: 403, reason: "unknown sentry_key")
             }
             let body = try await Self.body(of: request, configuration)
+            let client = context.remoteAddress?.ipAddress
             let ingest =
                 isEnvelope
-                ? try IngestRequest(envelope: body, key: key, acceptedKeys: keys, configuration: configuration)
-                : try IngestRequest(storeBody: body, key: key, acceptedKeys: keys, configuration: configuration)
+                ? try IngestRequest(
+                    envelope: body, key: key, acceptedKeys: keys, configuration: configuration, clientAddress: client)
+                : try IngestRequest(
+                    storeBody: body, key: key, acceptedKeys: keys, configuration: configuration, clientAddress: client)
             if let wait = await store.admit(ingest.events.count) {
                 let seconds = Int(wait.components.seconds) + 1
                 throw IngestRequest.Refusal(

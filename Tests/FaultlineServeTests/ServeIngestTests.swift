@@ -129,6 +129,33 @@ import Testing
         #expect(user["ip_address"] as? String == "203.0.113.7")
         #expect((shown["tags"] as? [String: String])?["region"] == "eu-west")
         #expect((shown["exceptions"] as? [String]) == ["ValueError: cart is empty"])
+        #expect((shown["server_name"] as? String)?.isEmpty == false)  // the SDK's default: the host's name
+        // and its text folds the standard library's frames, which the SDK leaves without in_app, between the app's
+        let text = String(
+            decoding: try await BuiltFaultline.run(["show", cart.id, "--log-dir", logs.path]), as: UTF8.self)
+        #expect(text.contains(" · server \(shown["server_name"] as? String ?? "?") · sentry.python"), "\(text)")
+        #expect(text.contains("  … 3 frames not in app"), "\(text)")
+        #expect(text.contains("in refuse_empty_cart") && text.contains("in checkout"), "\(text)")
+        #expect(!text.contains("json/decoder.py"), "\(text)")
+        // and `tags` lists Sentry's built-in tags beside those the SDK sent
+        let tags = try #require(
+            try JSONSerialization.jsonObject(
+                with: try await BuiltFaultline.run(["tags", cart.id, "--json", "--log-dir", logs.path]))
+                as? [String: Any])
+        let listed = Dictionary(
+            uniqueKeysWithValues: (tags["tags"] as? [[String: Any]] ?? []).compactMap { tag in
+                (tag["key"] as? String).map { ($0, (tag["values"] as? [[String: Any]])?.first?["value"] as? String) }
+            })
+        #expect(listed["level"] == "error" && listed["release"] == "shop-py@1.0" && listed["environment"] == "staging")
+        #expect(listed["server_name"] == shown["server_name"] as? String)
+        #expect(listed["runtime.name"] == "CPython" && listed["runtime"]??.hasPrefix("CPython 3.") == true)
+        #expect(listed["region"] == "eu-west" && listed["http.route"] == "/checkout")
+        // and the message's user, whose address the SDK sent as {{auto}}, has the address the event came from
+        let message = try #require(report.issues.last)
+        let shownMessage = try JSONSerialization.jsonObject(
+            with: try await BuiltFaultline.run(["show", message.id, "--json", "--log-dir", logs.path]))
+        let messageUser = ((shownMessage as? [String: Any])?["latest"] as? [String: Any])?["user"] as? [String: Any]
+        #expect(messageUser?["id"] as? String == "cy" && messageUser?["ip_address"] as? String == "127.0.0.1")
         // and --user finds ana's two events by her email and by her username
         for identity in ["ana@example.com", "ana.k", "ana"] {
             let issues = try JSONDecoder().decode(

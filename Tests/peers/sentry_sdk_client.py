@@ -1,8 +1,12 @@
 """The official Sentry Python SDK as a client of `faultline serve`: errors with users, tags and breadcrumbs.
 
 Usage: sentry_sdk_client.py DSN
-Captures ValueError("cart is empty") for users ana, bo and ana, and the message "slow checkout", then flushes.
+Captures ValueError("cart is empty") for users ana, bo and ana, and the message "slow checkout" for user cy, whose
+address is `{{auto}}`, then flushes. The
+ValueError is raised by a hook the standard library's json calls: its stack trace has the app's frames around the
+library's, whose in_app the SDK leaves out.
 """
+import json
 import os
 import signal
 import sys
@@ -18,8 +22,12 @@ PATIENCE = float(os.environ.get("FAULTLINE_TEST_PATIENCE", "60"))
 signal.pthread_sigmask(signal.SIG_SETMASK, [])
 
 
-def checkout():
+def refuse_empty_cart(cart):
     raise ValueError("cart is empty")
+
+
+def checkout():
+    json.loads('{"items": []}', object_hook=refuse_empty_cart)
 
 
 def main():
@@ -43,7 +51,10 @@ def main():
                 checkout()
             except ValueError:
                 sentry_sdk.capture_exception()
-    sentry_sdk.capture_message("slow checkout")
+    with sentry_sdk.new_scope() as scope:
+        # {{auto}}: the ingest fills in the address the event came from
+        scope.set_user({"id": "cy", "ip_address": "{{auto}}"})
+        sentry_sdk.capture_message("slow checkout")
     sentry_sdk.flush(timeout=PATIENCE)  # returns nothing: the test reads what arrived
 
 

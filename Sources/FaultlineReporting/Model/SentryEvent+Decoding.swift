@@ -19,6 +19,8 @@ extension SentryEvent {
         release = try container.decodeIfPresent(String.self, forKey: .release)
         dist = try container.decodeIfPresent(String.self, forKey: .dist)
         environment = try container.decodeIfPresent(String.self, forKey: .environment)
+        // a host name that is not a string is left out, not a reason to drop the event
+        serverName = (try? container.decodeIfPresent(String.self, forKey: .serverName)) ?? nil
         transaction = try container.decodeIfPresent(String.self, forKey: .transaction)
         message = try Self.message(in: container)
         exception = try Self.listed(Exception.self, .exception, in: container)

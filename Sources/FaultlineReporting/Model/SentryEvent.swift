@@ -181,6 +181,8 @@ public struct SentryEvent: Hashable, Sendable, Codable {
     public var release: String?
     public var dist: String?
     public var environment: String?
+    /// The host the event happened on, as a server-side SDK names it (`server_name`: its hostname by default).
+    public var serverName: String?
     /// What the app was doing: a screen, a route or a job, as the SDK names it (Sentry's culprit when it is set).
     public var transaction: String?
     public var message: String?
@@ -216,6 +218,7 @@ public struct SentryEvent: Hashable, Sendable, Codable {
         case eventID = "event_id"
         case timestamp, level, platform, logger, release, dist, environment, transaction, message, exception, request
         case user, tags
+        case serverName = "server_name"
         case contexts, breadcrumbs, fingerprint, extra, sdk, threads
     }
 }

@@ -66,6 +66,7 @@ extension JSONWriter {
                 $0.member("name", event.sdk.name)
                 $0.member("version", event.sdk.version)
             }
+            writer.member("server_name", event.serverName)
             writer.member("tags", event.tags)
             if let threads = event.threads {
                 writer.key("threads")

@@ -50,10 +50,11 @@ package struct IngestRequest {
     /// When the request arrived: the time of its events that do not say theirs.
     private let receivedAt: Date
 
-    /// An envelope, authenticated by `key` or by its own `dsn` header against the project's `acceptedKeys`.
+    /// An envelope, authenticated by `key` or by its own `dsn` header against the project's `acceptedKeys`, from
+    /// `clientAddress` (filled in where an event asks for it, ``ClientAddress``).
     package init(
         envelope body: Data, key: String?, acceptedKeys: Set<String>, configuration: IngestConfiguration,
-        receivedAt: Date = Date()
+        clientAddress: String? = nil, receivedAt: Date = Date()
     ) throws(Refusal) {
         self.receivedAt = receivedAt
         do {
@@ -81,7 +82,9 @@ package struct IngestRequest {
             }
             switch item.type {
             case "event":
-                let scrubbed = try add(event: item.payload, configuration, fallbackID: responseID)
+                let scrubbed = try add(
+                    event: ClientAddress.filled(in: item.payload, with: clientAddress), configuration,
+                    fallbackID: responseID)
                 forwarded.append(Envelope.Item(type: item.type, payload: scrubbed, headers: item.headers))
             case "transaction":
                 // Scrubbed before it is stored or forwarded: span descriptions and data hold URLs and queries.
@@ -106,10 +109,10 @@ package struct IngestRequest {
     }
 
     /// A legacy `store` request: one event as the body, authenticated by `key` against the project's
-    /// `acceptedKeys`.
+    /// `acceptedKeys`, from `clientAddress`.
     package init(
         storeBody body: Data, key: String?, acceptedKeys: Set<String>, configuration: IngestConfiguration,
-        receivedAt: Date = Date()
+        clientAddress: String? = nil, receivedAt: Date = Date()
     ) throws(Refusal) {
         self.receivedAt = receivedAt
         self.key = try Self.authenticate(key, acceptedKeys)
@@ -117,7 +120,8 @@ package struct IngestRequest {
             throw Refusal(status: 413, reason: "an event of \(body.count) bytes is over the limit")
         }
         envelope = Envelope(header: [:], items: [])
-        let scrubbed = try add(event: body, configuration, fallbackID: nil)
+        let scrubbed = try add(
+            event: ClientAddress.filled(in: body, with: clientAddress), configuration, fallbackID: nil)
         if let id = responseID { envelope = Envelope(eventID: id, eventJSON: scrubbed, dsn: nil) }
     }
 

@@ -1,7 +1,7 @@
 import FaultlineLogReading
 
-/// How an event's tags are spread: for each tag, how many events have it and how many have each value, as Sentry's
-/// tag distribution shows them. Each event counts once however many times it was read, and for the events its
+/// How an event's tags are spread: for each tag (those the events sent, and Sentry's built-in ones, ``BuiltInTags``),
+/// how many events have it and how many have each value, as Sentry's tag distribution shows them. Each event counts once however many times it was read, and for the events its
 /// reporter suppressed (``EventRecord/eventCount``).
 public struct TagDistribution: Sendable {
     /// Events that passed the filter.
@@ -22,7 +22,9 @@ public struct TagDistribution: Sendable {
                 else { return }
                 let count = record.eventCount
                 events += count
-                for (key, value) in record.tags { counts[key, default: [:]][value, default: 0] += count }
+                for (key, value) in BuiltInTags.tags(of: record, line: line) {
+                    counts[key, default: [:]][value, default: 0] += count
+                }
             }
         }
         readCounts = reader.counts

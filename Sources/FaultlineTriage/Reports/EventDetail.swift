@@ -16,6 +16,8 @@ public struct EventDetail: Hashable, Sendable, Encodable {
     public let culprit: String?
     public let release: String?
     public let environment: String?
+    /// The host it happened on (`server_name`).
+    public let serverName: String?
     /// Who it happened to, as the event names them.
     public let user: UserContext?
     /// Every tag, by name.
@@ -42,6 +44,7 @@ public struct EventDetail: Hashable, Sendable, Encodable {
     enum CodingKeys: String, CodingKey {
         case timestamp, title, level, sdk, culprit, release, environment, user, tags, contexts, exceptions, chain,
             request, stacktrace, breadcrumbs
+        case serverName = "server_name"
         case eventID = "event_id"
         case serverMessage = "server_message"
         case decodingPath = "decoding_path"
@@ -60,6 +63,7 @@ public struct EventDetail: Hashable, Sendable, Encodable {
         sdk = event.sdk.clientName
         release = event.release
         environment = event.environment
+        serverName = event.serverName
         user = event.user
         tags = event.tags
         contexts = Self.summaries(of: event.contexts)
@@ -108,6 +112,7 @@ public struct EventDetail: Hashable, Sendable, Encodable {
         try container.encode(culprit, forKey: .culprit)
         try container.encode(release, forKey: .release)
         try container.encode(environment, forKey: .environment)
+        try container.encode(serverName, forKey: .serverName)
         try container.encode(user, forKey: .user)
         try container.encode(tags, forKey: .tags)
         try container.encode(contexts, forKey: .contexts)
@@ -126,8 +131,10 @@ public struct EventDetail: Hashable, Sendable, Encodable {
     func detailLines() -> [String] {
         let safe = TerminalText.safe
         var lines = [
-            ["level \(safe(level))", release.map { "release \(safe($0))" }, environment.map(safe), safe(sdk)]
-                .compactMap { $0 }.joined(separator: " · ")
+            [
+                "level \(safe(level))", release.map { "release \(safe($0))" }, environment.map(safe),
+                serverName.map { "server \(safe($0))" }, safe(sdk),
+            ].compactMap { $0 }.joined(separator: " · ")
         ]
         if let culprit { lines.append("culprit: \(safe(culprit))") }
         if let user {
@@ -213,7 +220,8 @@ public struct EventDetail: Hashable, Sendable, Encodable {
     static let framesShown = 20
 
     /// A stack trace under `heading`, most recent call last: each frame with its line of source when the event
-    /// quotes it; when some frames are the app's, each run of frames that are not is folded into a count.
+    /// quotes it; when some frames are the app's, each run of frames that are not is folded into a count: those
+    /// that say `in_app: false` and those that do not say (sentry-python marks the app's frames only).
     private static func lines(
         of frames: [SentryEvent.Stacktrace.Frame], heading: String, style: TextStyle
     ) -> [String] {
@@ -225,7 +233,7 @@ public struct EventDetail: Hashable, Sendable, Encodable {
             folded = 0
         }
         for frame in frames {
-            if foldsLibraries, frame.inApp == false {
+            if foldsLibraries, frame.inApp != true {
                 folded += 1
                 continue
             }

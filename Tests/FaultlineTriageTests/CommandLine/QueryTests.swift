@@ -80,7 +80,10 @@ import Testing
         let report = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
         #expect(report["events"] as? Int == 12)
         let tags = try #require(report["tags"] as? [[String: Any]])
-        #expect(tags.map { $0["key"] as? String } == ["device.model", "error.kind", "feature_flag"])
+        // the events' own tags, and Sentry's built-in ones from their level, release and os context
+        #expect(
+            tags.map { $0["key"] as? String }
+                == ["device.model", "error.kind", "feature_flag", "level", "os", "os.name", "release"])
         let devices = try #require(tags.first?["values"] as? [[String: Any]])
         #expect(devices.map { $0["value"] as? String } == ["iPhone 15", "iPhone 12", "Pixel 8"])
         #expect(devices.map { $0["events"] as? Int } == [6, 4, 2])

@@ -1,0 +1,24 @@
+import FaultlineReporting
+import Foundation
+
+/// The client's address where an event asks for it: `user.ip_address` of `{{auto}}`, which the browser and mobile
+/// SDKs send (sentry-cocoa, sentry-javascript) for the ingest to fill in, as Sentry's does, from the connection it
+/// came over. It is filled in before scrubbing, so that `--scrub-ip-addresses` removes it like any other.
+enum ClientAddress {
+    /// `event` with its user's `{{auto}}` address replaced by `address`; as it is when it asks for none (or `address`
+    /// is unknown). Only the user is written again; the rest of the text is kept as it was.
+    static func filled(in event: Data, with address: String?) -> Data {
+        guard let address, event.range(of: Data("{{auto}}".utf8)) != nil,
+            let text = try? JSONValue.object(parsing: event, members: ["user"]),
+            let range = text.members.last(where: { $0.name == "user" })?.value,
+            case .object(var user)? = text.value(of: "user"),
+            user["ip_address"] == .string("{{auto}}")
+        else { return event }
+        user["ip_address"] = .string(address)
+        guard let written = try? JSONEncoder().encode(JSONValue.object(user)) else { return event }
+        var filled = Data(event.prefix(range.lowerBound))
+        filled.append(written)
+        filled.append(event.dropFirst(range.upperBound))
+        return filled
+    }
+}
