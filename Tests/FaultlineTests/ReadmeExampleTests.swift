@@ -119,6 +119,20 @@ func loadProfile(id: String, api: URL, saved: Tokens, refreshClient: APIClient) 
         let example = try #require(
             source.components(separatedBy: "// README: begin\n").last?.components(separatedBy: "// README: end").first)
 
-        #expect(readme.contains("```swift\nimport Faultline\n\n\(example)```"))
+        // with the imports it needs, which this file has too: on Linux, URLRequest is in FoundationNetworking
+        let lines = Set(source.split(separator: "\n"))
+        for line in Self.readmeImports.split(separator: "\n") { #expect(lines.contains(line), "\(line)") }
+        #expect(readme.contains("```swift\n\(Self.readmeImports)\n\(example)```"))
     }
+
+    /// The imports the README's example starts with.
+    static let readmeImports = """
+        import Faultline
+        import Foundation
+
+        #if canImport(FoundationNetworking)
+            import FoundationNetworking
+        #endif
+
+        """
 }

@@ -238,6 +238,32 @@ import Testing
         }
     }
 
+    @Test func aUserBoundForOneRequestKeepsItsTypedThrows() async throws {
+        let log = try LogDirectory()
+        defer { log.remove() }
+        try await SeedServer.run { server in
+            let setup = try await Self.setup(server, log: log)
+            await setup.reporter.setUser(UserContext(id: "scope-user"))
+
+            // the client's typed throws reach the catch: `error` is a RequestFailure, no casting
+            var code: ServerCode?
+            do throws(RequestFailure) {
+                try await RequestUser.with(UserContext(id: "APPLE_lee")) { () async throws(RequestFailure) in
+                    _ = try await setup.client.send(APIRequest<EmptyResponse>(.post, "/boleto/travels"))
+                }
+            } catch {
+                code = error.serverFailure?.code
+            }
+
+            #expect(code == 40013)
+            let events = try await log.events(writtenBy: setup.reporter)
+            #expect(events.map { $0.user?.id } == ["APPLE_lee"])
+            // and a value comes back as the operation returned it
+            let value = await RequestUser.with(nil) { RequestUser.current?.id ?? "unbound" }
+            #expect(value == "unbound")
+        }
+    }
+
     @Test func concurrentFailuresEachCarryTheRequestsBeforeThemButNeverTheirOwn() async throws {
         let log = try LogDirectory()
         defer { log.remove() }
