@@ -7,13 +7,13 @@
 /// known width (at least half of it: the kind, user, code, status and route columns go first), cut in its middle,
 /// and is said without the method and route its ROUTE column shows (``TableTitle``).
 public struct TailColumns: Sendable {
+    private static let header = ["TIME (UTC)", "KIND", "STATUS", "CODE", "ROUTE", "USER", "TITLE"]
     private let layout: TextTable.Layout
 
     /// Columns for a terminal `width` cells wide (`nil`: no limit) that fit `lines`.
     public init(fitting lines: [EventLine], width: Int?) {
         var table = TextTable(
-            header: ["TIME (UTC)", "KIND", "STATUS", "CODE", "ROUTE", "USER", "TITLE"], rightAligned: [],
-            flexible: 6, dropOrder: [1, 5, 3, 2, 4])
+            header: Self.header, rightAligned: [], flexible: 6, dropOrder: [1, 5, 3, 2, 4])
         table.minimumWidths = [1: 9, 3: 5, 4: 16, 5: 8]
         if width != nil { table.maximumWidths = [1: 15, 3: 10, 4: 32, 5: 24] }
         table.minimumFlexibleWidth = IssuesReport.minimumTitleWidth(width)
@@ -26,7 +26,7 @@ public struct TailColumns: Sendable {
 
     /// The header line.
     public func header(style: TextStyle) -> String {
-        style.bold(layout.line(["TIME (UTC)", "KIND", "STATUS", "CODE", "ROUTE", "USER", "TITLE"], head: 0))
+        style.bold(layout.line(Self.header, head: 0))
     }
 
     /// `line` in these columns, `-` for what it did not say, on one line however the event's text runs: control
