@@ -37,6 +37,29 @@ import Testing
         #expect(TerminalText.truncated("abc", toWidth: 0) == "")
     }
 
+    @Test func aMiddleCutKeepsTheStartTheEndAndAGivenHead() {
+        let title = "valueNotFound at 'data.profileImage' decoding Envelope<User> (expected String): found null"
+        #expect(TerminalText.truncatedInMiddle(title, toWidth: title.count) == title)
+        #expect(TerminalText.truncatedInMiddle("abcdefghijklmnopqrstuvwxyz", toWidth: 15) == "abcdefg…tuvwxyz")
+        // the head (here the coding path) stays whole, the rest of the cells go to the end
+        let cut = TerminalText.truncatedInMiddle(title, toWidth: 48, keepingHead: 36)
+        #expect(cut == "valueNotFound at 'data.profileImage'… found null")
+        // cells, not characters: a double-width character that would straddle the cut is left out
+        let korean = TerminalText.truncatedInMiddle("HTTP 400 code 40013 \"여행 일정이 중복됩니다.\"", toWidth: 24)
+        #expect(TerminalText.width(korean) <= 24 && korean.hasPrefix("HTTP 400 co") && korean.hasSuffix("니다.\""))
+        // with too little room for an end, it is cut at its end
+        #expect(TerminalText.truncatedInMiddle(title, toWidth: 40, keepingHead: 36) == String(title.prefix(39)) + "…")
+    }
+
+    @Test func proseWrapsAtSpacesWithinTheWidth() {
+        let legend = "new: first seen in the window. spiking: at least 10 events and 5× the baseline's rate."
+        let wrapped = TerminalText.wrapped(legend, toWidth: 40)
+        #expect(wrapped.split(separator: "\n").allSatisfy { TerminalText.width(String($0)) <= 40 })
+        #expect(wrapped.replacingOccurrences(of: "\n", with: " ") == legend)
+        #expect(TerminalText.wrapped(legend, toWidth: nil) == legend)
+        #expect(TerminalText.wrapped("unbreakable-\(String(repeating: "x", count: 50))", toWidth: 20).count == 62)
+    }
+
     @Test func colourFollowsNoColorAndTermAndWidthFollowsColumns() {
         let terminal = { (environment: [String: String]) in
             TextStyle.forStandardOutput(environment: environment, isTerminal: true, terminalWidth: 100)
