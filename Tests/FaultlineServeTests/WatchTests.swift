@@ -57,6 +57,14 @@ import Testing
         try handle.close()
     }
 
+    /// The log of a new watch directory, `logs`, with the issues of `range`.
+    private static func log(withNewIssues range: Range<Int>, in logs: TemporaryDirectory) throws -> URL {
+        let log = logs.file("events.jsonl")
+        try Data().write(to: log)
+        try appendNewIssues(range, to: log)
+        return log
+    }
+
     /// One round of `faultline watch`, waited for without blocking a thread.
     private static func watch(_ hook: URL, logs: URL, _ arguments: [String] = []) async throws
         -> ExternalProcess.Outcome
@@ -71,9 +79,7 @@ import Testing
     @Test func eachNewlyFlaggedIssueIsPostedOnceAcrossRestarts() async throws {
         let logs = try TemporaryDirectory("watch")
         defer { logs.remove() }
-        let log = logs.file("events.jsonl")
-        #expect(FileManager.default.createFile(atPath: log.path, contents: nil))
-        try Self.appendNewIssues(0..<2, to: log)
+        let log = try Self.log(withNewIssues: 0..<2, in: logs)
         let receiver = try await Receiver(in: logs)
         defer { receiver.stop() }
         // When watch runs over two new issues, then again (a restart), then once a third is new
@@ -96,9 +102,7 @@ import Testing
     @Test func aWatchThatRunsOnReportsOnlyTheRoundsThatDifferFromTheOneBefore() async throws {
         let logs = try TemporaryDirectory("watch")
         defer { logs.remove() }
-        let log = logs.file("events.jsonl")
-        #expect(FileManager.default.createFile(atPath: log.path, contents: nil))
-        try Self.appendNewIssues(0..<1, to: log)
+        let log = try Self.log(withNewIssues: 0..<1, in: logs)
         let receiver = try await Receiver(in: logs)
         defer { receiver.stop() }
         let watch = try await ExternalProcess.start(
@@ -112,7 +116,9 @@ import Testing
         try await Task.sleep(for: .seconds(3))  // rounds with nothing new
         try Self.appendNewIssues(1..<2, to: log)
         try await wait(for: "the second alert") { try receiver.posts.count == 2 }
-        try await Task.sleep(for: .seconds(1))
+        try await wait(for: "the report of the round that posted it") {
+            watch.errorsSoFar.contains("issues flagged: 2.")
+        }
         watch.kill()
         let outcome = try await watch.exit()
 
@@ -128,9 +134,7 @@ import Testing
     @Test func aFailingReceiverIsRetriedAndADownOneKeepsTheAlertsForTheNextRound() async throws {
         let logs = try TemporaryDirectory("watch")
         defer { logs.remove() }
-        let log = logs.file("events.jsonl")
-        #expect(FileManager.default.createFile(atPath: log.path, contents: nil))
-        try Self.appendNewIssues(0..<1, to: log)
+        let log = try Self.log(withNewIssues: 0..<1, in: logs)
 
         // When the receiver is down, the round fails and posts nothing
         let closed = try ClosedPort()

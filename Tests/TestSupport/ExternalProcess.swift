@@ -220,6 +220,12 @@ package final class ExternalProcess: Sendable {
     /// Whether it is still running.
     package var isRunning: Bool { !ended.isRaised }
 
+    /// What it has printed on standard error so far: for a test that waits for a program that runs on to say
+    /// something.
+    package var errorsSoFar: String {
+        (try? String(contentsOf: files.file("stderr"), encoding: .utf8)) ?? ""
+    }
+
     /// The first line it prints on standard output (started with ``Output/lines``) for which `predicate` holds: how
     /// a test knows a program is ready (serve's port, Bugsink's DSN, CaptureLoop's "ready").
     ///
@@ -273,7 +279,7 @@ package final class ExternalProcess: Sendable {
         }
         let status = try await ending.value
         let output = collects ? (try? Data(contentsOf: files.file("stdout"))) ?? Data() : Data()
-        let errors = (try? String(contentsOf: files.file("stderr"), encoding: .utf8)) ?? ""
+        let errors = errorsSoFar
         return switch status {
         case .exited(let code): Outcome(status: code, reason: .exit, output: output, errors: errors)
         case .signaled(let number): Outcome(status: number, reason: .uncaughtSignal, output: output, errors: errors)
