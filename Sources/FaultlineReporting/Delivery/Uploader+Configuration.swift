@@ -28,7 +28,7 @@ extension Uploader {
         public var flushInterval = Duration.seconds(5)
         /// The most requests in flight at once, over reused connections; 4 by default.
         public var maxConcurrentRequests = 4
-        /// The wait before sending again after a network error, 429, 502, 503 or 504: 1 second, doubling up to
+        /// The wait before sending again after a network error, 502, 503 or 504: 1 second, doubling up to
         /// 60 seconds, with up to half of each wait removed at random by default.
         public var backoff = Backoff(initial: .seconds(1), multiplier: 2, maximum: .seconds(60), jitter: 0.5)
         /// How long one request may take; 30 seconds by default.

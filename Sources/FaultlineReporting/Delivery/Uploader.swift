@@ -17,9 +17,9 @@ import Foundation
 ///   most ``Configuration/maxConcurrentRequests`` at a time: each response frees a place for the next, until
 ///   none is left. Every request carries `X-Sentry-Auth`, the envelope content type, a gzip body (unless
 ///   ``Configuration/compressionLevel`` is 0) and `sent_at` set at send time.
-/// - **Policy.** 2xx deletes the envelope. No response, 429, 502, 503 and 504 keep it and wait
-///   ``Configuration/backoff`` before the next send. 413, other 4xx, 500 and other statuses delete it, counted as
-///   `send_error`.
+/// - **Policy.** 2xx deletes the envelope. No response, 502, 503 and 504 keep it and wait ``Configuration/backoff``
+///   before the next send; 429 keeps it until its rate limits lift. 413, other 4xx, 500 and other statuses delete it,
+///   counted as `send_error`.
 /// - **Rate limits.** `X-Sentry-Rate-Limits` is read on every response, `Retry-After` on a 429 (60 seconds when
 ///   absent). Stored envelopes of a limited category wait for the deadline; events enqueued while their category is
 ///   limited are not stored, counted as `ratelimit_backoff` (the local log still has them).
@@ -536,8 +536,10 @@ extension Uploader {
         case .retry:
             retry(pending)
             counts.retried += 1
-            // The requests already in flight when the endpoint failed fail too: they extend no backoff.
-            if retryAt.map({ $0 <= now }) ?? true {
+            // A 429's rate limits hold back what they name (everything when they name nothing), and only that: the
+            // other categories go on at once. The requests already in flight when the endpoint failed fail too: they
+            // extend no backoff.
+            if response?.statusCode != 429, retryAt.map({ $0 <= now }) ?? true {
                 failuresInARow += 1
                 retryAt = now + configuration.backoff.delay(beforeRetry: failuresInARow)
             }

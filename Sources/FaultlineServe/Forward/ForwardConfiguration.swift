@@ -32,7 +32,7 @@ public struct ForwardConfiguration: Sendable {
     /// to another host, port or project) are forwarded to the one upstream when serve starts, re-addressed to it;
     /// `false` by default, when serve only names those queues on its output (`--drain-stranded-queues`).
     public var drainsStrandedQueues = false
-    /// The wait before sending again after a network error, 429 without limits, 502, 503 or 504: 1 second doubling up
+    /// The wait before sending again after a network error, 502, 503 or 504: 1 second doubling up
     /// to 10 seconds, less up to half at random, so that an upstream back from an outage gets the queue within
     /// seconds.
     public var backoff = Backoff(initial: .seconds(1), multiplier: 2, maximum: .seconds(10), jitter: 0.5)

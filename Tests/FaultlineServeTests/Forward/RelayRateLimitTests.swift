@@ -45,11 +45,13 @@ import Testing
                 // (a relay that held every category back would send the session only once the limit ended; how soon
                 // within the limit it goes out depends on the machine's load, so the test does not bound it further)
                 let sessionSent = try #require(received.first { $0.envelope.items.first?.type == "session" })
-                // (on failure, what the upstream received and when says which category was held back)
+                // (on failure, what the upstream received and when says which category was held back, and the
+                // relay's counts whether attempts failed without reaching it)
                 let timeline = received.map {
                     "\($0.envelope.items.map(\.type)) \($0.status) at +\($0.receivedAt - attempts[0].receivedAt)"
                 }
-                #expect(sessionSent.receivedAt < attempts[0].receivedAt + .seconds(limit), "\(timeline)")
+                let counts = try await relay.metrics().filter { $0.key.hasPrefix("faultline_forward") }
+                #expect(sessionSent.receivedAt < attempts[0].receivedAt + .seconds(limit), "\(timeline) \(counts)")
                 // and the event sent during the limit is not forwarded: it is counted, and reported upstream
                 #expect(!received.contains { $0.eventIDs.contains(second) })
                 let reports = received.flatMap(\.envelope.items).filter { $0.type == "client_report" }
