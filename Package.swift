@@ -258,6 +258,7 @@ let package = Package(
             dependencies: [
                 "FaultlineLogging", "FaultlineReporting", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),

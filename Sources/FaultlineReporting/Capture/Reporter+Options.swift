@@ -12,9 +12,30 @@ extension Reporter {
         public var dsn: DSN? {
             didSet { unreadableEnvironmentDSN = nil }
         }
-        /// Why the `SENTRY_DSN` found could not be read: ``Reporter/init(options:)`` throws it, unless ``dsn`` was
-        /// set since.
+        /// Why the `SENTRY_DSN` found could not be read, unless ``dsn`` was set since: the reporter says it as an
+        /// error diagnostic and keeps events in the local log only.
         private(set) var unreadableEnvironmentDSN: DSN.ParseError?
+        /// Whether the reporter captures at all; `true` by default (Sentry's `enabled`). A reporter created with
+        /// `false` opens no file, captures, counts and sends nothing, and returns `nil` for every capture: the switch
+        /// for builds or tests that must not report, with the code that reports left in place.
+        public var enabled = true
+        /// Whether the reporter says what it does, through ``diagnosticHandler`` (Sentry's `debug`): the DSN it sends
+        /// to, every send, every event dropped and why. `false` by default, when only errors are said: a DSN that
+        /// cannot be read or that the server refuses, a log that cannot be written. Misconfiguration is never silent.
+        public var debug = false
+        /// The least level said when ``debug`` is on; `.debug` (everything) by default (Sentry's `diagnosticLevel`).
+        public var diagnosticLevel = Diagnostic.Level.debug
+        /// What receives the diagnostics: `nil` (the default) writes each on a line of standard error
+        /// (`[Faultline] error: …`). The `FaultlineLogging` library's `sendDiagnostics(to:)` hands them to a
+        /// swift-log `Logger`; `{ _ in }` silences even errors.
+        public var diagnosticHandler: (@Sendable (Diagnostic) -> Void)?
+
+        /// The diagnostics these options ask for.
+        var diagnostics: Diagnostics {
+            Diagnostics(
+                minimumLevel: debug ? diagnosticLevel : .error,
+                handler: diagnosticHandler ?? Diagnostics.standardError)
+        }
         /// Tunes how events are sent to ``dsn`` (batching, backoff, timeouts, compression, the outbox's limits),
         /// starting from ``Uploader/Configuration``'s defaults for ``dsn`` and ``outboxDirectory``, which it cannot
         /// change; leaves the defaults by default. Not called when ``dsn`` is `nil`.
@@ -144,11 +165,15 @@ extension Reporter {
         public var outboxDirectory: URL { LogLayout(logDirectory).outbox }
 
         /// The uploader's configuration: ``dsn`` and ``outboxDirectory`` tuned by ``configureDelivery``; `nil`
-        /// without a DSN.
+        /// without a DSN. Events the server refuses for the DSN itself (401, 403, 404: a wrong key or project) are kept
+        /// in the log, retried with the backoff, and sent once the DSN is corrected, in this run or the next; the log's
+        /// size and age bound them, as they bound an outage.
         var deliveryConfiguration: Uploader.Configuration? {
             guard let dsn else { return nil }
             var configuration = Uploader.Configuration(dsn: dsn, outboxDirectory: outboxDirectory)
             configuration.maxAge = maxLogAge
+            configuration.keepsEnvelopesWhenRefused = true
+            configuration.diagnostics = diagnostics
             configureDelivery(&configuration)
             return configuration
         }
@@ -157,8 +182,9 @@ extension Reporter {
         /// from `SENTRY_DSN`, `SENTRY_RELEASE` and `SENTRY_ENVIRONMENT` in `environmentVariables` (the process's
         /// by default) where they are set and not empty, as Sentry's SDKs read them, and the app's identity
         /// (``release``, ``dist``, the `app` context) from `bundle` (the main bundle by default); a value the app
-        /// sets afterwards wins. A `SENTRY_DSN` that is not a DSN makes ``Reporter/init(options:)`` throw, unless
-        /// ``dsn`` was set.
+        /// sets afterwards wins. A `SENTRY_DSN` that is not a DSN is said as an error diagnostic when the reporter
+        /// starts, which then keeps events in the local log only (as sentry-cocoa disables itself and says why,
+        /// without crashing the app), unless ``dsn`` was set.
         public init(
             logDirectory: URL, environmentVariables: [String: String] = ProcessInfo.processInfo.environment,
             bundle: Bundle = .main

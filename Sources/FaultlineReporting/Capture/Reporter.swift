@@ -42,7 +42,8 @@ public actor Reporter {
     public nonisolated let uploader: Uploader?
     private var scope: Scope
     private let scrubber: Scrubber
-    private let writer: EventWriter
+    /// Assembles and writes what is captured; `nil` when the reporter is not ``Options/enabled``.
+    private let writer: EventWriter?
     private let queue: AsyncStream<PendingCapture>.Continuation
     private var submitted = 0
     private(set) var isClosed = false
@@ -92,13 +93,32 @@ public actor Reporter {
         public internal(set) var sessionExpiries = 0
     }
 
-    /// Creates a reporter; fails when the log directory or the outbox cannot be created or opened, or when the DSN
-    /// came from a `SENTRY_DSN` that is not one.
+    /// Creates a reporter; fails when the log directory or the outbox cannot be created or opened. One that is not
+    /// ``Options/enabled`` opens nothing, and never fails.
     ///
     /// Events are sent to ``Options/dsn``, with the uploader's files in ``Options/outboxDirectory``, tuned by
-    /// ``Options/configureDelivery`` and over ``Options/transport``; or nowhere when the DSN is `nil`.
+    /// ``Options/configureDelivery`` and over ``Options/transport``; or nowhere when the DSN is `nil`, or came from a
+    /// `SENTRY_DSN` that is not one, which is said as an error diagnostic.
     public init(options: Options) throws {
-        if let unreadable = options.unreadableEnvironmentDSN { throw unreadable }
+        guard options.enabled else {
+            options.diagnostics(.debug, "not enabled: nothing is captured, written or sent")
+            self.init(disabled: options)
+            return
+        }
+        try self.init(enabled: options)
+    }
+
+    /// A reporter that captures, writes and (with a DSN) sends.
+    private init(enabled options: Options) throws {
+        let diagnostics = options.diagnostics
+        if let unreadable = options.unreadableEnvironmentDSN {
+            diagnostics(.error, "\(unreadable.description) Events are kept in the local log only.")
+        }
+        diagnostics(
+            .debug,
+            "writing events to \(options.logDirectory.path)"
+                + (options.dsn.map { ", sending them to \($0.host) project \($0.projectID)" }
+                    ?? ", sending them nowhere"))
         let logConfiguration = EventLog.Configuration(
             directory: options.logDirectory, maximumFileSize: options.maxLogFileSize,
             maximumTotalSize: options.maxLogSize, compressionLevel: options.logCompressionLevel,
@@ -111,7 +131,7 @@ public actor Reporter {
             builder: FailureEventBuilder(
                 scrubber: scrubber, release: options.release, dist: options.dist, environment: options.environment),
             attachesStacktrace: options.attachStacktrace, beforeSend: options.beforeSend)
-        let ledger = StatisticsLedger(uploader: uploader)
+        let ledger = StatisticsLedger(uploader: uploader, diagnostics: diagnostics)
         let tracer = Tracer(options: options)
         let transactionLog =
             tracer.isRecording
@@ -143,6 +163,25 @@ public actor Reporter {
         Task { await writer.run(events) }
     }
 
+    /// A reporter that is not enabled: closed from the start, with nothing opened.
+    private init(disabled options: Options) {
+        self.options = options
+        uploader = nil
+        scope = Scope(maxBreadcrumbs: options.maxBreadcrumbs)
+        scrubber = Scrubber(rules: options.scrubRules)
+        writer = nil
+        queue = AsyncStream<PendingCapture>.makeStream().continuation
+        queue.finish()
+        isClosed = true
+        requestOutcomesLog = nil
+        var untraced = options
+        untraced.tracesSampleRate = nil
+        untraced.tracesSampler = nil
+        tracer = Tracer(options: untraced)
+        admission = CaptureAdmission(sampleRate: 0, fingerprintLimit: nil)
+        ledger = StatisticsLedger(uploader: nil, diagnostics: .none)
+    }
+
     /// What the reporter did since it started.
     public var statistics: Statistics {
         get async { ledger.statistics }
@@ -156,7 +195,7 @@ public actor Reporter {
     public func flush(timeout: Duration) async -> Bool {
         takeHandedOver()
         let deadline = ContinuousClock.now + timeout
-        let written = await writer.waitUntilProcessed(submitted, timeout: timeout)
+        let written = await writer?.waitUntilProcessed(submitted, timeout: timeout) ?? true
         await writeRequestOutcomes()
         guard let uploader else { return written }
         // What was dropped reaches the uploader before it flushes, to go out in its client report.
@@ -172,7 +211,7 @@ public actor Reporter {
     @discardableResult
     package func waitUntilWritten(timeout: Duration) async -> Bool {
         takeHandedOver()
-        return await writer.waitUntilProcessed(submitted, timeout: timeout)
+        return await writer?.waitUntilProcessed(submitted, timeout: timeout) ?? true
     }
 
     /// Stops capturing, then writes what was captured and sends it for at most `timeout` (2 seconds by default,
@@ -187,9 +226,9 @@ public actor Reporter {
         isClosed = true
         queue.finish()
         let deadline = ContinuousClock.now + timeout
-        let written = await writer.waitUntilProcessed(submitted, timeout: timeout)
+        let written = await writer?.waitUntilProcessed(submitted, timeout: timeout) ?? true
         await writeRequestOutcomes()
-        await writer.close()
+        await writer?.close()
         await closeRequestOutcomesLog()
         guard let uploader else { return written }
         // What was dropped reaches the uploader before it closes, to go out in its client report.

@@ -25,8 +25,12 @@ final class StatisticsLedger: @unchecked Sendable {
     private let lock = NSLock()
     private var state = State()
 
-    init(uploader: Uploader?) {
+    /// Where drops and failed writes are said.
+    private let diagnostics: Diagnostics
+
+    init(uploader: Uploader?, diagnostics: Diagnostics) {
         self.uploader = uploader
+        self.diagnostics = diagnostics
     }
 
     /// The counts now.
@@ -34,9 +38,20 @@ final class StatisticsLedger: @unchecked Sendable {
         lock.withLock { state.statistics }
     }
 
-    /// Changes the counts.
+    /// Changes the counts; a ``Reporter/Statistics/lastWriteError`` that differs from the one before is said as an
+    /// error diagnostic.
     func record(_ change: (inout Reporter.Statistics) -> Void) {
-        lock.withLock { change(&state.statistics) }
+        let (before, after) = lock.withLock {
+            let before = state.statistics.lastWriteError
+            change(&state.statistics)
+            return (before, state.statistics.lastWriteError)
+        }
+        sayWriteError(after, before: before)
+    }
+
+    /// Says a write error that differs from the one before it.
+    private func sayWriteError(_ error: String?, before: String?) {
+        if let error, error != before { diagnostics(.error, "could not write to the local log: \(error)") }
     }
 
     /// Counts an event dropped for `reason` (a transaction when `category` is `.transaction`, with its `spans`, its
@@ -46,14 +61,19 @@ final class StatisticsLedger: @unchecked Sendable {
         _ reason: DiscardReason, category: DataCategory = .error, spans: Int = 0,
         _ change: (inout Reporter.Statistics) -> Void = { _ in }
     ) {
-        lock.withLock {
+        diagnostics(.debug, "dropped \(category == .transaction ? "a transaction" : "an event"): \(reason.rawValue)")
+        let (before, after) = lock.withLock {
+            let before = state.statistics.lastWriteError
             change(&state.statistics)
-            guard uploader != nil else { return }
-            state.unreported[Outcome(reason: reason, category: category), default: 0] += 1
-            // Sentry's client reports count a dropped transaction's spans too, under `span`.
-            if spans > 0 { state.unreported[Outcome(reason: reason, category: .span), default: 0] += spans }
-            if state.handOver == nil { state.handOver = Task { await self.handOverUntilEmpty() } }
+            if uploader != nil {
+                state.unreported[Outcome(reason: reason, category: category), default: 0] += 1
+                // Sentry's client reports count a dropped transaction's spans too, under `span`.
+                if spans > 0 { state.unreported[Outcome(reason: reason, category: .span), default: 0] += spans }
+                if state.handOver == nil { state.handOver = Task { await self.handOverUntilEmpty() } }
+            }
+            return (before, state.statistics.lastWriteError)
         }
+        sayWriteError(after, before: before)
     }
 
     /// Waits until the drops counted so far have reached the uploader: the running hand-over, then the drops counted

@@ -39,10 +39,14 @@ extension Uploader {
         /// both sides CPU and saves no bandwidth.
         public var compressionLevel: Int32 = 1
         /// Whether an endpoint's 401, 403 or 404 keeps the envelope instead of dropping it as `send_error`; `false` by
-        /// default, as Sentry's SDKs drop it. A relay sets it: those statuses say its own DSN is wrong (the key or the
-        /// project), not the envelope, so everything waits, tried again with the ``backoff``, until the DSN is
-        /// corrected; ``DeliveryStatistics/lastFailure`` says why.
+        /// default, as Sentry's SDKs drop it. A reporter and a relay set it: those statuses say the DSN is wrong (the
+        /// key or the project), not the envelope, so everything waits, tried again with the ``backoff``, until the DSN
+        /// is corrected; ``DeliveryStatistics/lastFailure`` says why.
         public var keepsEnvelopesWhenRefused = false
+        /// Where the uploader says what becomes of its sends: a failure when it differs from the one before (a refused
+        /// DSN as an error), a recovery, what it sent and dropped (at the debug level); none by default. A reporter
+        /// sets its own (``Reporter/Options/debug``).
+        public var diagnostics = Diagnostics.none
 
         /// Creates a configuration; see the properties for the defaults.
         public init(dsn: DSN, outboxDirectory: URL) {

@@ -47,6 +47,8 @@ public actor Uploader {
     /// Envelopes the endpoint refused (dropped as `send_error`) since the last flush, which then did not deliver all.
     private var refusedSinceFlush = 0
     private var retryAt: ContinuousClock.Instant?
+    /// The failure the diagnostics said last; `nil` after a delivery.
+    private var diagnosedFailure: DeliveryStatistics.DeliveryFailure?
     private var drainTask: Task<Void, Never>?
     private var wakeUp: (at: ContinuousClock.Instant, task: Task<Void, Never>)?
     private var idleWaiters = Waiters<Void>()
@@ -241,6 +243,7 @@ public actor Uploader {
     /// Counts `quantity` events of `category` that were discarded before reaching the uploader, such as those
     /// `beforeSend` dropped, for the next client report and the statistics.
     public func recordDiscarded(_ reason: DiscardReason, category: DataCategory = .error, quantity: Int = 1) {
+        configuration.diagnostics(.debug, "dropped \(quantity) of \(category.rawValue): \(reason.rawValue)")
         counts.recordDiscarded(reason, category, quantity: quantity)
         if category != .internal { pendingReport.record(reason, category, quantity: quantity) }
     }
@@ -521,6 +524,7 @@ extension Uploader {
         if policy == .drop, configuration.keepsEnvelopesWhenRefused, counts.lastFailure?.refusedTheDSN == true {
             policy = .retry
         }
+        if response != nil || !isClosed { diagnose(policy, response, of: pending.category, at: now) }
         if let carrier = reportCarrier, carrier.envelope == pending {
             reportCarrier = nil
             if policy != .delivered { pendingReport.merge(carrier.report) }
@@ -548,6 +552,49 @@ extension Uploader {
             discard(pending.category, because: .sendError)
             refusedSinceFlush += 1
             failuresInARow = 0
+        }
+    }
+
+    /// Says what became of a send, through ``Configuration/diagnostics``: a failure when it is not the one said
+    /// last (so an outage is one message, not one per envelope), a delivery after failures, and every delivery at the
+    /// debug level.
+    private func diagnose(
+        _ policy: DeliveryPolicy, _ response: EnvelopeResponse?, of category: DataCategory,
+        at now: ContinuousClock.Instant
+    ) {
+        let diagnostics = configuration.diagnostics
+        let host = configuration.dsn.host
+        guard policy != .delivered else {
+            if diagnosedFailure != nil {
+                diagnosedFailure = nil
+                diagnostics(.info, "\(host) accepts envelopes again")
+            }
+            diagnostics(.debug, "sent an envelope of \(category.rawValue) to \(host)")
+            return
+        }
+        let status = response?.statusCode
+        guard diagnosedFailure == nil || diagnosedFailure?.status != status else { return }
+        diagnosedFailure = counts.lastFailure
+        let reason = response?.sentryError.map { ": \($0)" } ?? ""
+        guard let status else {
+            return diagnostics(
+                .warning, "\(host) did not answer (unreachable, or timed out): envelopes wait and are retried")
+        }
+        switch status {
+        case 401, 403, 404:
+            let outcome =
+                configuration.keepsEnvelopesWhenRefused
+                ? "events are kept and sent once the DSN is corrected" : "envelopes are dropped as send_error"
+            diagnostics(.error, "\(host) refuses the DSN \(configuration.dsn) (\(status)\(reason)): \(outcome)")
+        case 429:
+            let wait = rateLimits.deadline(for: category, at: now).map { " for \(Int(($0 - now) / .seconds(1))) s" }
+            diagnostics(.warning, "\(host) rate-limits \(category.rawValue)\(wait ?? ""): held back meanwhile")
+        case _ where policy == .retry:
+            diagnostics(.warning, "\(host) answered \(status)\(reason): envelopes wait and are retried")
+        default:
+            diagnostics(
+                .error,
+                "\(host) refused an envelope of \(category.rawValue) (\(status)\(reason)): dropped as send_error")
         }
     }
 

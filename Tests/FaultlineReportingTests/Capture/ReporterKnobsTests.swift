@@ -3,6 +3,7 @@ import FaultlineReporting
 import FaultlineTestServer
 import Foundation
 import SeedScenarios
+import Synchronization
 import TestSupport
 import Testing
 
@@ -61,21 +62,98 @@ import Testing
         #expect(Reporter.Options(logDirectory: log.url, environmentVariables: [:]).environment == "production")
     }
 
-    @Test func aSentryDSNThatIsNotADSNStopsTheReporterWithAnErrorThatNamesTheVariable() throws {
+    @Test func aSentryDSNThatIsNotADSNIsSaidAndTheReporterKeepsEventsInTheLocalLog() async throws {
         let log = try LogDirectory()
         defer { log.remove() }
-        // Given a SENTRY_DSN with no project id
+        // Given a SENTRY_DSN with no project id, and an app that does not catch errors from the reporter
         var options = Reporter.Options(
             logDirectory: log.url, environmentVariables: ["SENTRY_DSN": "https://key@sentry.example.com/"])
+        let said = Mutex<[Diagnostic]>([])
+        options.diagnosticHandler = { diagnostic in said.withLock { $0.append(diagnostic) } }
 
-        // Then the reporter refuses to start, saying why and where the value came from
-        let error = #expect(throws: DSN.ParseError.self) { try Reporter(options: options) }
-        #expect(error?.description.contains("SENTRY_DSN environment variable") == true)
-        #expect(error?.reason.contains("project id") == true)
+        // When the reporter starts and an error is captured
+        let reporter = try Reporter(options: options)
+        let id = try #require(await reporter.capture(error: PaymentDeclined()))
+        #expect(await reporter.close(timeout: patience))
 
-        // unless the app sets the DSN itself
-        options.dsn = nil
-        #expect(throws: Never.self) { try Reporter(options: options) }
+        // Then it started without a DSN, saying why and where the value came from, once, as an error
+        let diagnostics = said.withLock { $0 }
+        #expect(diagnostics.count == 1, "\(diagnostics)")
+        let error = try #require(diagnostics.first)
+        #expect(error.level == .error)
+        #expect(error.message.contains("SENTRY_DSN environment variable"), "\(error)")
+        #expect(error.message.contains("project id"), "\(error)")
+        #expect(error.message.contains("kept in the local log only"), "\(error)")
+        #expect(reporter.uploader == nil)
+        // and the event is in the local log
+        #expect(try log.events().map(\.eventID) == [id])
+    }
+
+    @Test func aReporterThatIsNotEnabledOpensCapturesAndSendsNothing() async throws {
+        let recorder = IngestRecorder()
+        try await RecordingIngest.run(recorder: recorder) { ingest in
+            // Given a reporter not enabled, with a DSN and a log directory that does not exist yet
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("disabled-\(UUID())")
+            var options = Reporter.Options(logDirectory: directory, environmentVariables: [:])
+            options.dsn = try DSN(ingest.dsn())
+            options.tracesSampleRate = 1
+            options.enabled = false
+            let reporter = try Reporter(options: options)
+
+            // When the app captures an error and a message, and makes a request through the capture middleware
+            #expect(await reporter.capture(error: PaymentDeclined()) == nil)
+            #expect(await reporter.capture(message: "checkout opened") == nil)
+            try await SeedServer.run { server in
+                let client = APIClient(baseURL: server.baseURL) {
+                    $0.middlewares = [CaptureMiddleware(reporter: reporter, baseURL: server.baseURL)]
+                }
+                await #expect(throws: RequestFailure.self) {
+                    try await client.send(
+                        APIRequest<SlowAnswer>(.get, "/malformed/{kind}", pathParameters: ["kind": "html"]))
+                }
+            }
+
+            // Then nothing was written or sent, and the reporter says it did all it had to
+            #expect(await reporter.flush(timeout: patience))
+            #expect(await reporter.close(timeout: patience))
+            #expect(!FileManager.default.fileExists(atPath: directory.path))
+            #expect(await recorder.requests.isEmpty)
+            let statistics = await reporter.statistics
+            #expect(statistics.captured.isEmpty && statistics.droppedBySampleRate == 0 && statistics.transactions == 0)
+        }
+    }
+
+    @Test func withDebugTheReporterSaysWhereItSendsAndWhatItSentAndWithoutItOnlyErrors() async throws {
+        let recorder = IngestRecorder()
+        try await RecordingIngest.run(recorder: recorder) { ingest in
+            // Given two reporters sending to an ingest, one with debug on
+            var said: [Bool: [Diagnostic]] = [:]
+            for debug in [true, false] {
+                let log = try LogDirectory()
+                defer { log.remove() }
+                var options = Reporter.Options(logDirectory: log.url, environmentVariables: [:])
+                options.dsn = try DSN(ingest.dsn())
+                options.debug = debug
+                let diagnostics = Mutex<[Diagnostic]>([])
+                options.diagnosticHandler = { diagnostic in diagnostics.withLock { $0.append(diagnostic) } }
+                options.beforeSend = { $0.message == "dropped" ? nil : $0 }
+                let reporter = try Reporter(options: options)
+
+                // When each captures an error, and a message its beforeSend drops
+                await reporter.capture(error: PaymentDeclined())
+                await reporter.capture(message: "dropped")
+                #expect(await reporter.close(timeout: patience))
+                said[debug] = diagnostics.withLock { $0 }
+            }
+
+            // Then the one with debug said where it writes and sends, what it sent and what it dropped
+            let debugged = try #require(said[true]).map(\.message)
+            #expect(debugged.contains { $0.contains("sending them to 127.0.0.1 project 1") }, "\(debugged)")
+            #expect(debugged.contains { $0.hasPrefix("sent an envelope of error to 127.0.0.1") }, "\(debugged)")
+            #expect(debugged.contains("dropped an event: before_send"), "\(debugged)")
+            // and the other, with nothing wrong, said nothing
+            #expect(said[false] == [])
+        }
     }
 
     @Test func beforeBreadcrumbDropsOrRewritesEveryBreadcrumbAndWhatItReturnsIsScrubbed() async throws {

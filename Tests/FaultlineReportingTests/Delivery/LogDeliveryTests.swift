@@ -144,25 +144,28 @@ import Testing
         }
     }
 
-    @Test func aReporterWhoseEventsTheEndpointRefusesSaysItDidNotDeliverThem() async throws {
+    @Test func aReporterWhoseKeyTheEndpointRefusesKeepsItsEventsAndSaysItDidNotDeliverThem() async throws {
         let logs = try TemporaryDirectory()
         defer { logs.remove() }
         try await RecordingIngest.run { ingest in
             // Given an endpoint that refuses the reporter's key, as Sentry answers a wrong DSN
-            await ingest.recorder.answerNext([.init(status: 403), .init(status: 403)])
+            await ingest.recorder.answerAll(.init(status: 403, headers: ["X-Sentry-Error": "unknown sentry_key"]))
             let reporter = try Self.reporter(logs: logs.url, dsn: ingest.dsn())
 
-            // When the app captures two events and closes
+            // When the app captures two events and closes once the endpoint refused them
             await reporter.capture(message: "refused 1", level: .error)
             await reporter.capture(message: "refused 2", level: .error)
-            let delivered = await reporter.close(timeout: patience)
+            let uploader = try #require(reporter.uploader)
+            try await wait(for: "both events refused") { await uploader.statistics.retried >= 2 }
+            let delivered = await reporter.close(timeout: .milliseconds(200))
 
-            // Then close says they were not delivered, and the statistics say why
+            // Then close says they were not delivered, the statistics say why, and both still wait, none dropped
             #expect(delivered == false)
-            #expect(
-                await reporter.uploader?.statistics.discarded == [
-                    .init(reason: .sendError, category: .error, quantity: 2)
-                ])
+            let statistics = await uploader.statistics
+            #expect(statistics.lastFailure?.status == 403)
+            #expect(statistics.lastFailure?.reason == "unknown sentry_key")
+            #expect(statistics.discarded.isEmpty)
+            #expect(await uploader.pendingCount == 2)
         }
     }
 
