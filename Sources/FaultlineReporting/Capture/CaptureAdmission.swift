@@ -22,11 +22,15 @@ struct CaptureAdmission: Sendable {
         limiter = fingerprintLimit.map(FingerprintLimiter.init)
     }
 
-    /// Decides for a capture of `source` at `date`.
-    mutating func admit(_ source: PendingCapture.Source, at date: Date) -> Decision {
+    /// Decides for a capture of `source` at `date`, whose scope sets `scopeFingerprint` instead of its own.
+    mutating func admit(
+        _ source: PendingCapture.Source, fingerprint scopeFingerprint: [String]? = nil, at date: Date
+    ) -> Decision {
         if sampleRate < 1, sampleRate <= 0 || Double.random(in: 0..<1) >= sampleRate { return .sampledOut }
+        let own = source.fingerprint
         // The limiter is mutated in place (a copy would copy its table of windows on every capture).
-        guard limiter != nil, let fingerprint = source.fingerprint,
+        guard limiter != nil, own != nil || scopeFingerprint != nil,
+            let fingerprint = scopeFingerprint.map({ Scope.fingerprint($0, expanding: own) }) ?? own,
             let decision = limiter?.admit(fingerprint, at: date)
         else { return .keep(fingerprint: nil, carrying: 0) }
         switch decision {

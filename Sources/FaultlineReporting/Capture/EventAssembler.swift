@@ -10,6 +10,10 @@ struct EventAssembler: Sendable {
     /// Whether the call site becomes the stack trace: of the exception, or of the current thread for a message.
     let attachesStacktrace: Bool
     let beforeSend: (@Sendable (SentryEvent) -> SentryEvent?)?
+    /// Which of the call site's modules are the app's.
+    let inApp: InAppRules
+    /// Whether a user without an IP address gets `{{auto}}` (``Reporter/Options/sendDefaultPii``).
+    let sendsDefaultPii: Bool
 
     /// The event for `capture`, or `nil` when `beforeSend` dropped it (or it is a transaction, which
     /// ``json(of:in:)`` encodes).
@@ -41,8 +45,11 @@ struct EventAssembler: Sendable {
         event.release = builder.release
         event.dist = builder.dist
         event.environment = builder.environment
+        event.serverName = builder.serverName
         if attachesStacktrace, let callSite = capture.callSite {
-            let stacktrace = SentryEvent.Stacktrace(frames: [.init(callSite)])
+            var frame = SentryEvent.Stacktrace.Frame(callSite)
+            frame.inApp = inApp.isInApp(module: callSite.module)
+            let stacktrace = SentryEvent.Stacktrace(frames: [frame])
             if let last = event.exception?.values.indices.last {
                 event.exception?.values[last].stacktrace = stacktrace
             } else {
@@ -50,6 +57,7 @@ struct EventAssembler: Sendable {
             }
         }
         capture.scope.apply(to: &event, user: capture.user)
+        if sendsDefaultPii { event.user = Self.addressedAutomatically(event.user) }
         builder.scrubber.scrubTexts(of: &event)
         if capture.suppressedBefore > 0 {
             event.tags[Reporter.FingerprintLimit.suppressedCountTag] = String(capture.suppressedBefore)
@@ -60,7 +68,17 @@ struct EventAssembler: Sendable {
 
     /// The JSON of `transaction`, which `capture` holds, with the scope of its end.
     func json(of transaction: PendingTransaction, in capture: PendingCapture) -> Data {
-        TransactionEncoder.encode(
-            transaction, eventID: capture.eventID, scope: capture.scope, user: capture.user, builder: builder)
+        let user = capture.user ?? capture.scope.user
+        return TransactionEncoder.encode(
+            transaction, eventID: capture.eventID, scope: capture.scope,
+            user: sendsDefaultPii ? Self.addressedAutomatically(user) : user, builder: builder)
+    }
+
+    /// `user` (or a user with nothing else) with `{{auto}}` as its IP address unless it has one: the server fills in
+    /// the address the event came from, as Sentry's SDKs ask with `sendDefaultPii`.
+    private static func addressedAutomatically(_ user: UserContext?) -> UserContext {
+        var addressed = user ?? UserContext()
+        if addressed.ipAddress == nil { addressed.ipAddress = "{{auto}}" }
+        return addressed
     }
 }

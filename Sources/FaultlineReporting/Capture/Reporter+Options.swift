@@ -98,6 +98,22 @@ extension Reporter {
         let appIdentity: AppIdentity
         /// The environment; by default the `SENTRY_ENVIRONMENT` environment variable's, else `production`.
         public var environment = "production"
+        /// The host every event and transaction names as its `server_name` (Sentry's `serverName`), the first thing
+        /// an on-call engineer asks of a server's failure: by default the machine's host name on macOS and Linux,
+        /// and none on iOS, tvOS, watchOS and visionOS, where it would name the user's device.
+        public var serverName: String? = Options.defaultServerName
+        /// Whether events carry the personal data the reporter could add on its own (Sentry's `sendDefaultPii`);
+        /// `false` by default. With it, an event or transaction whose user has no IP address gets `{{auto}}`, which
+        /// the server replaces with the address the event came from. What the app sets (the user, tags, extras) is
+        /// sent either way, and ``scrubRules`` apply either way.
+        public var sendDefaultPii = false
+        /// Prefixes of the modules whose frames are the app's (`in_app`), winning over ``inAppExclude`` (Sentry's
+        /// `inAppInclude`); empty by default.
+        public var inAppInclude: [String] = []
+        /// Prefixes of the modules whose frames are not the app's (Sentry's `inAppExclude`): the module of a wrapper
+        /// that captures for the app, whose call site would otherwise be the event's one in-app frame. Empty by
+        /// default: the code that captures is the app's.
+        public var inAppExclude: [String] = []
         /// The most breadcrumbs an event carries; 100 by default.
         public var maxBreadcrumbs = 100
         /// HTTP statuses whose server failures the ``CaptureMiddleware`` captures; 400–599 by default (Sentry's
@@ -203,6 +219,16 @@ extension Reporter {
             }
             release = variable("SENTRY_RELEASE") ?? appIdentity.release
             environment = variable("SENTRY_ENVIRONMENT") ?? environment
+        }
+
+        /// The machine's host name where a server may run; `nil` on the platforms of phones, TVs, watches and
+        /// headsets.
+        static var defaultServerName: String? {
+            #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+                nil
+            #else
+                ProcessInfo.processInfo.hostName
+            #endif
         }
 
         /// Whether a request of a client on `baseURL` to `url` carries the trace's headers.

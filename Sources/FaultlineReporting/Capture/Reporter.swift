@@ -129,8 +129,11 @@ public actor Reporter {
         let scrubber = Scrubber(rules: options.scrubRules)
         let assembler = EventAssembler(
             builder: FailureEventBuilder(
-                scrubber: scrubber, release: options.release, dist: options.dist, environment: options.environment),
-            attachesStacktrace: options.attachStacktrace, beforeSend: options.beforeSend)
+                scrubber: scrubber, release: options.release, dist: options.dist, environment: options.environment,
+                serverName: options.serverName),
+            attachesStacktrace: options.attachStacktrace, beforeSend: options.beforeSend,
+            inApp: InAppRules(include: options.inAppInclude, exclude: options.inAppExclude),
+            sendsDefaultPii: options.sendDefaultPii)
         let ledger = StatisticsLedger(uploader: uploader, diagnostics: diagnostics)
         let tracer = Tracer(options: options)
         let transactionLog =
@@ -474,9 +477,13 @@ public actor Reporter {
         // The requests that ended before it are its breadcrumbs.
         takeHandedOver()
         let date = options.clock()
+        // The change may set the fingerprint the limit counts by; the breadcrumbs it adds are scrubbed once the
+        // event is kept.
+        var captured = scope
+        change?(&captured)
         let fingerprint: [String]?
         let suppressedBefore: Int
-        switch admission.admit(source, at: date) {
+        switch admission.admit(source, fingerprint: captured.fingerprint, at: date) {
         case .sampledOut:
             ledger.discard(.sampleRate) { $0.droppedBySampleRate += 1 }
             return nil
@@ -486,11 +493,7 @@ public actor Reporter {
         case .keep(let kept, let carried):
             (fingerprint, suppressedBefore) = (kept, carried)
         }
-        var captured = scope
-        if let change {
-            change(&captured)
-            captured.replaceBreadcrumbs(scrubber.scrubbedTexts)
-        }
+        if change != nil { captured.replaceBreadcrumbs(scrubber.scrubbedTexts) }
         let capture = PendingCapture(
             source: source, eventID: RandomID.make(using: &identifiers), date: date, scope: captured, user: user,
             callSite: callSite, trace: trace, suppressedBefore: suppressedBefore)

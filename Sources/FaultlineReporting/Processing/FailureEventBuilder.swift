@@ -25,15 +25,20 @@ package struct FailureEventBuilder: Sendable {
     package var dist: String?
     /// The environment; `production` by default.
     package var environment: String
+    /// The host's name, Sentry's `server_name`.
+    package var serverName: String?
 
     /// Creates a builder.
     package init(
-        scrubber: Scrubber = Scrubber(), release: String? = nil, dist: String? = nil, environment: String = "production"
+        scrubber: Scrubber = Scrubber(), release: String? = nil, dist: String? = nil,
+        environment: String = "production",
+        serverName: String? = nil
     ) {
         self.scrubber = scrubber
         self.release = release
         self.dist = dist
         self.environment = environment
+        self.serverName = serverName
     }
 
     /// The event for `failure`, or `nil` for a cancellation, which is never an error.

@@ -82,6 +82,10 @@ package final class LogDirectoryLock: Sendable {
     }
 
     deinit {
+        // Unlocked before it is closed: a child another thread is forking at this moment holds a copy of the
+        // descriptor until it execs, and a lock is released only when every copy is closed, or by an unlock through
+        // any of them. Without it, a log reopened right after it was closed was refused as written elsewhere.
+        flock(descriptor, LOCK_UN)
         close(descriptor)
     }
 }

@@ -21,6 +21,7 @@ package enum TransactionEncoder {
             writer.member("event_id", eventID)
             writer.member("platform", "other")
             writer.member("release", builder.release)
+            writer.member("server_name", builder.serverName)
             writer.key("sdk")
             writer.object {
                 $0.member("name", SentryEvent.SDK.faultline.name)

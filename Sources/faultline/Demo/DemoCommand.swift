@@ -49,6 +49,8 @@ struct DemoCommand: AsyncParsableCommand, CommandWithExamples {
         // The demo writes its own scenario locally: a SENTRY_DSN in the shell must not receive it.
         var options = Reporter.Options(logDirectory: logs, environmentVariables: [:])
         options.release = "boleto-ios@4.2.0"
+        // It plays an iOS app, whose events name no server.
+        options.serverName = nil
         options.dsn = try DSN(dsn ?? ingest?.dsn ?? "")
         let reporter = try Reporter(options: options)
         await reporter.setUser(UserContext(id: "KAKAO_kim", segment: "KAKAO"))

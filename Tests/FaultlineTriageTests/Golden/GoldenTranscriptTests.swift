@@ -86,6 +86,8 @@ import Testing
         let clock = Mutex(Date(timeIntervalSince1970: 1_795_424_400))
         var options = Reporter.Options(logDirectory: logs, environmentVariables: [:])
         options.release = "boleto@2.4.1"
+        // An iOS app's events, which name no server, on every machine.
+        options.serverName = nil
         options.clock = { clock.withLock { $0 } }
         let reporter = try Reporter(options: options)
         // The same bytes on every machine: the contexts say which machine (its memory, processors, system), so they
