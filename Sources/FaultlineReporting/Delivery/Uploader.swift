@@ -204,7 +204,7 @@ public actor Uploader {
     /// those past its maximum age as expired.
     private func dropLines(of removed: EventLog.RemovedSegments) {
         let evicted = logQueue?.evict(removed.evicted) ?? 0
-        if evicted > 0 { recordDiscarded(.cacheOverflow, quantity: evicted) }
+        if evicted > 0 { discard(.error, because: .cacheOverflow, quantity: evicted) }
         let expired = logQueue?.evict(removed.expired) ?? 0
         if expired > 0 { recordExpired(.error, quantity: expired) }
     }
@@ -243,7 +243,6 @@ public actor Uploader {
     /// Counts `quantity` events of `category` that were discarded before reaching the uploader, such as those
     /// `beforeSend` dropped, for the next client report and the statistics.
     public func recordDiscarded(_ reason: DiscardReason, category: DataCategory = .error, quantity: Int = 1) {
-        configuration.diagnostics(.debug, "dropped \(quantity) of \(category.rawValue): \(reason.rawValue)")
         counts.recordDiscarded(reason, category, quantity: quantity)
         if category != .internal { pendingReport.record(reason, category, quantity: quantity) }
     }
@@ -309,9 +308,11 @@ public actor Uploader {
         }
     }
 
-    /// Counts one envelope of `category` as discarded; a client report never reports on client reports.
-    private func discard(_ category: DataCategory, because reason: DiscardReason) {
-        recordDiscarded(reason, category: category)
+    /// Counts `quantity` envelopes of `category` the uploader itself discarded, and says so at the debug level; a
+    /// client report never reports on client reports.
+    private func discard(_ category: DataCategory, because reason: DiscardReason, quantity: Int = 1) {
+        configuration.diagnostics(.debug, "dropped \(quantity) of \(category.rawValue): \(reason.rawValue)")
+        recordDiscarded(reason, category: category, quantity: quantity)
     }
 
     /// Asks the endpoint whether it takes this uploader's DSN, sending nothing that waits: one envelope with an empty
@@ -461,7 +462,7 @@ extension Uploader {
         if logQueue != nil {
             let logged = take(from: &logQueue!, isLogged: true, where: isSendable)
             let skipped = logQueue?.takeSkippedLines() ?? 0
-            if skipped > 0 { recordDiscarded(.internalSDKError, quantity: skipped) }
+            if skipped > 0 { discard(.error, because: .internalSDKError, quantity: skipped) }
             if let logged { return logged }
         }
         return take(from: &outbox, isLogged: false, where: isSendable)

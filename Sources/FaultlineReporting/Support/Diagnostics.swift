@@ -5,7 +5,7 @@ import Foundation
 /// fails or recovers, a write that fails, an event dropped and why.
 public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     /// How much a diagnostic matters, from the least.
-    public enum Level: Int, Comparable, Sendable, CustomStringConvertible {
+    public enum Level: Int, Comparable, Sendable {
         /// What the reporter does: it started, sent, dropped an event the options asked it to drop.
         case debug
         /// A change the developer may want to know of: the endpoint recovered.
@@ -16,15 +16,6 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         case error
 
         public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
-
-        public var description: String {
-            switch self {
-            case .debug: "debug"
-            case .info: "info"
-            case .warning: "warning"
-            case .error: "error"
-            }
-        }
     }
 
     public let level: Level
@@ -57,12 +48,9 @@ public struct Diagnostics: Sendable {
         FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
     }
 
-    /// Whether a diagnostic of `level` is passed on: the message of one that is not is never made.
-    public func includes(_ level: Diagnostic.Level) -> Bool { level >= minimumLevel }
-
-    /// Passes `message` on at `level`, unless below ``minimumLevel``.
+    /// Passes `message` on at `level`, unless below ``minimumLevel``: the message of one that is not is never made.
     public func callAsFunction(_ level: Diagnostic.Level, _ message: @autoclosure () -> String) {
-        guard includes(level) else { return }
+        guard level >= minimumLevel else { return }
         handler(Diagnostic(level: level, message: message()))
     }
 }
