@@ -10,6 +10,7 @@ struct EventAssembler: Sendable {
     /// Whether the call site becomes the stack trace: of the exception, or of the current thread for a message.
     let attachesStacktrace: Bool
     let beforeSend: (@Sendable (SentryEvent) -> SentryEvent?)?
+    let beforeSendTransaction: (@Sendable (TransactionEvent) -> TransactionEvent?)?
     /// Which of the call site's modules are the app's.
     let inApp: InAppRules
     /// Whether a user without an IP address gets `{{auto}}` (``Reporter/Options/sendDefaultPii``).
@@ -66,11 +67,17 @@ struct EventAssembler: Sendable {
         return beforeSend(event)
     }
 
-    /// The JSON of `transaction`, which `capture` holds, with the scope of its end.
-    func json(of transaction: PendingTransaction, in capture: PendingCapture) -> Data {
+    /// The JSON of `transaction`, which `capture` holds, with the scope of its end, as `beforeSendTransaction`
+    /// changes it; `nil` when it drops it.
+    func json(of transaction: PendingTransaction, in capture: PendingCapture) -> Data? {
+        var event = TransactionEvent(transaction, tags: capture.scope.tags)
+        if let beforeSendTransaction {
+            guard let changed = beforeSendTransaction(event) else { return nil }
+            event = changed
+        }
         let user = capture.user ?? capture.scope.user
         return TransactionEncoder.encode(
-            transaction, eventID: capture.eventID, scope: capture.scope,
+            event, eventID: capture.eventID, scope: capture.scope,
             user: sendsDefaultPii ? Self.addressedAutomatically(user) : user, builder: builder)
     }
 

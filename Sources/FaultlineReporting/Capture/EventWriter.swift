@@ -95,8 +95,14 @@ actor EventWriter {
         let header: [String: JSONValue] = [
             "event_id": .string(capture.eventID), "trace": transaction.root.context.samplingContext.json,
         ]
+        guard let json = assembler.json(of: transaction, in: capture) else {
+            ledger.discard(.beforeSend, category: .transaction, spans: transaction.spans.count + 1) {
+                $0.droppedByBeforeSend += 1
+            }
+            return
+        }
         do {
-            try await transactionLog.write(assembler.json(of: transaction, in: capture), header: header)
+            try await transactionLog.write(json, header: header)
             ledger.record { $0.transactions += 1 }
         } catch {
             let description = String(describing: error)

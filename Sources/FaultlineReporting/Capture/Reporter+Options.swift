@@ -128,6 +128,15 @@ extension Reporter {
         public var scrubRules = ScrubRules()
         /// Rewrites an event, or drops it by returning `nil`, after the scope is applied and before it is stored.
         public var beforeSend: (@Sendable (SentryEvent) -> SentryEvent?)?
+        /// Rewrites a transaction, or drops it by returning `nil`, before it is written and sent (Sentry's
+        /// `beforeSendTransaction`): rename it, change its tags, its spans' descriptions and data, take spans out.
+        /// One dropped is counted as `before_send`, with its spans, in ``Statistics/droppedByBeforeSend`` and client
+        /// reports. What it returns is scrubbed by ``scrubRules``.
+        ///
+        /// ```swift
+        /// options.beforeSendTransaction = { $0.name.hasPrefix("GET /health") ? nil : $0 }
+        /// ```
+        public var beforeSendTransaction: (@Sendable (TransactionEvent) -> TransactionEvent?)?
         /// Rewrites a breadcrumb, or drops it by returning `nil`, before it enters the scope (Sentry's
         /// `beforeBreadcrumb`): those the app adds, and the `http` and session breadcrumbs the reporter records. The
         /// breadcrumb it returns is then scrubbed by ``scrubRules``.

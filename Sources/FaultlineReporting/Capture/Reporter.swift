@@ -74,7 +74,7 @@ public actor Reporter {
     public struct Statistics: Hashable, Sendable {
         /// Events written to the local log, by `error.kind`.
         public internal(set) var captured: [String: Int] = [:]
-        /// Events `beforeSend` dropped.
+        /// Events `beforeSend` dropped, and transactions `beforeSendTransaction` dropped.
         public internal(set) var droppedByBeforeSend = 0
         /// Events dropped because ``Options/maxQueueSize`` events were already waiting to be written.
         public internal(set) var droppedByQueueOverflow = 0
@@ -132,6 +132,7 @@ public actor Reporter {
                 scrubber: scrubber, release: options.release, dist: options.dist, environment: options.environment,
                 serverName: options.serverName),
             attachesStacktrace: options.attachStacktrace, beforeSend: options.beforeSend,
+            beforeSendTransaction: options.beforeSendTransaction,
             inApp: InAppRules(include: options.inAppInclude, exclude: options.inAppExclude),
             sendsDefaultPii: options.sendDefaultPii)
         let ledger = StatisticsLedger(uploader: uploader, diagnostics: diagnostics)

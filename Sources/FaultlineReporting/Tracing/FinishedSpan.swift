@@ -6,14 +6,15 @@ struct FinishedSpan: Sendable {
     let context: SpanContext
     /// What kind of work it was, such as `http.client`.
     let operation: String
-    /// What it did, such as `GET /users/{id}`.
-    let description: String
+    /// What it did, such as `GET /users/{id}`; ``Reporter/Options/beforeSendTransaction`` may change it.
+    var description: String
     let start: Date
     let end: Date
     /// How it ended, in Sentry's span statuses.
     let status: SpanStatus
-    /// Its attributes, such as `http.request.method` and `http.response.status_code`.
-    let data: [String: JSONValue]
+    /// Its attributes, such as `http.request.method` and `http.response.status_code`;
+    /// ``Reporter/Options/beforeSendTransaction`` may change them.
+    var data: [String: JSONValue]
     /// What recorded it: ``requestOrigin`` for a request, ``manualOrigin`` for the app's own.
     let origin: String
 

@@ -3,10 +3,10 @@ import Foundation
 /// Encodes a transaction as Sentry's transaction event: one compact line of JSON, keys sorted, as ``EventEncoder``
 /// encodes events, which is both its line in the transactions' log and its envelope payload.
 package enum TransactionEncoder {
-    /// The JSON of `transaction`, with the scope's contexts, tags and user (`user` instead when given), and the
-    /// reporter's release, distribution and environment; every text scrubbed by `scrubber`.
+    /// The JSON of `transaction`, with its tags, the scope's contexts and `user`, and the reporter's release,
+    /// distribution, environment and server name; every text scrubbed by `builder`'s scrubber.
     static func encode(
-        _ transaction: PendingTransaction, eventID: String, scope: Scope, user: UserContext?,
+        _ transaction: TransactionEvent, eventID: String, scope: Scope, user: UserContext?,
         builder: FailureEventBuilder
     ) -> Data {
         let root = transaction.root
@@ -28,17 +28,17 @@ package enum TransactionEncoder {
                 $0.member("version", SentryEvent.SDK.faultline.version)
             }
             writer.key("spans")
-            writer.array(transaction.spans) { $0.value(scrubber.scrubbed($1.json) ?? $1.json) }
+            writer.array(transaction.spans) { $0.value(scrubber.scrubbed($1.finished.json) ?? $1.finished.json) }
             writer.key("start_timestamp")
             writer.value(.double(FinishedSpan.seconds(root.start)))
-            writer.member("tags", scope.tags.isEmpty ? nil : scope.tags)
+            writer.member("tags", transaction.tags.isEmpty ? nil : transaction.tags)
             writer.key("timestamp")
             writer.value(.double(FinishedSpan.seconds(root.end)))
             writer.member("transaction", scrubber.scrubbed(root.description) ?? root.description)
             writer.key("transaction_info")
             writer.object { $0.member("source", root.origin == FinishedSpan.manualOrigin ? "custom" : "route") }
             writer.member("type", "transaction")
-            if let user = user ?? scope.user {
+            if let user {
                 writer.key("user")
                 writer.write(user)
             }

@@ -126,4 +126,59 @@ import Testing
             await reporter.close()
         }
     }
+
+    @Test func beforeSendTransactionRenamesTrimsAndDropsTransactions() async throws {
+        let log = try LogDirectory()
+        defer { log.remove() }
+        try await SeedServer.run { server in
+            // Given a reporter that records every trace, whose hook drops health checks and renames, tags and trims
+            // the others to their first span
+            var options = Reporter.Options(logDirectory: log.url, environmentVariables: [:])
+            options.tracesSampleRate = 1
+            options.beforeSendTransaction = { transaction in
+                guard transaction.name != "health check" else { return nil }
+                var changed = transaction
+                changed.name = "checkout screen"
+                changed.tags["flow"] = "checkout"
+                changed.spans = Array(transaction.spans.prefix(1))
+                changed.spans[0].description += " (first)"
+                return changed
+            }
+            let reporter = try Reporter(options: options)
+            let client = APIClient(baseURL: server.baseURL) {
+                $0.middlewares = [CaptureMiddleware(reporter: reporter, baseURL: server.baseURL)]
+            }
+
+            // When the app records a health check, and a screen that makes two requests
+            await reporter.withSpan("health check", operation: "task") {}
+            try await reporter.withSpan("load checkout", operation: "ui.load") {
+                for ms in ["0", "1"] {
+                    _ = try await client.send(
+                        APIRequest<SlowAnswer>(.get, "/slow", query: [URLQueryItem(name: "ms", value: ms)]))
+                }
+            }
+            await reporter.flush(timeout: patience)
+
+            // Then only the screen is written, as the hook changed it
+            let transactions = try log.transactions()
+            #expect(transactions.count == 1)
+            let transaction = try #require(transactions.first)
+            #expect(transaction["transaction"] == "checkout screen")
+            #expect(transaction["tags"]?.objectValue?["flow"] == "checkout")
+            guard case .array(let spans)? = transaction["spans"] else {
+                Issue.record("no spans: \(transaction)")
+                return
+            }
+            #expect(spans.count == 1)
+            #expect(spans.first?.objectValue?["description"] == "GET /slow (first)")
+            // and the health check is counted as dropped by the hook
+            #expect(await reporter.statistics.droppedByBeforeSend == 1)
+            #expect(await reporter.statistics.transactions == 1)
+            await reporter.close()
+        }
+    }
+
+    struct SlowAnswer: Decodable, Sendable {
+        let ok: Bool
+    }
 }
