@@ -11,21 +11,61 @@ import Testing
 #endif
 
 // Article: begin
-/// What an Alamofire `EventMonitor`, a Moya plugin or any other stack calls when a request finishes: the response is
-/// classified with the server's error contract and code catalogue, and a failure is captured.
-struct FaultlineBridge: Sendable {
+/// What an Alamofire interceptor and event monitor, a Moya plugin or any other stack calls around each request: the
+/// request is counted by its route template with its duration, carries its trace, and a failure, classified with the
+/// server's error contract and code catalogue, is captured, as `APIClient`'s capture middleware does.
+actor FaultlineBridge {
     let reporter: Reporter
     let classifier: FailureClassifier
+    let baseURL: URL
+    private nonisolated let routes = RouteNotes()
+    private var recordings: [UUID: RequestRecording] = [:]
 
-    /// Captures a finished request that failed: a transport error, a failed response (including a failure inside a
-    /// 200, by the contract), or a body that did not decode into `decodedType`. Successes are not captured.
+    init(reporter: Reporter, classifier: FailureClassifier, baseURL: URL) {
+        self.reporter = reporter
+        self.classifier = classifier
+        self.baseURL = baseURL
+    }
+
+    /// Notes the route template (`/users/{id}`) of request `id` as soon as the stack knows it, without waiting: it is
+    /// there when the request starts.
+    nonisolated func requestCreated(id: UUID, route: String) {
+        routes.note(route, for: id)
+    }
+
+    /// The request `id` to send, with its trace's headers: its recording starts now. A request whose route was not
+    /// noted is recorded by its URL's path.
+    func requestStarting(_ request: URLRequest, id: UUID) -> URLRequest {
+        let route = routes.take(id) ?? request.url?.path ?? "/"
+        let recording = RequestRecording(reporter: reporter, request: request, route: route, baseURL: baseURL)
+        recordings[id] = recording
+        return recording.request
+    }
+
+    /// Records how request `id` ended: a response (a failure inside a 200 included, by the contract), a transport
+    /// error, or a body that did not decode into `decodedType`.
     func requestFinished(
-        _ request: URLRequest, route: String, response: HTTPURLResponse?, body: Data?, error: (any Error)?,
-        decodingError: (any Error)? = nil, decodedType: Any.Type? = nil
+        id: UUID, response: HTTPURLResponse?, body: Data?, error: (any Error)?, decodingError: (any Error)? = nil,
+        decodedType: Any.Type? = nil
     ) async {
-        await reporter.capture(
-            request: request, route: route, response: response, body: body, error: error,
-            decodingError: decodingError, decodedType: decodedType, classifier: classifier)
+        guard let recording = recordings.removeValue(forKey: id) else { return }
+        await recording.finish(
+            response: response, body: body, error: error, decodingError: decodingError, decodedType: decodedType,
+            classifier: classifier)
+    }
+}
+
+/// The route templates of requests not started yet, noted and taken under a lock.
+final class RouteNotes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var routes: [UUID: String] = [:]
+
+    func note(_ route: String, for id: UUID) {
+        lock.withLock { routes[id] = route }
+    }
+
+    func take(_ id: UUID) -> String? {
+        lock.withLock { routes.removeValue(forKey: id) }
     }
 }
 
@@ -83,8 +123,8 @@ actor RefreshingSigner<A: Authenticator> {
         defer { temporary.remove() }
         let logs = temporary.url
         let reporter = try Reporter(options: Reporter.Options(logDirectory: logs))
-        let bridge = FaultlineBridge(reporter: reporter, classifier: Self.classifier)
         try await SeedServer.run { server in
+            let bridge = FaultlineBridge(reporter: reporter, classifier: Self.classifier, baseURL: server.baseURL)
             let tokens = await server.state.issueTokens(for: .boleto)
             let refresher = TokenRefresher(
                 authenticator: BoletoAPI.Authenticator(baseURL: server.baseURL), credential: BearerTokens(tokens))
@@ -98,18 +138,26 @@ actor RefreshingSigner<A: Authenticator> {
             let (rejectedBody, rejected) = try await Self.send(try await signer.sign(request, id: id))
             #expect(rejected?.statusCode == 401)
             #expect(await signer.shouldRetry(id: id, request: request, response: rejected, body: rejectedBody))
-            let (_, replayed) = try await Self.send(try await signer.sign(request, id: id))
+            bridge.requestCreated(id: id, route: "/boleto/users/{id}")
+            let replay = await bridge.requestStarting(try await signer.sign(request, id: id), id: id)
+            let (_, replayed) = try await Self.send(replay)
             #expect(replayed?.statusCode == 200)
             #expect(await server.state.refreshCount(of: .boleto) == 1)
+            // (a success, counted and not captured)
+            await bridge.requestFinished(id: id, response: replayed, body: nil, error: nil)
 
             // The monitor's calls: a business code, a null where the model wants a string, a timeout
-            var travel = try await signer.sign(
-                URLRequest(url: server.baseURL.appendingPathComponent("boleto/travels")), id: UUID())
+            let travelID = UUID()
+            var travel = URLRequest(url: server.baseURL.appendingPathComponent("boleto/travels"))
             travel.httpMethod = "POST"
+            bridge.requestCreated(id: travelID, route: "/boleto/travels")
+            travel = await bridge.requestStarting(try await signer.sign(travel, id: travelID), id: travelID)
             let (travelBody, travelResponse) = try await Self.send(travel)
-            await bridge.requestFinished(
-                travel, route: "/boleto/travels", response: travelResponse, body: travelBody, error: nil)
-            let user20 = try await signer.sign(URLRequest(url: users.appendingPathComponent("20")), id: UUID())
+            await bridge.requestFinished(id: travelID, response: travelResponse, body: travelBody, error: nil)
+            let userID = UUID()
+            bridge.requestCreated(id: userID, route: "/boleto/users/{id}")
+            let user20 = await bridge.requestStarting(
+                try await signer.sign(URLRequest(url: users.appendingPathComponent("20")), id: userID), id: userID)
             let (userBody, userResponse) = try await Self.send(user20)
             let decodingError: (any Error)?
             do {
@@ -119,19 +167,21 @@ actor RefreshingSigner<A: Authenticator> {
                 decodingError = error
             }
             await bridge.requestFinished(
-                user20, route: "/boleto/users/{id}", response: userResponse, body: userBody, error: nil,
-                decodingError: decodingError, decodedType: BoletoAPI.Envelope<BoletoAPI.User>.self)
+                id: userID, response: userResponse, body: userBody, error: nil, decodingError: decodingError,
+                decodedType: BoletoAPI.Envelope<BoletoAPI.User>.self)
+            let slowID = UUID()
+            bridge.requestCreated(id: slowID, route: "/slow")
             var slow = URLRequest(url: try #require(URL(string: "\(server.baseURL.absoluteString)/slow?ms=5000")))
             slow.timeoutInterval = 1
+            slow = await bridge.requestStarting(slow, id: slowID)
             do {
                 _ = try await URLSession.shared.data(for: slow)
                 Issue.record("/slow answered within a second")
             } catch {
-                await bridge.requestFinished(slow, route: "/slow", response: nil, body: nil, error: error)
+                await bridge.requestFinished(id: slowID, response: nil, body: nil, error: error)
             }
-            // and a success, which is not captured
-            await bridge.requestFinished(
-                request, route: "/boleto/users/{id}", response: replayed, body: nil, error: nil)
+            // and the server saw each request's trace
+            #expect(await server.state.receivedTraces.count == 4)
         }
         #expect(await reporter.close(timeout: patience))
 
@@ -141,6 +191,11 @@ actor RefreshingSigner<A: Authenticator> {
         #expect(events[0].tags["server.code"] == "40013" && events[0].tags["http.route"] == "/boleto/travels")
         #expect(events[1].tags["decoding.path"] == "data.profileImage")
         #expect(events[2].tags["transport.family"] == "timeout")
+        // and every request is counted by its route template, the success too
+        let outcomes = try Data(contentsOf: LogLayout(logs).requests.appendingPathComponent("outcomes.jsonl"))
+            .split(separator: 0x0A).map { try RequestOutcomes(line: $0) }
+        let routes = Set(outcomes.flatMap(\.routes.keys).map(\.route))
+        #expect(routes == ["/boleto/users/{id}", "/boleto/travels", "/slow"])
     }
 
     @Test func theArticleShowsThisFilesCodeVerbatim() throws {
