@@ -16,26 +16,48 @@ public final class ClosedPort: @unchecked Sendable {
     // Written once, by `release()`, which tests call from one task.
     private var descriptor: Int32
 
-    /// Binds a socket to a port the OS chooses; fails with the `errno` of the call that failed.
+    /// Binds a socket to a free port below the ephemeral ranges of Linux (from 32768) and Apple's systems (from
+    /// 49152); fails with the `errno` of the call that failed.
+    ///
+    /// Not a port the OS chooses: those come from the ephemeral range, so once released, the port could become the
+    /// local end of another test's outgoing connection, which a pooled connection keeps for a minute, and a server
+    /// could not start on it meanwhile.
     public init() throws {
-        let descriptor = socket(AF_INET, streamSocket, 0)
-        guard descriptor >= 0 else { throw ClosedPortError(call: "socket", errno: errno) }
+        var attempts = 0
+        var port = Int.random(in: 20_000...32_000)
+        var bound = Self.socket(boundTo: port)
+        while case .failure(let error) = bound, error.errno == EADDRINUSE, attempts < 100 {
+            attempts += 1
+            port = Int.random(in: 20_000...32_000)
+            bound = Self.socket(boundTo: port)
+        }
+        descriptor = try bound.get()
+        self.port = port
+    }
+
+    /// A TCP socket, closed on exec, bound to `port` on 127.0.0.1.
+    private static func socket(boundTo port: Int) -> Result<Int32, ClosedPortError> {
+        #if canImport(Glibc)
+            let descriptor = Glibc.socket(AF_INET, streamSocket | Int32(SOCK_CLOEXEC.rawValue), 0)
+        #else
+            let descriptor = Darwin.socket(AF_INET, streamSocket, 0)
+        #endif
+        guard descriptor >= 0 else { return .failure(ClosedPortError(call: "socket", errno: errno)) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
         guard bound else {
             let error = ClosedPortError(call: "bind", errno: errno)
             close(descriptor)
-            throw error
+            return .failure(error)
         }
-        self.descriptor = descriptor
-        self.port = Int(UInt16(bigEndian: address.sin_port))
+        return .success(descriptor)
     }
 
     deinit { release() }
