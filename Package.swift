@@ -110,7 +110,7 @@ let package = Package(
         .target(
             name: "FaultlineServe",
             dependencies: [
-                "Faultline", "FaultlineReporting", "FaultlineLogReading", "CFaultlineBrotli",
+                "Faultline", "FaultlineReporting", "FaultlineLogReading", "CFaultlineBrotli", "LoopbackPorts",
                 .target(name: "FaultlineAsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -120,6 +120,9 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Ports on 127.0.0.1 held by a socket that never listens: where a test finds a server down, and where a stopped
+        // ingest starts again. The system's C library only.
+        .target(name: "LoopbackPorts", swiftSettings: strictSettings),
         // A loopback server that reproduces the seed posts' server contracts, for tests and the demo.
         .target(
             name: "FaultlineTestServer",
@@ -219,7 +222,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "FaultlineTests",
-            dependencies: ["Faultline", "FaultlineTestServer", "SeedScenarios", "TestSupport"],
+            dependencies: ["Faultline", "FaultlineTestServer", "LoopbackPorts", "SeedScenarios", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -239,7 +242,7 @@ let package = Package(
             name: "FaultlineServeTests",
             dependencies: [
                 "Faultline", "FaultlineServe", "FaultlineTriage", "FaultlineLogReading", "FaultlineReporting",
-                "FaultlineTestServer", "SeedScenarios", "TestSupport",
+                "FaultlineTestServer", "LoopbackPorts", "SeedScenarios", "TestSupport",
             ],
             swiftSettings: strictSettings
         ),
@@ -288,7 +291,7 @@ let package = Package(
             name: "FaultlineReportingTests",
             dependencies: [
                 "FaultlineReporting", "FaultlineLogReading", "FaultlineAsyncHTTPClient", "FaultlineTestServer",
-                "SeedScenarios", "TestSupport",
+                "LoopbackPorts", "SeedScenarios", "TestSupport",
             ],
             swiftSettings: strictSettings
         ),

@@ -1,10 +1,14 @@
 import Foundation
+import LoopbackPorts
 
 /// An ingest running in this process until ``stop()``: what `faultline demo` embeds and the tests start. It can be
 /// stopped and started again on the same port, to play an outage.
 public actor RunningIngest {
     private let configuration: IngestConfiguration
     private var task: Task<Void, any Error>?
+    /// Its port while it is stopped: connecting is refused, and no other server in this machine is given it meanwhile
+    /// (another test's, which would answer in its place).
+    private var heldPort: ClosedPort?
     /// The port it listens on; chosen by the system at the first start when the configuration's port is 0.
     public nonisolated let port: Int
 
@@ -21,16 +25,22 @@ public actor RunningIngest {
     /// The DSN that sends here.
     public nonisolated var dsn: String { configuration.dsn(port: port) }
 
-    /// Stops it gracefully, closing its log; does nothing when it is stopped.
+    /// Stops it gracefully, closing its log, and holds its port until ``restart()``; does nothing when it is stopped.
     public func stop() async throws {
-        task?.cancel()
-        try await task?.value
-        task = nil
+        guard let running = task else { return }
+        running.cancel()
+        defer {
+            task = nil
+            heldPort = try? ClosedPort(holding: port)
+        }
+        try await running.value
     }
 
     /// Starts it again on the same port, after ``stop()``.
     public func restart() async throws {
         guard task == nil else { return }
+        heldPort?.release()
+        heldPort = nil
         task = try await Self.start(configuration).task
     }
 

@@ -2,6 +2,7 @@ import FaultlineLogReading
 import FaultlineTestServer
 import FaultlineTriage
 import Foundation
+import LoopbackPorts
 import TestSupport
 import Testing
 

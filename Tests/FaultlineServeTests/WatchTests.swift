@@ -1,5 +1,6 @@
 import FaultlineTestServer
 import Foundation
+import LoopbackPorts
 import TestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import Faultline
 import FaultlineReporting
 import FaultlineTestServer
 import Foundation
+import LoopbackPorts
 import SeedScenarios
 import TestSupport
 import Testing

@@ -1,6 +1,7 @@
 import FaultlineReporting
 import FaultlineTestServer
 import Foundation
+import LoopbackPorts
 import TestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import FaultlineReporting
 import FaultlineServe
 import FaultlineTestServer
 import Foundation
+import LoopbackPorts
 import TestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import FaultlineReporting
 import FaultlineServe
 import FaultlineTestServer
 import Foundation
+import LoopbackPorts
 import Synchronization
 import TestSupport
 import Testing

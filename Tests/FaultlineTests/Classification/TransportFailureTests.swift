@@ -1,6 +1,7 @@
 import Faultline
 import FaultlineTestServer
 import Foundation
+import LoopbackPorts
 import TestSupport
 import Testing
 
