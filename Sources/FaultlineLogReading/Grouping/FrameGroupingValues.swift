@@ -103,7 +103,9 @@ struct FrameGroupingValues {
         case .javascript:
             function = String(function.split(separator: ".", omittingEmptySubsequences: false).last ?? "")
             if frame.hasSourceMap, contextLineCounts { return nil }
-            let name = String((frame.rawFunction ?? frame.function ?? "").split(separator: ".").last ?? "")
+            let name = String(
+                (frame.rawFunction ?? frame.function ?? "").split(separator: ".", omittingEmptySubsequences: false)
+                    .last ?? "")
             if name.isEmpty || ["?", "<anonymous function>", "<anonymous>", "Anonymous function"].contains(name)
                 || name.hasSuffix("/<")
             {

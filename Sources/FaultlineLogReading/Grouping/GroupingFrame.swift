@@ -17,6 +17,9 @@ struct GroupingFrame {
     var category: String?
     /// Whether the rules let it count.
     var counts = true
+    /// The package, path, module and function as the rules' patterns compare them, folded once
+    /// (``GroupingGlob/folded(_:isPath:)``) by ``prepareForRules()``.
+    private var folded: (package: [UInt8]?, path: [UInt8]?, module: [UInt8]?, function: [UInt8]?)
     /// What tells a frame from the one before it for recursion, as Sentry compares them: its paths, package,
     /// module, function and position as sent. A sum of each field's hash, so that the order they come in does not
     /// matter.
@@ -30,15 +33,24 @@ struct GroupingFrame {
         return NativeFunctionName.trimmed(function, platform: platform)
     }
 
+    /// Folds the values the rules read, once the frame and its platform are known.
+    mutating func prepareForRules() {
+        let name = functionName(platform: platform ?? GroupingPlatform())
+        folded = (
+            package.map { GroupingGlob.folded($0, isPath: true) },
+            (absolutePath ?? fileName).map { GroupingGlob.folded($0, isPath: true) },
+            module.map { GroupingGlob.folded($0, isPath: false) }, name.map { GroupingGlob.folded($0, isPath: false) }
+        )
+    }
+
     /// Whether the field a rule's matcher reads matches.
     func matches(_ field: StackTraceRule.Field) -> Bool {
-        let platform = self.platform ?? GroupingPlatform()
         switch field {
-        case .family(let family): return platform.family == family
-        case .package(let glob): return package.map(glob.matches) ?? false
-        case .path(let glob): return (absolutePath ?? fileName).map(glob.matches) ?? false
-        case .module(let glob): return module.map(glob.matches) ?? false
-        case .function(let glob): return functionName(platform: platform).map(glob.matches) ?? false
+        case .family(let family): return (platform ?? GroupingPlatform()).family == family
+        case .package(let glob): return folded.package.map(glob.matches) ?? false
+        case .path(let glob): return folded.path.map(glob.matches) ?? false
+        case .module(let glob): return folded.module.map(glob.matches) ?? false
+        case .function(let glob): return folded.function.map(glob.matches) ?? false
         case .category(let name): return category == name
         case .inApp(let value): return inApp == value
         }

@@ -7,21 +7,23 @@ struct GroupingGlob: Hashable {
     private let isPath: Bool
 
     init(_ pattern: String, isPath: Bool) {
-        var bytes = Array(pattern.utf8).map(Self.folded)
-        if isPath { bytes = bytes.map { $0 == UInt8(ascii: "\\") ? UInt8(ascii: "/") : $0 } }
-        self.pattern = bytes
+        self.pattern = Self.folded(pattern, isPath: isPath)
         self.isPath = isPath
     }
 
-    func matches(_ value: String) -> Bool {
-        var text = Array(value.utf8).map(Self.folded)
-        if isPath { text = text.map { $0 == UInt8(ascii: "\\") ? UInt8(ascii: "/") : $0 } }
+    /// Whether `text`, as ``folded(_:isPath:)`` made it, matches.
+    func matches(_ text: [UInt8]) -> Bool {
         if match(text[...], pattern[...]) { return true }
         return isPath && text.first != UInt8(ascii: "/") && match(([UInt8(ascii: "/")] + text)[...], pattern[...])
     }
 
-    private static func folded(_ byte: UInt8) -> UInt8 {
-        byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+    /// A value as patterns compare it: ASCII lower-cased and, for a path, with `\` as `/`. A frame's values are
+    /// folded once for all the rules.
+    static func folded(_ value: String, isPath: Bool) -> [UInt8] {
+        value.utf8.map { byte in
+            if isPath, byte == UInt8(ascii: "\\") { return UInt8(ascii: "/") }
+            return byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+        }
     }
 
     private func match(_ text: ArraySlice<UInt8>, _ pattern: ArraySlice<UInt8>) -> Bool {

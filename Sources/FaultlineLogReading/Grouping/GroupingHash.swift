@@ -41,33 +41,3 @@ struct GroupingHash: Hashable {
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }
-
-/// One value hashed byte by byte as it is normalized, and kept as text as well when the grouping is explained
-/// (``GroupingExplanation``), so that what is shown is what was hashed.
-struct HashedValue {
-    private var hash = GroupingHash()
-    private(set) var text: [UInt8]?
-
-    init(keepingText: Bool) {
-        text = keepingText ? [] : nil
-    }
-
-    mutating func add(_ byte: UInt8) {
-        hash.add(byte)
-        text?.append(byte)
-    }
-
-    mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) {
-        hash.add(bytes)
-        text?.append(contentsOf: bytes)
-    }
-
-    /// The hash of the value, ended.
-    mutating func end() -> GroupingHash {
-        hash.end()
-        return hash
-    }
-
-    /// The text, when it is kept.
-    var string: String? { text.map { String(decoding: $0, as: UTF8.self) } }
-}

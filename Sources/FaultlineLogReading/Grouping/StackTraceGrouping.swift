@@ -32,6 +32,7 @@ struct StackTraceGrouping {
                 var frame = GroupingFrame()
                 guard frame.read(&scanner) else { return false }
                 if frame.platform == nil { frame.platform = platform }
+                frame.prepareForRules()
                 frames.append(frame)
                 return true
             }
