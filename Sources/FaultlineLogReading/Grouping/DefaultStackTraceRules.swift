@@ -205,7 +205,9 @@ extension DefaultStackTraceRules {
     /// rules, to the frames as changed.
     static func apply(to frames: inout [GroupingFrame]) {
         for rule in modifying {
-            let matching = frames.indices.filter { rule.matches(frames, at: $0) }
+            let matching = frames.withUnsafeBufferPointer { frames in
+                frames.indices.filter { rule.matches(frames, at: $0) }
+            }
             for index in matching {
                 for action in rule.actions {
                     switch action {
@@ -218,7 +220,10 @@ extension DefaultStackTraceRules {
             }
         }
         for rule in grouping {
-            for index in frames.indices where rule.matches(frames, at: index) {
+            let matching = frames.withUnsafeBufferPointer { frames in
+                frames.indices.filter { rule.matches(frames, at: $0) }
+            }
+            for index in matching {
                 for case .group(let value, let range) in rule.actions {
                     for target in targets(range, of: index, in: frames) { frames[target].counts = value }
                 }

@@ -46,7 +46,7 @@ struct GroupingFrame {
     /// Whether the field a rule's matcher reads matches.
     func matches(_ field: StackTraceRule.Field) -> Bool {
         switch field {
-        case .family(let family): return (platform ?? GroupingPlatform()).family == family
+        case .family(let family): return platform?.family ?? .other == family
         case .package(let glob): return folded.package.map(glob.matches) ?? false
         case .path(let glob): return folded.path.map(glob.matches) ?? false
         case .module(let glob): return folded.module.map(glob.matches) ?? false

@@ -13,27 +13,29 @@ struct GroupingPlatform: Equatable {
 
     /// The platform's name as sent, `python`, `cocoa`; empty when the event names none.
     let name: String
+    /// Its family, read once: the rules ask it of every frame.
+    let family: Family
+    /// Python, JavaScript, Node, PHP and Ruby: a frame's `context_line` counts.
+    let usesContextLine: Bool
 
     /// The platform named by `name`.
     init(_ name: UnsafeBufferPointer<UInt8>) {
-        self.name = String(decoding: name, as: UTF8.self)
+        self.init(name: String(decoding: name, as: UTF8.self))
     }
 
     /// A platform that reads neither, as an event without `platform` is.
     init() {
-        name = ""
+        self.init(name: "")
     }
 
-    var family: Family {
-        switch name {
-        case "objc", "cocoa", "swift", "native", "c": .native
-        case "javascript", "node": .javascript
-        default: .other
-        }
-    }
-
-    /// Python, JavaScript, Node, PHP and Ruby: a frame's `context_line` counts.
-    var usesContextLine: Bool {
-        ["python", "javascript", "node", "php", "ruby"].contains(name)
+    private init(name: String) {
+        self.name = name
+        family =
+            switch name {
+            case "objc", "cocoa", "swift", "native", "c": .native
+            case "javascript", "node": .javascript
+            default: .other
+            }
+        usesContextLine = ["python", "javascript", "node", "php", "ruby"].contains(name)
     }
 }

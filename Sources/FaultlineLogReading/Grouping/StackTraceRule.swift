@@ -88,17 +88,19 @@ struct StackTraceRule: Hashable {
         self.actions = actions
     }
 
-    func matches(_ frames: [GroupingFrame], at index: Int) -> Bool {
-        matchers.allSatisfy { matcher in
+    func matches(_ frames: UnsafeBufferPointer<GroupingFrame>, at index: Int) -> Bool {
+        // A loop over the buffer, not a closure over the array: each frame is read in place, not copied.
+        for matcher in matchers {
             let target =
                 switch matcher.place {
                 case .frame: index
                 case .caller: index - 1
                 case .callee: index + 1
                 }
-            guard frames.indices.contains(target) else { return false }
-            return matcher.isNegated != frames[target].matches(matcher.field)
+            guard target >= 0, target < frames.count, matcher.isNegated != frames[target].matches(matcher.field)
+            else { return false }
         }
+        return true
     }
 
     private static func field(_ name: Substring, _ value: String) -> Field {
