@@ -1,5 +1,4 @@
 import ArgumentParser
-import FaultlineLogReading
 import FaultlineReporting
 import FaultlineTriage
 import Foundation
@@ -66,10 +65,7 @@ struct ShowCommand: AsyncParsableCommand, CommandWithExamples {
                 message: "event \(event.record.eventID) could not be read in full; --raw prints it as stored.",
                 status: .failed)
         }
-        let grouping = try event.line.withUnsafeBytes { raw in
-            try EventRecord.groupingExplanation(line: raw.bindMemory(to: UInt8.self))
-        }
-        let report = EventReport(event.record, decoded: decoded, grouping: grouping, in: scan)
+        let report = EventReport(event.record, decoded: decoded, in: scan)
         try options.print(report) { report.text(style: $0) }
     }
 }
