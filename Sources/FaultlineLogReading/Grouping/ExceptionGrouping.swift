@@ -5,19 +5,30 @@ struct ExceptionGrouping {
     var type: String?
     var value: String?
     var isSynthetic = false
-    /// `domain code` of `mechanism.meta.ns_error`.
-    var nsError: String?
-    var stackTrace = StackTraceGrouping()
+    /// `mechanism.exception_id` and `parent_id`: where it is in an exception group's tree.
+    var exceptionID: Double?
+    var parentID: Double?
+    /// `mechanism.is_exception_group`: it only gathers the exceptions under it.
+    var isExceptionGroup = false
+    /// `mechanism.meta.ns_error`.
+    var nsError: (domain: String, code: String)?
+    var stackTrace: StackTraceGrouping
 
-    /// The exceptions of `{"values": […]}`, or of the list alone, in the order sent: oldest first, the one raised
-    /// last at the end.
-    static func chain(_ scanner: inout JSONScanner, platform: GroupingPlatform) -> [ExceptionGrouping] {
+    init(explaining: Bool) {
+        stackTrace = StackTraceGrouping(explaining: explaining)
+    }
+
+    /// The exceptions of `{"values": […]}`, of the list alone or the one exception alone, in the order sent: oldest
+    /// first, the one raised last at the end; `explaining` keeps the text of what counts (``GroupingExplanation``).
+    static func chain(_ scanner: inout JSONScanner, platform: GroupingPlatform, explaining: Bool = false)
+        -> [ExceptionGrouping]
+    {
         var chain: [ExceptionGrouping] = []
         func readValues(_ scanner: inout JSONScanner) -> Bool {
             guard scanner.nextValueKind() == .array else { return scanner.skipValue() }
             return scanner.array { scanner in
                 guard scanner.nextValueKind() == .object else { return scanner.skipValue() }
-                var exception = ExceptionGrouping()
+                var exception = ExceptionGrouping(explaining: explaining)
                 guard exception.read(&scanner, platform: platform) else { return false }
                 chain.append(exception)
                 return true
@@ -25,9 +36,16 @@ struct ExceptionGrouping {
         }
         switch scanner.nextValueKind() {
         case .object:
+            var alone = ExceptionGrouping(explaining: explaining)
+            var hasValues = false
             _ = scanner.object { key, scanner in
-                JSONScanner.isKey(key, "values") ? readValues(&scanner) : scanner.skipValue()
+                if JSONScanner.isKey(key, "values") {
+                    hasValues = true
+                    return readValues(&scanner)
+                }
+                return alone.read(key, &scanner, platform: platform)
             }
+            if !hasValues, alone.type != nil || alone.value != nil { chain.append(alone) }
         case .array: _ = readValues(&scanner)
         default: break
         }
@@ -35,23 +53,36 @@ struct ExceptionGrouping {
     }
 
     private mutating func read(_ scanner: inout JSONScanner, platform: GroupingPlatform) -> Bool {
-        scanner.object { key, scanner in
-            if JSONScanner.isKey(key, "type") { return Self.readString(&scanner, into: &type) }
-            if JSONScanner.isKey(key, "value") { return Self.readString(&scanner, into: &value) }
-            if JSONScanner.isKey(key, "stacktrace") { return stackTrace.read(&scanner, platform: platform) }
-            if JSONScanner.isKey(key, "mechanism") { return readMechanism(&scanner) }
-            return scanner.skipValue()
-        }
+        scanner.object { key, scanner in read(key, &scanner, platform: platform) }
+    }
+
+    private mutating func read(
+        _ key: UnsafeBufferPointer<UInt8>, _ scanner: inout JSONScanner, platform: GroupingPlatform
+    ) -> Bool {
+        if JSONScanner.isKey(key, "type") { return Self.readString(&scanner, into: &type) }
+        if JSONScanner.isKey(key, "value") { return Self.readString(&scanner, into: &value) }
+        if JSONScanner.isKey(key, "stacktrace") { return stackTrace.read(&scanner, platform: platform) }
+        if JSONScanner.isKey(key, "mechanism") { return readMechanism(&scanner) }
+        return scanner.skipValue()
     }
 
     /// `{"synthetic": true, "meta": {"ns_error": {"domain": …, "code": …}}}`.
     private mutating func readMechanism(_ scanner: inout JSONScanner) -> Bool {
         guard scanner.nextValueKind() == .object else { return scanner.skipValue() }
         return scanner.object { key, scanner in
-            if JSONScanner.isKey(key, "synthetic") {
+            let isSyntheticKey = JSONScanner.isKey(key, "synthetic")
+            if isSyntheticKey || JSONScanner.isKey(key, "is_exception_group") {
                 guard scanner.nextValueKind() == .boolean else { return scanner.skipValue() }
-                isSynthetic = scanner.boolean() ?? false
+                let flag = scanner.boolean() ?? false
+                if isSyntheticKey { isSynthetic = flag } else { isExceptionGroup = flag }
                 return true
+            }
+            let isExceptionIDKey = JSONScanner.isKey(key, "exception_id")
+            if isExceptionIDKey || JSONScanner.isKey(key, "parent_id") {
+                guard scanner.nextValueKind() == .number else { return scanner.skipValue() }
+                let number = scanner.number()
+                if isExceptionIDKey { exceptionID = number } else { parentID = number }
+                return number != nil
             }
             guard JSONScanner.isKey(key, "meta"), scanner.nextValueKind() == .object else { return scanner.skipValue() }
             return scanner.object { key, scanner in
@@ -68,7 +99,7 @@ struct ExceptionGrouping {
                     code = text
                     return true
                 }
-                nsError = "\(domain ?? "") \(code ?? "")"
+                nsError = (domain ?? "", code ?? "")
                 return isRead
             }
         }

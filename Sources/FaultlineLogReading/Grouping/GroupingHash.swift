@@ -5,12 +5,6 @@
 struct GroupingHash: Hashable {
     private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
 
-    /// The hash of `bytes` as one value.
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
-        add(bytes)
-        end()
-    }
-
     /// The hash of nothing yet.
     init() {}
 

@@ -2,8 +2,9 @@
 /// found` are one issue: its first two lines that are not blank (with `...` when anything was left out), then the
 /// values that vary replaced by placeholders, checked in Sentry's order at each place in the text, leftmost first:
 /// `<email>`, `<url>`, `<ip>` (IPv4), `<uuid>`, `<sha1>`, `<md5>`, `<date>` (ISO 8601 dates and times, `15:04`,
-/// `3:04PM`), `<duration>` (`12ms`, `1.5s`), `<hex>` (`0x1f`), `<float>`, `<int>`, and after `=` a
-/// `<quoted_str>` or a `<bool>`. Sentry's host names, IPv6 addresses and named-month dates are not replaced.
+/// `3:04PM`), `<duration>` (`12ms`, `1.5s`), `<hex>` (`0x1f`), `<float>`, `<int>`, after `=` a `<quoted_str>`,
+/// `<quoted_identifier>` for a `"…"` of lower-case letters, digits and `_` (a quoted SQL name), and after `=` a
+/// `<bool>`. Sentry's host names, IPv6 addresses and named-month dates are not replaced.
 package enum MessageParameterization {
     package static func normalized(_ text: String) -> String {
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
@@ -54,6 +55,7 @@ package enum MessageParameterization {
             if let end = float(at: index) { return (end, "<float>") }
             if let end = integer(at: index) { return (end, "<int>") }
             if let end = quotedString(at: index) { return (end, "<quoted_str>") }
+            if let end = quotedIdentifier(at: index) { return (end, "<quoted_identifier>") }
             if let end = boolean(at: index) { return (end, "<bool>") }
             return nil
         }
@@ -300,6 +302,16 @@ package enum MessageParameterization {
             else { return nil }
             let close = end(from: index + 1) { $0 != quote }
             return close > index + 1 && close < bytes.count ? close + 1 : nil
+        }
+
+        /// `"…"` of lower-case ASCII letters, digits and `_`: a quoted SQL identifier (`SAVEPOINT "s1_x7"`).
+        private func quotedIdentifier(at index: Int) -> Int? {
+            guard byte(index) == UInt8(ascii: "\"") else { return nil }
+            let close = end(from: index + 1) { byte in
+                byte.map { $0 &- UInt8(ascii: "a") < 26 || $0 &- UInt8(ascii: "0") < 10 || $0 == UInt8(ascii: "_") }
+                    ?? false
+            }
+            return close > index + 1 && byte(close) == UInt8(ascii: "\"") ? close + 1 : nil
         }
 
         /// `True`, `true`, `False` or `false` right after `=`.

@@ -1,15 +1,18 @@
 /// The stack trace of an event's `threads` that Sentry's grouping reads: the one crashed thread's, else the one
 /// current thread's, else the only thread's; none when that does not single one out.
 enum ThreadGrouping {
-    /// The chosen thread's stack trace, read from `{"values": […]}` at the cursor.
-    static func stackTrace(_ scanner: inout JSONScanner, platform: GroupingPlatform) -> StackTraceGrouping? {
+    /// The chosen thread's stack trace, read from `{"values": […]}` at the cursor; `explaining` keeps the text of
+    /// what counts.
+    static func stackTrace(_ scanner: inout JSONScanner, platform: GroupingPlatform, explaining: Bool = false)
+        -> StackTraceGrouping?
+    {
         var threads: [(isCrashed: Bool, isCurrent: Bool, stackTrace: StackTraceGrouping?)] = []
         func readThread(_ scanner: inout JSONScanner) -> Bool {
             guard scanner.nextValueKind() == .object else { return scanner.skipValue() }
             var thread: (isCrashed: Bool, isCurrent: Bool, stackTrace: StackTraceGrouping?) = (false, false, nil)
             let isRead = scanner.object { key, scanner in
                 if JSONScanner.isKey(key, "stacktrace") {
-                    var stackTrace = StackTraceGrouping()
+                    var stackTrace = StackTraceGrouping(explaining: explaining)
                     guard stackTrace.read(&scanner, platform: platform) else { return false }
                     thread.stackTrace = stackTrace
                     return true

@@ -32,6 +32,22 @@ extension EventRecord {
         self = try reading.record(in: line)
     }
 
+    /// How the event on `line` is grouped, value by value: the fingerprint it sent, else what Sentry's default
+    /// grouping counted of it (``DefaultGrouping``), with the values of a fingerprint beside `{{ default }}`.
+    public static func groupingExplanation(line: UnsafeBufferPointer<UInt8>) throws(LineFailure)
+        -> GroupingExplanation
+    {
+        guard UTF8Validation.isValid(line) else { throw .notUTF8 }
+        var scanner = JSONScanner(line)
+        var reading = Reading()
+        let isObject = scanner.object { key, scanner in
+            guard let key = Key(key) else { return scanner.skipValue() }
+            return reading.read(key, &scanner, at: 0)
+        }
+        guard isObject, scanner.isAtEnd() else { throw .notJSON }
+        return try reading.explanation(in: line)
+    }
+
     /// Reads an event from an object already checked and located in one pass (`faultline serve` reads each event
     /// so): the members named ``memberNames`` that `object` located, read as ``init(line:)`` reads them, so that the
     /// record is the one ``init(line:)`` reads from `object`'s bytes.
@@ -89,16 +105,39 @@ extension EventRecord {
             case .exception:
                 defer { groupingSources.exception = start..<(offset + scanner.position) }
                 return fields.readException(&scanner)
-            case .threads, .stackTrace, .platform:
+            case .threads, .stackTrace, .platform, .template:
                 guard scanner.skipValue() else { return false }
                 let range = start..<(offset + scanner.position)
                 switch key {
                 case .threads: groupingSources.threads = range
                 case .stackTrace: groupingSources.stackTrace = range
+                case .template: groupingSources.template = range
                 default: groupingSources.platform = range
                 }
                 return true
             }
+        }
+
+        /// What the default grouping reads, once every member was read.
+        private var sources: DefaultGrouping.Sources {
+            var sources = groupingSources
+            sources.messageTemplate = logEntry != nil ? logEntryTemplate : messageTemplate
+            return sources
+        }
+
+        /// How the event in `bytes` is grouped, once every member was read.
+        func explanation(in bytes: UnsafeBufferPointer<UInt8>) throws(LineFailure) -> GroupingExplanation {
+            guard eventID != nil, timestamp != nil else { throw .notAnEvent }
+            let fingerprint = fields.fingerprint
+            let custom = fingerprint.filter { !DefaultGrouping.isDefault($0) }.map {
+                GroupingExplanation.Value(path: "fingerprint", value: $0)
+            }
+            guard custom.count < fingerprint.count || fingerprint.isEmpty else {
+                return GroupingExplanation(variant: .fingerprint, values: custom)
+            }
+            var explanation = DefaultGrouping.explanation(sources, message: logEntry ?? message, in: bytes)
+            explanation.values += custom
+            return explanation
         }
 
         /// The record, once every member of the event in `bytes` was read.
@@ -110,8 +149,6 @@ extension EventRecord {
             // Sentry reads `logentry` before `message`
             record.message = logEntry ?? message
             if record.fingerprint.isEmpty || record.fingerprint.contains(where: DefaultGrouping.isDefault) {
-                var sources = groupingSources
-                sources.template = logEntry != nil ? logEntryTemplate : messageTemplate
                 let defaults = DefaultGrouping.fingerprint(sources, message: record.message, in: bytes)
                 record.grouping =
                     record.fingerprint.isEmpty
@@ -298,7 +335,7 @@ extension EventRecord {
     /// The top-level keys triage reads, matched on raw bytes so that the others cost no allocation.
     private enum Key {
         case eventID, timestamp, level, release, environment, message, logEntry, fingerprint, tags, user, exception
-        case threads, stackTrace, platform
+        case threads, stackTrace, platform, template
 
         init?(_ name: String) {
             var name = name
@@ -323,7 +360,7 @@ extension EventRecord {
             ("fingerprint", .fingerprint),
             ("tags", .tags),
             ("user", .user), ("exception", .exception), ("threads", .threads), ("stacktrace", .stackTrace),
-            ("platform", .platform),
+            ("platform", .platform), ("template", .template),
         ]
     }
 }

@@ -148,11 +148,28 @@ public struct SentryEvent: Hashable, Sendable, Codable {
         }
     }
 
-    /// A list wrapped as `{"values": […]}`, the shape of `exception` and `breadcrumbs`.
+    /// A list wrapped as `{"values": […]}`, the shape of `exception` and `breadcrumbs`. Read as Relay reads it:
+    /// the list alone, or one element alone, is read as the list.
     public struct Values<Element: Hashable & Sendable & Codable>: Hashable, Sendable, Codable {
         public var values: [Element]
 
         public init(_ values: [Element]) { self.values = values }
+
+        private enum CodingKeys: String, CodingKey {
+            case values
+        }
+
+        public init(from decoder: any Decoder) throws {
+            if let list = try? decoder.singleValueContainer().decode([Element].self) {
+                values = list
+            } else if let container = try? decoder.container(keyedBy: CodingKeys.self),
+                container.contains(.values)
+            {
+                values = try container.decode([Element].self, forKey: .values)
+            } else {
+                values = [try decoder.singleValueContainer().decode(Element.self)]
+            }
+        }
     }
 
     /// The `sdk` interface.

@@ -7,16 +7,22 @@ public struct EventReport: Hashable, Sendable, Encodable {
     public let issue: String
     public let kind: String
     public let event: EventDetail
+    /// What the event was grouped by, value by value, as Sentry's "event grouping information" shows it.
+    public let grouping: GroupingExplanation
 
     enum CodingKeys: String, CodingKey {
-        case issue, kind, event
+        case issue, kind, event, grouping
     }
 
-    /// The report of the event `record` read, decoded in full as `event`, among the issues of `scan`.
-    public init(_ record: EventRecord, decoded event: SentryEvent, in scan: LogScan) {
+    /// The report of the event `record` read, decoded in full as `event`, among the issues of `scan`; `grouping`
+    /// is what it was grouped by.
+    public init(
+        _ record: EventRecord, decoded event: SentryEvent, grouping: GroupingExplanation, in scan: LogScan
+    ) {
         issue = scan.issues[record.grouping].map(scan.shortID(of:)) ?? IssueID.of(record.grouping)
         kind = record.kind
         self.event = EventDetail(event, title: record.title)
+        self.grouping = grouping
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -25,11 +31,14 @@ public struct EventReport: Hashable, Sendable, Encodable {
         try container.encode(issue, forKey: .issue)
         try container.encode(kind, forKey: .kind)
         try container.encode(event, forKey: .event)
+        try container.encode(grouping, forKey: .grouping)
     }
 
     /// The event as the terminal shows it, after the issue it belongs to.
     public func text(style: TextStyle) -> String {
         let header = "issue \(issue) · \(TerminalText.safe(kind)) · 'faultline events \(issue)' lists its events"
-        return ([header] + event.lines(heading: "event", style: style)).joined(separator: "\n") + "\n"
+        let lines =
+            [header] + event.lines(heading: "event", style: style) + ["", style.bold("grouped by")] + grouping.lines
+        return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FaultlineLogReading
 import FaultlineReporting
 import FaultlineTriage
 import Foundation
@@ -65,7 +66,10 @@ struct ShowCommand: AsyncParsableCommand, CommandWithExamples {
                 message: "event \(event.record.eventID) could not be read in full; --raw prints it as stored.",
                 status: .failed)
         }
-        let report = EventReport(event.record, decoded: decoded, in: scan)
+        let grouping = try event.line.withUnsafeBytes { raw in
+            try EventRecord.groupingExplanation(line: raw.bindMemory(to: UInt8.self))
+        }
+        let report = EventReport(event.record, decoded: decoded, grouping: grouping, in: scan)
         try options.print(report) { report.text(style: $0) }
     }
 }
