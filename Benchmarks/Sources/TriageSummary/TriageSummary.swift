@@ -7,7 +7,8 @@ import Foundation
 /// of each warms it). A second, smaller log shows whether memory grows with the input or only with the issues. A third
 /// log of small events (about 2 KB each) shows the cost per event, which the first log's 7 KB events hide: events/s
 /// stand beside MB/s. A fourth, a `requests/` log of request outcomes and other SDKs' transactions, is what
-/// `faultline routes` reads, beside jq counting the same spans.
+/// `faultline routes` reads, beside jq counting the same spans. A fifth, of the official Python SDK's events without a
+/// fingerprint, is what grouping by stack trace costs, against the same events with one.
 @main
 struct TriageSummary: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,6 +27,10 @@ struct TriageSummary: ParsableCommand {
     @Option(
         help: "Size of the requests/ log (outcomes and transactions) that faultline routes reads, in MiB; 0 skips it.")
     var routesMegabytes = 1024
+
+    @Option(
+        help: "Size of each log of Python SDK events that faultline groups by stack trace, in MiB; 0 skips them.")
+    var sdkEventsMegabytes = 512
 
     @Option(help: "Timed rounds per side.")
     var rounds = 3
@@ -118,6 +123,68 @@ struct TriageSummary: ParsableCommand {
         if routesMegabytes > 0 {
             try reportRoutes(in: folder.appendingPathComponent("routes"), faultline: faultline)
         }
+        if sdkEventsMegabytes > 0 {
+            try reportGrouping(in: folder, faultline: faultline)
+        }
+    }
+
+    /// `faultline issues --json` over three logs of the same Python SDK events: grouped by their stack traces, which
+    /// recur; grouped by stack traces that never recur (line numbers of their own, which Python's grouping does not
+    /// read: the same issues, no stack trace looked up); and with a fingerprint, which is grouping's baseline.
+    private func reportGrouping(in folder: URL, faultline: String) throws {
+        let logs: [(name: String, corpus: SDKEventsCorpus)] = [
+            ("stack traces that recur", SDKEventsCorpus(seed: 2026)),
+            ("stack traces that never recur", SDKEventsCorpus(seed: 2026, distinctLineNumbers: true)),
+            ("with a fingerprint", SDKEventsCorpus(seed: 2026, withFingerprint: true)),
+        ]
+        var written: [SDKEventsCorpus.Written] = []
+        var commands: [[String]] = []
+        for (index, log) in logs.enumerated() {
+            let url = folder.appendingPathComponent("sdk-events-\(index).jsonl")
+            var corpus = log.corpus
+            written.append(try corpus.write(to: url, events: (sdkEventsMegabytes << 20) / SDKEventsCorpus.averageLine))
+            commands.append([faultline, "issues", "--json", "--file", url.path])
+        }
+        let issues = try commands.map { try JSONDecoder().decode(IssueList.self, from: ChildRun.run($0).output).issues }
+        let counts = issues.map { rows in
+            Dictionary(uniqueKeysWithValues: rows.map { ($0.fingerprint.joined(separator: "\u{1F}"), $0.events) })
+        }
+        guard counts[0] == counts[1], zip(issues, written).allSatisfy({ $0.map(\.events).reduce(0, +) == $1.events })
+        else {
+            throw ChildRun.Failure(
+                description: "grouping disagrees: \(counts[0]) for recurring stack traces, \(counts[1]) for the others")
+        }
+        var runs: [[ChildRun]] = Array(repeating: [], count: logs.count)
+        for round in 0...rounds {
+            for index in round % 2 == 0 ? Array(logs.indices) : logs.indices.reversed() {
+                let run = try ChildRun.run(commands[index])
+                if round > 0 { runs[index].append(run) }
+            }
+        }
+        let baseline = Samples(runs[2].map(\.seconds)).median
+        var table = """
+            triage-summary, grouping: `faultline issues --json` over \(written[0].events) events of the official \
+            Python SDK, 15 frames each, \(String(format: "%.0f", Double(written[0].bytes) / 1e6)) MB a log \
+            (\(counts[0].count) issues, the same with stack traces that recur and that never do); \(rounds) \
+            interleaved rounds after a warm-up
+            | log | median s | events/s | frames/s | MB/s | user CPU s | peak RSS | ratio of the fingerprinted log's time |
+            |---|---|---|---|---|---|---|---|
+
+            """
+        for (index, log) in logs.enumerated() {
+            let seconds = Samples(runs[index].map(\.seconds)).median
+            let events = Double(written[index].events)
+            table += """
+                | \(log.name) | \(String(format: "%.2f", seconds)) | \(String(format: "%.0f", events / seconds)) \
+                | \(String(format: "%.0f", events * 15 / seconds)) \
+                | \(String(format: "%.0f", Double(written[index].bytes) / 1e6 / seconds)) \
+                | \(String(format: "%.2f", Samples(runs[index].map(\.userSeconds)).median)) \
+                | \(ProcessMemory.mebibytes(runs[index].map(\.peakResidentBytes).max() ?? 0)) \
+                | \(String(format: "%.2f", seconds / baseline)) |
+
+                """
+        }
+        print(table)
     }
 
     /// jq's program over the transactions: their `http.client` spans, counted.

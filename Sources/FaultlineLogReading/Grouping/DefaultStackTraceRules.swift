@@ -4,15 +4,7 @@
 /// compiler internals), and which of them do not count. Rules for platforms whose events Faultline has not seen
 /// (Windows drivers, Unreal Engine, Android's vendor libraries) are left out.
 enum DefaultStackTraceRules {
-    static let rules: [StackTraceRule] = texts.map(StackTraceRule.init)
-    /// The rules that change frames, applied first (``StackTraceRule/modifiesFrames``).
-    static let modifying = rules.filter(\.modifiesFrames)
-    /// The rules that decide what counts, applied to the frames as the first pass left them.
-    static let grouping = rules.filter { rule in
-        rule.actions.contains {
-            if case .group = $0 { true } else { false }
-        }
-    }
+    static let ruleSet = StackTraceRuleSet(texts.map(StackTraceRule.init))
 
     private static let texts = [
         // the app's own code on Apple platforms
@@ -197,47 +189,4 @@ enum DefaultStackTraceRules {
         "module:io.ktor.* -app",
         "module:io.netty.* -app",
     ]
-}
-
-extension DefaultStackTraceRules {
-    /// Applies the rules to a stack trace's frames, oldest first, as Sentry does: the rules that change frames one
-    /// after the other, each to every frame it matches (all matched before any is changed); then the grouping
-    /// rules, to the frames as changed.
-    static func apply(to frames: inout [GroupingFrame]) {
-        for rule in modifying {
-            let matching = frames.withUnsafeBufferPointer { frames in
-                frames.indices.filter { rule.matches(frames, at: $0) }
-            }
-            for index in matching {
-                for action in rule.actions {
-                    switch action {
-                    case .inApp(let value, let range):
-                        for target in targets(range, of: index, in: frames) { frames[target].inApp = value }
-                    case .category(let name): frames[index].category = name
-                    case .group: break
-                    }
-                }
-            }
-        }
-        for rule in grouping {
-            let matching = frames.withUnsafeBufferPointer { frames in
-                frames.indices.filter { rule.matches(frames, at: $0) }
-            }
-            for index in matching {
-                for case .group(let value, let range) in rule.actions {
-                    for target in targets(range, of: index, in: frames) { frames[target].counts = value }
-                }
-            }
-        }
-    }
-
-    private static func targets(_ range: StackTraceRule.Range, of index: Int, in frames: [GroupingFrame])
-        -> Range<Int>
-    {
-        switch range {
-        case .frame: index..<(index + 1)
-        case .callees: (index + 1)..<frames.count
-        case .callers: 0..<index
-        }
-    }
 }

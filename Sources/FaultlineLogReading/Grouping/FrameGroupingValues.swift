@@ -132,15 +132,56 @@ struct FrameGroupingValues {
     /// `" ".join(line.split())`; `nil` when empty, longer than 120 characters as sent, or, for JavaScript, from a
     /// URL in a frame without a function.
     private static func contextLine(_ frame: GroupingFrame, family: GroupingPlatform.Family) -> String? {
-        guard let line = frame.contextLine else { return nil }
-        let collapsed = line.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        guard !collapsed.isEmpty, line.unicodeScalars.count <= 120 else { return nil }
+        guard let line = frame.contextLine, let collapsed = collapsingWhitespace(line) else { return nil }
         if family == .javascript, frame.function?.isEmpty ?? true,
             hasURLOrigin(frame.absolutePath, allowingFiles: false)
         {
             return nil
         }
         return collapsed
+    }
+
+    /// The line with every run of whitespace (as Python's `str.split` sees it) made one space and none at its
+    /// ends; `nil` when that leaves nothing or the line is longer than 120 characters. Read byte by byte when the
+    /// line is ASCII, as most source is.
+    private static func collapsingWhitespace(_ line: String) -> String? {
+        var bytesOfLine = line
+        return bytesOfLine.withUTF8 { bytes -> String? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return collapsingWhitespace(unicodeScalarsOf: line) }
+            guard bytes.count <= 120 else { return nil }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(bytes.count, 1)) { collapsed in
+                var count = 0
+                var isAfterSpace = false
+                for byte in bytes {
+                    if isASCIISpace(byte) {
+                        isAfterSpace = count > 0
+                        continue
+                    }
+                    if isAfterSpace {
+                        collapsed[count] = UInt8(ascii: " ")
+                        count += 1
+                    }
+                    isAfterSpace = false
+                    collapsed[count] = byte
+                    count += 1
+                }
+                return count == 0
+                    ? nil : String(decoding: UnsafeBufferPointer(rebasing: collapsed[..<count]), as: UTF8.self)
+            }
+        }
+    }
+
+    private static func collapsingWhitespace(unicodeScalarsOf line: String) -> String? {
+        guard line.unicodeScalars.count <= 120 else { return nil }
+        let words = line.unicodeScalars.split {
+            $0.isASCII ? isASCIISpace(UInt8($0.value)) : $0.properties.isWhitespace
+        }
+        return words.isEmpty ? nil : words.map { String(String.UnicodeScalarView($0)) }.joined(separator: " ")
+    }
+
+    /// Python's whitespace among ASCII: space, tab to carriage return, and the separators 0x1C to 0x1F.
+    private static func isASCIISpace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || (0x09...0x0D).contains(byte) || (0x1C...0x1F).contains(byte)
     }
 
     /// `eval`, or a path that is no file: what browsers put in for code they do not locate.

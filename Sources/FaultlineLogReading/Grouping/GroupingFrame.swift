@@ -1,5 +1,4 @@
-/// One frame of a stack trace as Sentry's grouping reads it: the members it reads, as sent, and what the stack
-/// trace rules (``StackTraceRule``) set on it.
+/// One frame of a stack trace as Sentry's grouping reads it: the members it reads, as sent.
 struct GroupingFrame {
     var absolutePath: String?
     var package: String?
@@ -11,15 +10,9 @@ struct GroupingFrame {
     var contextLine: String?
     /// Whether a source map resolved the frame (`data.sourcemap`): JavaScript function names are then unreliable.
     var hasSourceMap = false
+    /// Whether the SDK said the frame is the app's; the stack trace rules may say otherwise (``FrameRuleState``).
     var inApp = false
     var platform: GroupingPlatform?
-    /// What the rules said the frame is (`system`, `threadbase`, `internals`…).
-    var category: String?
-    /// Whether the rules let it count.
-    var counts = true
-    /// The package, path, module and function as the rules' patterns compare them, folded once
-    /// (``GroupingGlob/folded(_:isPath:)``) by ``prepareForRules()``.
-    private var folded: (package: [UInt8]?, path: [UInt8]?, module: [UInt8]?, function: [UInt8]?)
     /// What tells a frame from the one before it for recursion, as Sentry compares them: its paths, package,
     /// module, function and position as sent. A sum of each field's hash, so that the order they come in does not
     /// matter.
@@ -33,27 +26,9 @@ struct GroupingFrame {
         return NativeFunctionName.trimmed(function, platform: platform)
     }
 
-    /// Folds the values the rules read, once the frame and its platform are known.
-    mutating func prepareForRules() {
-        let name = functionName(platform: platform ?? GroupingPlatform())
-        folded = (
-            package.map { GroupingGlob.folded($0, isPath: true) },
-            (absolutePath ?? fileName).map { GroupingGlob.folded($0, isPath: true) },
-            module.map { GroupingGlob.folded($0, isPath: false) }, name.map { GroupingGlob.folded($0, isPath: false) }
-        )
-    }
-
-    /// Whether the field a rule's matcher reads matches.
-    func matches(_ field: StackTraceRule.Field) -> Bool {
-        switch field {
-        case .family(let family): return platform?.family ?? .other == family
-        case .package(let glob): return folded.package.map(glob.matches) ?? false
-        case .path(let glob): return folded.path.map(glob.matches) ?? false
-        case .module(let glob): return folded.module.map(glob.matches) ?? false
-        case .function(let glob): return folded.function.map(glob.matches) ?? false
-        case .category(let name): return category == name
-        case .inApp(let value): return inApp == value
-        }
+    /// Whether the member named `key` is one grouping reads of a frame.
+    static func reads(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        Field(key) != nil
     }
 
     /// Reads the frame object at the cursor; `false` when it is malformed.

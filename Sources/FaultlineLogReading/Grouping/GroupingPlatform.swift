@@ -3,7 +3,7 @@
 /// symbolication leaves, JavaScript function names without their receiver.
 struct GroupingPlatform: Equatable {
     /// Sentry's behaviour families: what its stack trace rules (`family:native`) and normalizations tell apart.
-    enum Family: Equatable {
+    enum Family: CaseIterable {
         /// Objective-C, Cocoa, Swift, native and C.
         case native
         /// JavaScript and Node.

@@ -19,9 +19,27 @@ struct StackTraceGrouping {
         isExplaining = explaining
     }
 
-    /// Reads the stack trace object at the cursor, `{"frames": […]}`; `false` when it is malformed.
+    /// Reads the stack trace object at the cursor, `{"frames": […]}`; `false` when it is malformed. A stack trace
+    /// grouped before is looked up (``StackTraceMemo``), unless the values are to be explained or frames were read
+    /// into this grouping already.
     mutating func read(_ scanner: inout JSONScanner, platform: GroupingPlatform) -> Bool {
         guard scanner.nextValueKind() == .object else { return scanner.skipValue() }
+        guard !isExplaining, systemFrames == 0 else { return readFrames(&scanner, platform: platform) }
+        var keyScanner = scanner
+        guard let key = StackTraceMemo.Key(&keyScanner, platform: platform) else {
+            return readFrames(&scanner, platform: platform)
+        }
+        if let known = StackTraceMemo.shared[key] {
+            self = known
+            scanner = keyScanner
+            return true
+        }
+        guard readFrames(&scanner, platform: platform) else { return false }
+        StackTraceMemo.shared[key] = self
+        return true
+    }
+
+    private mutating func readFrames(_ scanner: inout JSONScanner, platform: GroupingPlatform) -> Bool {
         var frames: [GroupingFrame] = []
         let isRead = scanner.object { key, scanner in
             guard JSONScanner.isKey(key, "frames"), scanner.nextValueKind() == .array else {
@@ -32,20 +50,22 @@ struct StackTraceGrouping {
                 var frame = GroupingFrame()
                 guard frame.read(&scanner) else { return false }
                 if frame.platform == nil { frame.platform = platform }
-                frame.prepareForRules()
                 frames.append(frame)
                 return true
             }
         }
         guard isRead else { return false }
-        DefaultStackTraceRules.apply(to: &frames)
+        let rules = DefaultStackTraceRules.ruleSet
+        var states = frames.map(rules.state(of:))
+        rules.apply(to: &states)
         var previous: UInt64?
-        for frame in frames {
-            defer { previous = frame.identity }
-            guard frame.counts, frame.identity != previous,
-                let values = FrameGroupingValues(frame, platform: frame.platform ?? platform)
+        for index in frames.indices {
+            let identity = frames[index].identity
+            defer { previous = identity }
+            guard states[index].counts, identity != previous,
+                let values = FrameGroupingValues(frames[index], platform: frames[index].platform ?? platform)
             else { continue }
-            add(values, isInApp: frame.inApp)
+            add(values, isInApp: states[index].inApp)
         }
         return true
     }

@@ -48,17 +48,6 @@ struct StackTraceRule: Hashable {
     let matchers: [Matcher]
     let actions: [Action]
 
-    /// Whether it changes frames (in-app or category), which Sentry applies in a first pass, rule by rule, so
-    /// that the rules after see what the rules before set.
-    var modifiesFrames: Bool {
-        actions.contains {
-            switch $0 {
-            case .inApp, .category: true
-            case .group: false
-            }
-        }
-    }
-
     /// Reads a rule written in Sentry's syntax; a rule Faultline does not read is a programming error.
     init(_ text: String) {
         var matchers: [Matcher] = []
@@ -86,21 +75,6 @@ struct StackTraceRule: Hashable {
         }
         self.matchers = matchers
         self.actions = actions
-    }
-
-    func matches(_ frames: UnsafeBufferPointer<GroupingFrame>, at index: Int) -> Bool {
-        // A loop over the buffer, not a closure over the array: each frame is read in place, not copied.
-        for matcher in matchers {
-            let target =
-                switch matcher.place {
-                case .frame: index
-                case .caller: index - 1
-                case .callee: index + 1
-                }
-            guard target >= 0, target < frames.count, matcher.isNegated != frames[target].matches(matcher.field)
-            else { return false }
-        }
-        return true
     }
 
     private static func field(_ name: Substring, _ value: String) -> Field {

@@ -264,6 +264,16 @@ struct JSONScanner {
         }
     }
 
+    /// Steps over any value, as ``skipValue()`` does, and hands `body` its bytes as sent (a string with its quotes
+    /// and escapes).
+    mutating func skipValue(_ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
+        skipWhitespace()
+        let start = position
+        guard skipValue() else { return false }
+        body(UnsafeBufferPointer(rebasing: bytes[start..<position]))
+        return true
+    }
+
     // MARK: Bytes
 
     private mutating func skipWhitespace() {

@@ -26,6 +26,25 @@ import Testing
                 == grouping(python(value: "b", frames: [frame("shop", "f", line: 1, long + "2")])))
     }
 
+    @Test func aStackTraceSeenAgainIsGroupedAsItWasFirst() throws {
+        // Stack traces that come again are looked up by what grouping reads of them, as sent
+        func event(platform: String, module: String, source: String, variable: Int) -> String {
+            #"{"event_id":"e","timestamp":1,"platform":"\#(platform)","exception":{"values":[{"type":"KeyError","value":"k","stacktrace":{"frames":[{"module":"\#(module)","function":"pay","lineno":4,"context_line":"\#(source)","vars":{"n":\#(variable)},"in_app":true}]}}]}}"#
+        }
+        let first = try grouping(event(platform: "python", module: "shop", source: "charge(card)", variable: 1))
+        // other local variables, and the same module escaped otherwise, are the same stack
+        #expect(try grouping(event(platform: "python", module: "shop", source: "charge(card)", variable: 2)) == first)
+        #expect(
+            try grouping(event(platform: "python", module: #"sh\u006fp"#, source: "charge(card)", variable: 3)) == first
+        )
+        // another source line is another stack; on a native platform, which does not read it, the same
+        let other = try grouping(event(platform: "python", module: "shop", source: "charge(cash)", variable: 1))
+        #expect(other != first)
+        #expect(
+            try grouping(event(platform: "cocoa", module: "shop", source: "charge(card)", variable: 1))
+                == grouping(event(platform: "cocoa", module: "shop", source: "charge(cash)", variable: 1)))
+    }
+
     @Test func onlyInAppFramesCountWhenThereAreAnyElseAllFramesDo() throws {
         let app = frame("shop", "checkout", line: 3, "pay()")
         let library = { (function: String) in frame("requests", function, line: 7, "send()", inApp: false) }

@@ -45,6 +45,19 @@ import Testing
             ])
     }
 
+    @Test func sourceLinesCountWithWhitespaceCollapsedAsPythonSplitsThem() throws {
+        let values = try explained(
+            platform: "python",
+            frames: [
+                ["module": "shop", "function": "f", "context_line": "\treturn\u{1C} orders[key]\u{A0}\u{A0}+ 1  "],
+                ["module": "shop", "function": "g", "context_line": " \t\u{3000} "],
+                // 121 characters as sent, 117 once collapsed: too long all the same
+                ["module": "shop", "function": "h", "context_line": "    " + String(repeating: "é", count: 117)],
+                ["module": "shop", "function": "i", "context_line": "    " + String(repeating: "x", count: 117)],
+            ])
+        #expect(values.filter { $0.path.hasSuffix("context-line") }.map(\.value) == ["return orders[key] + 1"])
+    }
+
     @Test func rubyTemplatesLoseTheirGeneratedSuffix() throws {
         let values = try explained(
             platform: "ruby",
