@@ -22,6 +22,10 @@ extension Uploader {
         /// is counted in ``DeliveryStatistics/expired`` and reported as `cache_overflow`. A reporter's uploader
         /// takes `Reporter.Options.maxLogAge`, which removes its log's old files too.
         public var maxAge: Duration?
+        /// The most lines of the log waiting to be sent that are indexed in memory, 10 000; the lines past them, an
+        /// outage's backlog, are counted by file and read back from the log as the index drains, so memory does not
+        /// grow with the backlog. Tests lower it to reach the backlog with fewer events.
+        package var maxIndexedLines = 10_000
         /// How many stored envelopes start a send at once; 20 by default.
         public var batchSize = 20
         /// How long a stored envelope waits for others before it is sent anyway; 5 seconds by default.

@@ -103,7 +103,8 @@ public actor Uploader {
         var logQueue = try log.map {
             try LogQueue(
                 log: $0.configuration, dsn: configuration.dsn,
-                cursorFile: DeliveryCursor.file(in: configuration.outboxDirectory, for: configuration.dsn))
+                cursorFile: DeliveryCursor.file(in: configuration.outboxDirectory, for: configuration.dsn),
+                indexLimit: configuration.maxIndexedLines)
         }
         unreadable += logQueue?.takeSkippedLines() ?? 0
         let client = SentryEvent.SDK.faultline.clientName

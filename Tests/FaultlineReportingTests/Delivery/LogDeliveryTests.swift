@@ -41,42 +41,48 @@ import Testing
         }
     }
 
+    /// The events of the backlog test, and how many of them the uploader indexes.
+    private static let backlog = 1_500
+    private static let indexedLines = 1_000
+
     @Test func aBacklogLargerThanTheIndexIsReadBackFromTheLogAndSentOnce() async throws {
         let logs = try TemporaryDirectory()
         defer { logs.remove() }
-        // Given a run whose endpoint is down that logs more events than the uploader indexes in memory (10 000)
+        // Given a run whose endpoint is down that logs more events than the uploader indexes in memory (lowered from
+        // 10 000 to 1 000, so that the backlog is reached with few events to send)
         let closed = try ClosedPort()
         var options = Reporter.Options(logDirectory: logs.url)
         options.dsn = try DSN(Self.dsn(port: closed.port))
         options.maxLogFileSize = 256 * 1024
         options.maxQueueSize = 20_000
+        options.configureDelivery = { $0.maxIndexedLines = Self.indexedLines }
         var logged: [String] = []
         do {
             let reporter = try Reporter(options: options)
-            for index in 0..<12_000 {
+            for index in 0..<Self.backlog {
                 logged.append(try #require(await reporter.capture(message: "backlog \(index)", level: .error)))
             }
             #expect(
                 try await eventually {
-                    await reporter.statistics.captured.values.reduce(0, +) == 12_000
+                    await reporter.statistics.captured.values.reduce(0, +) == Self.backlog
                 })
             #expect(await reporter.close(timeout: .zero) == false)
             let pending = await reporter.uploader?.pendingCount
-            #expect(pending == 12_000)
+            #expect(pending == Self.backlog)
         }
         closed.release()
         let captured = logged
 
         // When the next run starts with the endpoint back
         try await RecordingIngest.run(port: closed.port, recorder: IngestRecorder(keepsBodies: true)) { ingest in
-            let reporter = try Self.reporter(logs: logs.url, dsn: ingest.dsn())
+            let reporter = try Self.reporter(logs: logs.url, dsn: ingest.dsn(), indexedLines: Self.indexedLines)
             let pending = await reporter.uploader?.pendingCount
-            #expect(pending == 12_000)
-            #expect(await reporter.close(timeout: slowed(.seconds(120))))
+            #expect(pending == Self.backlog)
+            #expect(await reporter.close(timeout: patience))
 
             // Then every event arrives once
             let received = try await DeliveryFixtures.acceptedEventIDs(ingest.recorder)
-            #expect(received.count == 12_000)
+            #expect(received.count == Self.backlog)
             #expect(Set(received) == Set(captured))
         }
     }
@@ -175,11 +181,14 @@ import Testing
     }
 
     /// A reporter sending to `dsn` with the delivery tests' short intervals, whose log rotates every 4 KiB.
-    private static func reporter(logs: URL, dsn: String) throws -> Reporter {
+    private static func reporter(logs: URL, dsn: String, indexedLines: Int = 10_000) throws -> Reporter {
         var options = Reporter.Options(logDirectory: logs)
         options.maxLogFileSize = 4 * 1024
         options.dsn = try DSN(dsn)
-        options.configureDelivery = { DeliveryFixtures.tune(&$0) }
+        options.configureDelivery = {
+            DeliveryFixtures.tune(&$0)
+            $0.maxIndexedLines = indexedLines
+        }
         return try Reporter(options: options)
     }
 }

@@ -14,7 +14,7 @@ extension DurableQueue where Segments == LogSegments {
             try? reader.forEachLine(of: segment, from: offset, isActive: segment == segments.activeSegment) {
                 position, bytes in
                 guard !done.contains(position) else { return true }
-                if segments.unindexedFrom == nil, count < LogSegments.indexLimit {
+                if segments.unindexedFrom == nil, count < segments.indexLimit {
                     index(bytes, at: position)
                 } else {
                     if segments.unindexedFrom == nil { segments.unindexedFrom = position }
@@ -30,7 +30,7 @@ extension DurableQueue where Segments == LogSegments {
     /// lines that are not an object are skipped and counted.
     mutating func indexBacklog() {
         let reader = segments.reader
-        while let from = segments.unindexedFrom, count < LogSegments.indexLimit {
+        while let from = segments.unindexedFrom, count < segments.indexLimit {
             guard let counted = segments.unindexedLines[from.segment], counted > 0 else {
                 advanceBacklog(past: from.segment)
                 continue
@@ -42,7 +42,7 @@ extension DurableQueue where Segments == LogSegments {
             ) {
                 position, bytes in
                 guard taken < counted else { return false }
-                guard count < LogSegments.indexLimit else {
+                guard count < segments.indexLimit else {
                     indexFullAt = position
                     return false
                 }

@@ -11,13 +11,14 @@ extension DurableQueue where Segments == LogSegments {
     ///
     /// A rotated file that cannot be read (corrupt gzip) is skipped: its lines cannot be sent, and `faultline stats`
     /// names the file. Lines that are not an object are skipped, counted in ``takeSkippedLines()``.
-    init(log: EventLog.Configuration, dsn: DSN, cursorFile: URL) throws {
+    init(log: EventLog.Configuration, dsn: DSN, cursorFile: URL, indexLimit: Int) throws {
         let (rotated, activeSegment) = try EventLog.segments(of: log)
         let activeSize = (try? EventLog.size(of: log.activeFile)) ?? 0
         let cursor = try DeliveryCursor.stored(in: cursorFile)
         self.init(
             segments: LogSegments(
-                log: log, dsn: dsn, end: LogPosition(segment: activeSegment, offset: activeSize)),
+                log: log, dsn: dsn, end: LogPosition(segment: activeSegment, offset: activeSize),
+                indexLimit: indexLimit),
             cursorFile: cursorFile, storedCursor: cursor, cacheBudget: LogSegments.cacheBudget,
             firstKeptSegment: rotated.min() ?? activeSegment)
         guard let cursor else {
@@ -37,7 +38,7 @@ extension DurableQueue where Segments == LogSegments {
     /// or only counted when the index is full.
     mutating func append(_ line: Data, at position: LogPosition, eventID: String?) {
         segments.advance(to: LogPosition(segment: position.segment, offset: position.offset + line.count + 1))
-        guard segments.unindexedFrom == nil, count < LogSegments.indexLimit else {
+        guard segments.unindexedFrom == nil, count < segments.indexLimit else {
             if segments.unindexedFrom == nil { segments.unindexedFrom = position }
             segments.unindexedLines[position.segment, default: 0] += 1
             segments.unindexedCount += 1

@@ -11,8 +11,8 @@ import Foundation
 struct LogSegments: QueueSegments {
     /// The most bytes of lines kept in memory.
     static let cacheBudget = 4 * 1024 * 1024
-    /// The most waiting lines indexed in memory.
-    static let indexLimit = 10_000
+    /// The most waiting lines indexed in memory: the uploader's ``Uploader/Configuration/maxIndexedLines``.
+    let indexLimit: Int
 
     /// The destination, which the envelopes that carry the lines name.
     let dsn: DSN
@@ -28,8 +28,9 @@ struct LogSegments: QueueSegments {
     /// Lines found that cannot be sent (not an object on a line), not yet counted by the uploader.
     var skippedLines = 0
 
-    init(log: EventLog.Configuration, dsn: DSN, end: LogPosition) {
+    init(log: EventLog.Configuration, dsn: DSN, end: LogPosition, indexLimit: Int) {
         self.dsn = dsn
+        self.indexLimit = indexLimit
         self.reader = LogSegmentReader(log: log)
         self.logEnd = end
         self.activeSegment = end.segment
@@ -57,7 +58,7 @@ struct LogSegments: QueueSegments {
 
     /// Indexes lines of the backlog when the queue holds fewer than half of ``indexLimit``.
     static func fill(_ queue: inout DurableQueue<LogSegments>) {
-        if queue.segments.unindexedFrom != nil, queue.count < indexLimit / 2 { queue.indexBacklog() }
+        if queue.segments.unindexedFrom != nil, queue.count < queue.segments.indexLimit / 2 { queue.indexBacklog() }
     }
 
     /// Notes that the log wrote up to `position`.
