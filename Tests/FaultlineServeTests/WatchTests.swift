@@ -9,17 +9,16 @@ import Testing
 /// receiver is down.
 @Suite struct WatchTests {
     /// A webhook receiver in a process of its own (`Tests/peers/webhook_receiver.py`), which answers with the statuses
-    /// it was started with, then 200, and records what it got.
+    /// it was started with (`429:1`: 429 with `Retry-After: 1`), then 200, and records what it got.
     struct Receiver {
         let process: ExternalProcess
         let record: URL
         let hook: URL
 
         /// Starts one that answers `statuses` first, recording in `directory`.
-        init(answeringFirst statuses: [Int] = [], in directory: TemporaryDirectory) async throws {
+        init(answeringFirst answers: [String] = [], in directory: TemporaryDirectory) async throws {
             record = directory.file("posts-\(UUID()).jsonl")
-            process = try await PythonPeer.start(
-                "webhook_receiver.py", [record.path] + statuses.map(String.init), output: .lines)
+            process = try await PythonPeer.start("webhook_receiver.py", [record.path] + answers, output: .lines)
             let port = try #require(Int(try await process.line()))
             hook = URL(string: "http://127.0.0.1:\(port)/hook")!
         }
@@ -144,7 +143,7 @@ import Testing
         #expect(down.status == 1 && down.errors.contains("could not post new issue"))
 
         // and once it is up, but answers 503 first, the alert is retried within the round and delivered once
-        let receiver = try await Receiver(answeringFirst: [503], in: logs)
+        let receiver = try await Receiver(answeringFirst: ["503"], in: logs)
         defer { receiver.stop() }
         let up = try await Self.watch(receiver.hook, logs: logs.url)
         #expect(up.status == 0, "\(up.errors)")
@@ -162,5 +161,29 @@ import Testing
         let ntfy = try #require(try receiver.posts.last)
         #expect(ntfy.headers["title"]?.hasPrefix("faultline: new issue ") == true)
         #expect(String(decoding: ntfy.body, as: UTF8.self).hasPrefix("failure 1: 1 event, 0 users"))
+    }
+
+    @Test func aReceiverThatAsksToWaitIsWaitedForAndOneThatRefusesTheAlertIsNotAskedAgain() async throws {
+        let logs = try TemporaryDirectory("watch")
+        defer { logs.remove() }
+        let log = try Self.log(withNewIssues: 0..<1, in: logs)
+
+        // When the receiver answers 429 with Retry-After: 1, the alert is posted again a second later, and delivered
+        let waiting = try await Receiver(answeringFirst: ["429:1"], in: logs)
+        defer { waiting.stop() }
+        let started = ContinuousClock.now
+        let delivered = try await Self.watch(waiting.hook, logs: logs.url)
+        #expect(delivered.status == 0, "\(delivered.errors)")
+        #expect(ContinuousClock.now - started >= .seconds(1))
+        #expect(try waiting.posts.count == 2)
+
+        // and when it answers 400 (a malformed alert, which another try would not mend), it is not posted again in
+        // the round, which fails and says why
+        try Self.appendNewIssues(1..<2, to: log)
+        let refusing = try await Receiver(answeringFirst: ["400"], in: logs)
+        defer { refusing.stop() }
+        let refused = try await Self.watch(refusing.hook, logs: logs.url)
+        #expect(refused.status == 1 && refused.errors.contains("HTTP 400"), "\(refused.errors)")
+        #expect(try refusing.posts.count == 1)
     }
 }

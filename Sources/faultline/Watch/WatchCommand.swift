@@ -13,8 +13,9 @@ struct WatchCommand: AsyncParsableCommand, CommandWithExamples {
         discussion: """
             Every --every, the logs are read as 'faultline incident' reads them (--since, 1h by default, against \
             --baseline) and each issue flagged with a signal not yet posted is posted, at most --max-posts a round \
-            (the rest wait for the next). A post is tried three times, with pauses of 0.5 and 1 s (or the \
-            receiver's Retry-After); one that fails is tried again the next round. What was posted is kept in \
+            (the rest wait for the next). A post that meets a network error, 408, 429 or 5xx is tried up to three \
+            times, with pauses of up to 0.5 and 1 s (or the receiver's Retry-After, up to a minute); another status \
+            fails at once. One that fails is tried again the next round. What was posted is kept in \
             --state, written after each post, so a restart posts nothing twice; an issue that loses a signal can \
             be posted again when it regains it.
             """)
