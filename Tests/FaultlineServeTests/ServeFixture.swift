@@ -107,7 +107,10 @@ struct ServeFixture {
         let (data, _) = try await URLSession.shared.data(from: baseURL.appendingPathComponent("metrics"))
         var samples: [String: Int] = [:]
         for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
-            guard let space = line.lastIndex(of: " "), let value = Int(line[line.index(after: space)...]) else {
+            // (a gauge's value is written as a floating-point number, `3.0`)
+            guard let space = line.lastIndex(of: " "), let number = Double(line[line.index(after: space)...]),
+                let value = Int(exactly: number)
+            else {
                 continue
             }
             samples[String(line[..<space])] = value

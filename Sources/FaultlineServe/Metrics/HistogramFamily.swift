@@ -4,6 +4,9 @@ import FaultlineReporting
 /// count and an estimated sum, from the log-linear histograms of request outcomes. A duration counts under the first
 /// bound at or above its bucket's middle, so within 1/32 of where it fell; the sum adds the buckets' middles. Past
 /// ``IngestMetrics/maximumSeries`` label sets, new ones are counted under `other`.
+///
+/// It writes its own text: swift-prometheus's histograms, which the other metrics use, take one observation at a
+/// time, while request outcomes arrive as the counts of a histogram's buckets, thousands of requests in one line.
 struct HistogramFamily: Sendable {
     /// The upper bounds in seconds: Prometheus's defaults, from 5 ms to 10 s.
     static let bounds: [Double] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
@@ -40,10 +43,12 @@ struct HistogramFamily: Sendable {
         series[key] = added
     }
 
+    /// The series in the text format; nothing before the first, as the other metrics.
     func exposition() -> String {
+        guard !series.isEmpty else { return "" }
         var text = "# HELP \(name) \(help)\n# TYPE \(name) histogram\n"
         for (values, counted) in series.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-            let pairs = zip(labels, values).map { "\($0)=\"\(MetricFamily.escaped($1))\"" }
+            let pairs = zip(labels, values).map { "\($0)=\"\(Self.escaped($1))\"" }
             var cumulative = 0
             for (index, count) in counted.counts.enumerated() {
                 cumulative += count
@@ -54,5 +59,11 @@ struct HistogramFamily: Sendable {
             text += "\(name)_count{\(pairs.joined(separator: ","))} \(cumulative)\n"
         }
         return text
+    }
+
+    /// A label value as the text format wants it: backslash, double quote and line feed escaped.
+    private static func escaped(_ value: String) -> String {
+        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
     }
 }

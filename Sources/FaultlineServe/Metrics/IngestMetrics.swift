@@ -1,5 +1,6 @@
 import FaultlineLogReading
 import FaultlineReporting
+import Prometheus
 
 /// What `faultline serve` counts, in the Prometheus text format at `/metrics`. Label sets are bounded: past
 /// ``maximumSeries`` distinct sets in one metric, new ones are counted under `other`, so that a client sending many
@@ -9,31 +10,14 @@ struct IngestMetrics: Sendable {
     /// The most label sets one metric keeps.
     static let maximumSeries = 500
 
-    private var received = MetricFamily(
-        name: "faultline_events_received_total",
-        help: "Events accepted, by error.kind, route template, HTTP status, server business code and release.",
-        labels: ["kind", "route", "status", "server_code", "release"])
-    private var decoding = MetricFamily(
-        name: "faultline_decoding_failures_total", help: "Decoding failures accepted, by coding path and route.",
-        labels: ["path", "route"])
-    private var dropped = MetricFamily(
-        name: "faultline_events_dropped_total",
-        help:
-            "Events refused or not stored, by reason: duplicate, malformed, unauthorized, too_large, ratelimited, "
-            + "client_closed.",
-        labels: ["reason"])
-    private var clientDiscards = MetricFamily(
-        name: "faultline_client_discarded_events_total",
-        help: "Events clients reported they dropped (client reports), by reason and category.",
-        labels: ["reason", "category"])
-    private var requests = MetricFamily(
-        name: "faultline_ingest_requests_total", help: "Ingest requests answered, by HTTP status.", labels: ["status"])
-    private var routeRequests = MetricFamily(
-        name: "faultline_requests_total",
-        help:
-            "Requests the apps counted (request outcomes), by method, route template, outcome (ok, or a failure's "
-            + "kind and status class) and release.",
-        labels: ["method", "route", "outcome", "release"])
+    /// Where the counters are kept, and what writes them out.
+    private let registry = PrometheusCollectorRegistry()
+    private var received: MetricFamily
+    private var decoding: MetricFamily
+    private var dropped: MetricFamily
+    private var clientDiscards: MetricFamily
+    private var requests: MetricFamily
+    private var routeRequests: MetricFamily
     private var routeDurations = HistogramFamily(
         name: "faultline_request_duration_seconds",
         help: "How long the requests the apps counted took, by method and route template; the sum is estimated.",
@@ -44,6 +28,32 @@ struct IngestMetrics: Sendable {
     /// Metrics from zero, adding to `statistics` an earlier run stored.
     init(statistics: IngestStatistics = IngestStatistics()) {
         self.statistics = statistics
+        received = MetricFamily(
+            name: "faultline_events_received_total",
+            help: "Events accepted, by error.kind, route template, HTTP status, server business code and release.",
+            labels: ["kind", "route", "status", "server_code", "release"], in: registry)
+        decoding = MetricFamily(
+            name: "faultline_decoding_failures_total", help: "Decoding failures accepted, by coding path and route.",
+            labels: ["path", "route"], in: registry)
+        dropped = MetricFamily(
+            name: "faultline_events_dropped_total",
+            help:
+                "Events refused or not stored, by reason: duplicate, malformed, unauthorized, too_large, ratelimited, "
+                + "client_closed.",
+            labels: ["reason"], in: registry)
+        clientDiscards = MetricFamily(
+            name: "faultline_client_discarded_events_total",
+            help: "Events clients reported they dropped (client reports), by reason and category.",
+            labels: ["reason", "category"], in: registry)
+        requests = MetricFamily(
+            name: "faultline_ingest_requests_total", help: "Ingest requests answered, by HTTP status.",
+            labels: ["status"], in: registry)
+        routeRequests = MetricFamily(
+            name: "faultline_requests_total",
+            help:
+                "Requests the apps counted (request outcomes), by method, route template, outcome (ok, or a failure's "
+                + "kind and status class) and release.",
+            labels: ["method", "route", "outcome", "release"], in: registry)
     }
 
     /// Counts an event stored, by the tags the pipeline sets when it could be read.
@@ -95,7 +105,6 @@ struct IngestMetrics: Sendable {
 
     /// Every metric in the Prometheus text exposition format.
     func exposition() -> String {
-        [received, decoding, dropped, clientDiscards, requests, routeRequests].map { $0.exposition() }.joined()
-            + routeDurations.exposition()
+        registry.emitToString() + routeDurations.exposition()
     }
 }

@@ -1,43 +1,53 @@
-/// One metric with its series, by label values, in the Prometheus text format. Past
-/// ``IngestMetrics/maximumSeries`` label sets, new ones are counted under `other`.
+import Prometheus
+
+/// One metric of `faultline serve` with its series, by label values, counted in a swift-prometheus registry, which
+/// writes the text format. Past ``IngestMetrics/maximumSeries`` label sets, new ones are counted under `other`.
 struct MetricFamily: Sendable {
     /// A counter only grows; a gauge is a level that goes up and down.
-    enum Kind: String, Sendable {
+    enum Kind: Sendable {
         case counter, gauge
+    }
+
+    private enum Series: Sendable {
+        case counter(Counter)
+        case gauge(Gauge)
     }
 
     let name: String
     let help: String
     let kind: Kind
     let labels: [String]
-    private var series: [[String]: Int] = [:]
+    private let registry: PrometheusCollectorRegistry
+    private var series: [[String]: Series] = [:]
 
-    init(name: String, help: String, kind: Kind = .counter, labels: [String]) {
+    /// A metric whose series `registry` writes.
+    init(name: String, help: String, kind: Kind = .counter, labels: [String], in registry: PrometheusCollectorRegistry)
+    {
         self.name = name
         self.help = help
         self.kind = kind
         self.labels = labels
+        self.registry = registry
     }
 
     mutating func add(_ values: [String], _ count: Int = 1) {
         let key =
             series[values] != nil || series.count < IngestMetrics.maximumSeries
             ? values : Array(repeating: "other", count: labels.count)
-        series[key, default: 0] += count
-    }
-
-    func exposition() -> String {
-        var text = "# HELP \(name) \(help)\n# TYPE \(name) \(kind.rawValue)\n"
-        for (values, count) in series.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-            let pairs = zip(labels, values).map { "\($0)=\"\(Self.escaped($1))\"" }.joined(separator: ",")
-            text += "\(name){\(pairs)} \(count)\n"
+        let added = series[key] ?? makeSeries(key)
+        series[key] = added
+        switch added {
+        case .counter(let counter): counter.increment(by: Int64(count))
+        case .gauge(let gauge): gauge.increment(by: Double(count))
         }
-        return text
     }
 
-    /// A label value as the text format wants it: backslash, double quote and line feed escaped.
-    static func escaped(_ value: String) -> String {
-        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            .replacingOccurrences(of: "\n", with: "\\n")
+    private func makeSeries(_ values: [String]) -> Series {
+        let descriptor = MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
+        let pairs = Array(zip(labels, values))
+        switch kind {
+        case .counter: return .counter(registry.makeCounter(descriptor: descriptor, labels: pairs))
+        case .gauge: return .gauge(registry.makeGauge(descriptor: descriptor, labels: pairs))
+        }
     }
 }
