@@ -4,9 +4,10 @@ import Foundation
 import TestSupport
 import Testing
 
-/// An app killed with SIGKILL while it captures loses none of the events it had written to its log: a child process
-/// captures against a real `faultline serve` on loopback, is killed at random moments and started again on the same
-/// directory, and in the end serve holds every event that was in the child's log, once, and nothing else.
+/// An app killed with SIGKILL while it captures loses none of the events and transactions it had written to its logs:
+/// a child process captures against a real `faultline serve` on loopback, is killed at random moments and started
+/// again on the same directory, and in the end serve holds every event and transaction that was in the child's logs,
+/// once, and nothing else.
 @Suite(.serialized) struct KilledCaptureTests {
     static let kills = 20
 
@@ -17,9 +18,11 @@ import Testing
         let appLogs = work.appendingPathComponent("app")
         let serveLogs = work.appendingPathComponent("serve")
 
-        let (durable, cutOff, duplicates) = try await ServeFixture.run(logs: serveLogs) { ingest in
+        let (durable, durableTransactions, cutOff, duplicates) = try await ServeFixture.run(logs: serveLogs) {
+            ingest in
             // Given an app capturing against serve, killed 20 times at random moments and started again
             var durable: Set<String> = []
+            var durableTransactions: Set<String> = []
             var cutOff = 0
             for _ in 0..<Self.kills {
                 let child = try await CaptureLoop.start(logs: appLogs, dsn: ingest.dsn)
@@ -29,7 +32,9 @@ import Testing
                 // What the log holds now was written before the kill: every whole line is an event the app must send.
                 let lines = try LogLines(in: appLogs)
                 durable.formUnion(lines.eventIDs)
-                cutOff += lines.cutShort
+                let transactions = try LogLines(in: appLogs, of: .transactions)
+                durableTransactions.formUnion(transactions.eventIDs)
+                cutOff += lines.cutShort + transactions.cutShort
             }
             // When it starts once more and sends what the earlier runs left; a run that gives up after its 60 s is
             // started again while each run delivers more, as an app sends the rest at its next start (on a loaded
@@ -44,7 +49,10 @@ import Testing
             }
             #expect(said == "flushed")
             let metrics = try await ingest.metrics()
-            return (durable, cutOff, metrics[#"faultline_events_dropped_total{reason="duplicate"}"#] ?? 0)
+            return (
+                durable, durableTransactions, cutOff,
+                metrics[#"faultline_events_dropped_total{reason="duplicate"}"#] ?? 0
+            )
         }
 
         // Then serve stored every event that was in the app's log, each once, and nothing else
@@ -57,6 +65,15 @@ import Testing
         #expect(lost.isEmpty, "\(lost.count) of \(durable.count) events in the app's log were never delivered")
         let foreign = Set(stored.eventIDs).subtracting(durable)
         #expect(foreign.isEmpty, "serve stored \(foreign.count) events that were never whole in the app's log")
+        // and so for the transactions, sent from their own log
+        let storedTransactions = try LogLines(in: serveLogs, of: .transactions)
+        #expect(durableTransactions.count > Self.kills, "too few transactions were written to learn anything")
+        #expect(storedTransactions.unparsable == 0)
+        #expect(Set(storedTransactions.eventIDs).count == storedTransactions.eventIDs.count)
+        let lostTransactions = durableTransactions.subtracting(storedTransactions.eventIDs)
+        #expect(
+            lostTransactions.isEmpty, "\(lostTransactions.count) transactions in the app's log were never delivered")
+        #expect(Set(storedTransactions.eventIDs).isSubset(of: durableTransactions))
         // and the app's log stays readable: a line a kill cut short is cut off when the log opens again
         let summary = try await BuiltFaultline.run(["summary", "--log-dir", appLogs.path, "--json"])
         let counts = try #require(try JSONSerialization.jsonObject(with: summary) as? [String: Any])
@@ -65,7 +82,8 @@ import Testing
         // Delivery is at least once: a kill between a delivery and the cursor's next write sends those events again,
         // and serve counts them as duplicates.
         print(
-            "kill test: \(durable.count) events written over \(Self.kills) kills, \(cutOff) lines cut short by a kill, "
+            "kill test: \(durable.count) events and \(durableTransactions.count) transactions written over "
+                + "\(Self.kills) kills, \(cutOff) lines cut short by a kill, "
                 + "\(duplicates) sent again after a kill (deduplicated by serve)")
     }
 }
@@ -92,15 +110,16 @@ private enum CaptureLoop {
     }
 }
 
-/// The events of a log directory's files, read as they are on disk: whole lines (ending with a newline) and the
-/// `event_id` of each, the last line cut short when it has no newline.
+/// The records of one of a log directory's logs (its events by default), read as they are on disk: whole lines
+/// (ending with a newline) and the `event_id` of each, the last line cut short when it has no newline.
 private struct LogLines {
     var eventIDs: [String] = []
     var unparsable = 0
     var cutShort = 0
 
-    init(in directory: URL) throws {
-        for file in EventLog.files(in: directory) {
+    init(in directory: URL, of kind: RecordKind = .events) throws {
+        let folder = kind.directory(in: LogLayout(directory))
+        for file in EventLog.files(in: folder, fileName: kind.fileName) {
             var bytes = try Data(contentsOf: file)
             if file.pathExtension == "gz" { bytes = try Gzip.decompress(bytes, maximumSize: 1 << 30) }
             let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)

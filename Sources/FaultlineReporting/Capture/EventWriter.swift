@@ -2,7 +2,7 @@ import Foundation
 
 /// Writes captured events off the capturing caller's path, in capture order: assembles each and appends it to the
 /// local log, through the uploader when there is one, which sends it from there; and transactions, to their own log
-/// (``RequestLog/Kind/transactions``), which hands them to the uploader. What it wrote and dropped is counted in the
+/// (``RecordKind/transactions``), which the uploader sends the same way. What it wrote and dropped is counted in the
 /// reporter's ``StatisticsLedger``.
 actor EventWriter {
     private let log: EventLog
@@ -73,7 +73,7 @@ actor EventWriter {
         do {
             let json = EventEncoder.encode(event, scope: capture.scope)
             if let uploader {
-                try await uploader.append(event: json, eventID: event.eventID)
+                try await uploader.append(json, to: .events, eventID: event.eventID)
             } else {
                 _ = try await log.appendLine(json)
             }
@@ -88,13 +88,10 @@ actor EventWriter {
         }
     }
 
-    /// Appends a transaction to its log, which hands it to the uploader in an envelope whose `trace` header is its
+    /// Appends a transaction to its log, from which the uploader sends it in an envelope whose `trace` header is its
     /// trace's dynamic sampling context.
     private func write(_ transaction: PendingTransaction, of capture: PendingCapture) async {
         guard let transactionLog else { return }
-        let header: [String: JSONValue] = [
-            "event_id": .string(capture.eventID), "trace": transaction.root.context.samplingContext.json,
-        ]
         guard let json = assembler.json(of: transaction, in: capture) else {
             ledger.discard(.beforeSend, category: .transaction, spans: transaction.spans.count + 1) {
                 $0.droppedByBeforeSend += 1
@@ -102,7 +99,8 @@ actor EventWriter {
             return
         }
         do {
-            try await transactionLog.write(json, header: header)
+            try await transactionLog.write(
+                json, eventID: capture.eventID, trace: transaction.root.context.samplingContext.json)
             ledger.record { $0.transactions += 1 }
         } catch {
             let description = String(describing: error)

@@ -124,8 +124,19 @@ public actor Reporter {
             maximumTotalSize: options.maxLogSize, compressionLevel: options.logCompressionLevel,
             maximumAge: options.maxLogAge)
         let log = try EventLog(configuration: logConfiguration, now: options.clock)
+        let layout = LogLayout(options.logDirectory)
+        func requestLog(_ kind: RecordKind, if isRecorded: Bool) throws(EventLogError) -> EventLog? {
+            guard isRecorded else { return nil }
+            let configuration = kind.logConfiguration(
+                in: layout, compressionLevel: options.logCompressionLevel, maximumAge: options.maxLogAge)
+            return try EventLog(configuration: configuration, now: options.clock)
+        }
+        let tracer = Tracer(options: options)
+        var logs: [RecordKind: EventLog] = [.events: log]
+        logs[.transactions] = try requestLog(.transactions, if: tracer.isRecording)
+        logs[.outcomes] = try requestLog(.outcomes, if: options.recordsRequestOutcomes)
         let uploader = try options.deliveryConfiguration
-            .map { try Uploader(configuration: $0, transport: options.transport, log: log) }
+            .map { try Uploader(configuration: $0, transport: options.transport, logs: logs) }
         let scrubber = Scrubber(rules: options.scrubRules)
         let assembler = EventAssembler(
             builder: FailureEventBuilder(
@@ -136,19 +147,10 @@ public actor Reporter {
             inApp: InAppRules(include: options.inAppInclude, exclude: options.inAppExclude),
             sendsDefaultPii: options.sendDefaultPii)
         let ledger = StatisticsLedger(uploader: uploader, diagnostics: diagnostics)
-        let tracer = Tracer(options: options)
-        let transactionLog =
-            tracer.isRecording
-            ? try RequestLog(
-                .transactions, in: LogLayout(options.logDirectory), compressionLevel: options.logCompressionLevel,
-                maximumAge: options.maxLogAge, uploader: uploader, now: options.clock) : nil
+        let transactionLog = logs[.transactions].map { RequestLog(.transactions, log: $0, uploader: uploader) }
         let writer = EventWriter(
             log: log, assembler: assembler, uploader: uploader, transactionLog: transactionLog, ledger: ledger)
-        requestOutcomesLog =
-            options.recordsRequestOutcomes
-            ? try RequestLog(
-                .outcomes, in: LogLayout(options.logDirectory), compressionLevel: options.logCompressionLevel,
-                maximumAge: options.maxLogAge, uploader: uploader, now: options.clock) : nil
+        requestOutcomesLog = logs[.outcomes].map { RequestLog(.outcomes, log: $0, uploader: uploader) }
         let (events, queue) = AsyncStream.makeStream(
             of: PendingCapture.self, bufferingPolicy: .bufferingOldest(options.maxQueueSize))
         self.options = options

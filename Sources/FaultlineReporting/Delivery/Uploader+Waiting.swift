@@ -38,19 +38,22 @@ extension Uploader {
         return waiting
     }
 
-    /// The events of `log` that wait to be sent by the uploaders whose outbox is `directory`, and their bytes: for
-    /// each destination whose cursor is stored there, the lines from its cursor to the end of the log but those it says
-    /// are done, as an uploader
-    /// opening them would find them (the stored cursor lags the deliveries by at most 25 ms). It only reads, so
-    /// `faultline stats` may call it while a reporter sends.
-    package static func waiting(inLog log: EventLog.Configuration, outbox directory: URL) -> (events: Int, bytes: Int) {
+    /// The records of the log of `kind` in `layout` that wait to be sent by the uploaders whose outbox is the
+    /// layout's, and their bytes: for each destination whose cursor into that log is stored there, the lines from its
+    /// cursor to the end of the log but those it says are done, as an uploader opening them would find them (the
+    /// stored cursor lags the deliveries by at most 25 ms). It only reads, so `faultline stats` may call it while a
+    /// reporter sends.
+    package static func waiting(in kind: RecordKind, of layout: LogLayout) -> (records: Int, bytes: Int) {
+        let directory = layout.outbox
+        let log = kind.logConfiguration(in: layout, maximumAge: nil)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        let cursors = names.filter { $0.hasPrefix("cursor-") && $0.hasSuffix(".json") }.compactMap {
+        let prefix = DeliveryCursor.filePrefix(of: kind)
+        let cursors = names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".json") }.compactMap {
             (try? DeliveryCursor.stored(in: directory.appendingPathComponent($0, isDirectory: false))) ?? nil
         }
         guard !cursors.isEmpty, let (segments, activeSegment) = try? EventLog.segments(of: log) else { return (0, 0) }
         let reader = LogSegmentReader(log: log)
-        var waiting = (events: 0, bytes: 0)
+        var waiting = (records: 0, bytes: 0)
         for cursor in cursors {
             let done = Set(cursor.done ?? [])
             for segment in segments + [activeSegment] where segment >= cursor.position.segment {
@@ -58,7 +61,7 @@ extension Uploader {
                 try? reader.forEachLine(of: segment, from: offset, isActive: segment == activeSegment) {
                     position, line in
                     if line.first == UInt8(ascii: "{"), !done.contains(position) {
-                        waiting.events += 1
+                        waiting.records += 1
                         waiting.bytes += line.count
                     }
                     return true

@@ -2,9 +2,9 @@ import Faultline
 import Foundation
 
 /// Sends envelopes to a Sentry-compatible endpoint from what is on disk, so that nothing accepted is lost to an outage,
-/// a rate limit or a restart: a reporter's events from its local log (each event is written once, and read back from
-/// the log when it is sent), other envelopes from an outbox of their own: segment files that each hold many envelopes,
-/// appended to as envelopes are stored.
+/// a rate limit or a restart: a reporter's events, transactions and request outcomes from their logs (each record is
+/// written once, and read back from its log when it is sent), other envelopes (a relay's, client reports) from an
+/// outbox of their own: segment files that each hold many envelopes, appended to as envelopes are stored.
 ///
 /// ```swift
 /// let uploader = try Uploader(configuration: .init(dsn: dsn, outboxDirectory: logs.appendingPathComponent("outbox")))
@@ -25,8 +25,8 @@ import Foundation
 ///   limited are not stored, counted as `ratelimit_backoff` (the local log still has them).
 /// - **Client reports.** What was not delivered is counted by reason and category and sent as a `client_report`
 ///   item with the next envelope, or on its own at ``flush(timeout:)``.
-/// - **Restarts.** What an earlier run left is sent first. The outbox's envelopes and a reporter's events are sent
-///   from cursors into the outbox and the log, stored at most every 25 ms and whenever nothing waits: an app killed
+/// - **Restarts.** What an earlier run left is sent first. The outbox's envelopes and a reporter's records are sent
+///   from cursors into the outbox and each log, stored at most every 25 ms and whenever nothing waits: an app killed
 ///   right after a delivery sends the last envelopes again, which the server deduplicates by `event_id` (at least
 ///   once).
 /// - **Transport.** Requests go through an ``EnvelopeTransport``: URLSession by default, AsyncHTTPClient from the
@@ -35,9 +35,9 @@ public actor Uploader {
     /// Where and how envelopes are sent.
     public nonisolated let configuration: Configuration
     private var outbox: Outbox
-    /// The reporter's log, when the uploader sends a reporter's events, and its lines still to be sent.
-    private let log: EventLog?
-    private var logQueue: LogQueue?
+    /// The reporter's logs, when the uploader sends a reporter's records, and their lines still to be sent.
+    private let logs: [RecordKind: EventLog]
+    private var logQueues: [RecordKind: LogQueue]
     private var rateLimits = RateLimits()
     private var pendingReport = ClientReport()
     private var counts: DeliveryStatistics
@@ -83,16 +83,16 @@ public actor Uploader {
     ///     ``Configuration/maxConcurrentRequests`` connections.
     /// - Throws: When the outbox directory cannot be created or listed.
     public init(configuration: Configuration, transport: (any EnvelopeTransport)? = nil) throws {
-        try self.init(configuration: configuration, transport: transport, log: nil)
+        try self.init(configuration: configuration, transport: transport, logs: [:])
     }
 
-    /// Opens the outbox and, with `log`, the queue of that log's lines to send (its cursor kept in the outbox
-    /// directory), and starts sending what an earlier run left in either. From then on, the uploader appends the
-    /// reporter's events to `log` (``append(event:eventID:)``), so the queue learns every line and every eviction
-    /// from the append itself.
+    /// Opens the outbox and the queue of each of `logs`' lines to send (their cursors kept in the outbox directory),
+    /// and starts sending what an earlier run left in any. From then on, the uploader appends the reporter's records
+    /// to their logs (``append(_:to:eventID:trace:)``), so each queue learns every line and every eviction from the
+    /// append itself.
     ///
     /// Log lines that are not an object are skipped, counted as `internal_sdk_error`.
-    init(configuration: Configuration, transport: (any EnvelopeTransport)?, log: EventLog?) throws {
+    init(configuration: Configuration, transport: (any EnvelopeTransport)?, logs: [RecordKind: EventLog]) throws {
         var unreadable = 0
         let outbox = try Outbox(
             directory: configuration.outboxDirectory,
@@ -100,18 +100,21 @@ public actor Uploader {
                 maximumCount: configuration.maxOutboxCount, maximumBytes: configuration.maxOutboxBytes,
                 maximumAge: configuration.maxAge),
             unreadable: { _, _ in unreadable += 1 })
-        var logQueue = try log.map {
-            try LogQueue(
-                log: $0.configuration, dsn: configuration.dsn,
-                cursorFile: DeliveryCursor.file(in: configuration.outboxDirectory, for: configuration.dsn),
+        var logQueues: [RecordKind: LogQueue] = [:]
+        var unreadableByCategory: [DataCategory: Int] = [:]
+        for (kind, log) in logs {
+            var queue = try LogQueue(
+                kind: kind, log: log.configuration, dsn: configuration.dsn,
+                cursorFile: DeliveryCursor.file(in: configuration.outboxDirectory, for: configuration.dsn, of: kind),
                 indexLimit: configuration.maxIndexedLines)
+            unreadableByCategory[kind.category, default: 0] += queue.takeSkippedLines()
+            logQueues[kind] = queue
         }
-        unreadable += logQueue?.takeSkippedLines() ?? 0
         let client = SentryEvent.SDK.faultline.clientName
         self.configuration = configuration
         self.outbox = outbox
-        self.logQueue = logQueue
-        self.log = log
+        self.logQueues = logQueues
+        self.logs = logs
         self.transport =
             transport ?? URLSessionEnvelopeTransport(maximumConnections: configuration.maxConcurrentRequests)
         self.envelopeURL = configuration.dsn.envelopeURL
@@ -124,11 +127,12 @@ public actor Uploader {
         self.headerFields = headerFields
         self.deflater = Deflater(level: configuration.compressionLevel)
         self.counts = DeliveryStatistics.stored(in: configuration.outboxDirectory)
-        if unreadable > 0 {
-            pendingReport.record(.internalSDKError, .error, quantity: unreadable)
-            counts.recordDiscarded(.internalSDKError, .error, quantity: unreadable)
+        unreadableByCategory[.error, default: 0] += unreadable
+        for (category, quantity) in unreadableByCategory where quantity > 0 {
+            counts.recordDiscarded(.internalSDKError, category, quantity: quantity)
+            if category != .internal { pendingReport.record(.internalSDKError, category, quantity: quantity) }
         }
-        if !outbox.isEmpty || !(logQueue?.isEmpty ?? true) {
+        if !outbox.isEmpty || !logQueues.values.allSatisfy(\.isEmpty) {
             Task { await self.startDraining() }
         }
     }
@@ -140,11 +144,11 @@ public actor Uploader {
         return statistics
     }
 
-    /// How many envelopes and events wait to be sent, including those being sent.
-    public var pendingCount: Int { outbox.pendingCount + (logQueue?.pendingCount ?? 0) }
+    /// How many envelopes and logged records wait to be sent, including those being sent.
+    public var pendingCount: Int { logQueues.values.reduce(outbox.pendingCount) { $0 + $1.pendingCount } }
 
     /// Whether nothing waits to be sent.
-    var isEmpty: Bool { outbox.isEmpty && logQueue?.isEmpty ?? true }
+    var isEmpty: Bool { outbox.isEmpty && logQueues.values.allSatisfy(\.isEmpty) }
 
     /// Stores `envelope` in the outbox for sending.
     ///
@@ -179,49 +183,55 @@ public actor Uploader {
         return (deadline - now, category)
     }
 
-    /// Appends a reporter's event `eventID`, the JSON `line`, to the log and adds it to what is sent; the lines not
-    /// sent yet of the log files that the append's rotation evicted are counted as `cache_overflow`. Appends are made
-    /// one at a time, by the reporter's writer, to an uploader opened over the reporter's log.
+    /// Appends a reporter's record, the JSON `line`, to its log of `kind` and adds it to what is sent, in an envelope
+    /// whose header names `eventID` and carries `trace` (a transaction's); the lines not sent yet of the log files
+    /// that the append's rotation evicted are counted as `cache_overflow`. Appends are made one at a time per log, by
+    /// the reporter, to an uploader opened over the reporter's logs.
     ///
-    /// An event of a rate-limited category is logged, not sent, counted as `ratelimit_backoff`.
+    /// A record of a rate-limited category is logged, not sent, counted as `ratelimit_backoff`.
     ///
     /// - Throws: The log's error when the line could not be appended; nothing is sent then.
-    func append(event line: Data, eventID: String) async throws(EventLogError) {
-        guard let log else { preconditionFailure("an uploader appends events only to the log it was opened over") }
+    func append(
+        _ line: Data, to kind: RecordKind, eventID: String? = nil, trace: JSONValue? = nil
+    ) async throws(EventLogError) {
+        guard let log = logs[kind] else {
+            preconditionFailure("an uploader appends records only to the logs it was opened over")
+        }
         let appended = try await log.appendLine(line)
-        guard !isClosed, logQueue != nil else { return }
-        dropLines(of: appended.removed)
+        guard !isClosed, logQueues[kind] != nil else { return }
+        dropLines(of: appended.removed, of: kind)
         let position = appended.position
-        if rateLimits.deadline(for: .error, at: clock.now) != nil {
-            logQueue?.skip(to: LogPosition(segment: position.segment, offset: position.offset + line.count + 1))
-            discard(.error, because: .ratelimitBackoff)
+        if rateLimits.deadline(for: kind.category, at: clock.now) != nil {
+            logQueues[kind]?.skip(to: LogPosition(segment: position.segment, offset: position.offset + line.count + 1))
+            discard(kind.category, because: .ratelimitBackoff)
             return
         }
-        logQueue?.append(line, at: position, eventID: eventID)
+        logQueues[kind]?.append(line, at: position, eventID: eventID, trace: trace)
         startSendingOrWait()
     }
 
-    /// Drops the lines not sent yet of the segments the log took out: those it evicted counted as `cache_overflow`,
-    /// those past its maximum age as expired.
-    private func dropLines(of removed: EventLog.RemovedSegments) {
-        let evicted = logQueue?.evict(removed.evicted) ?? 0
-        if evicted > 0 { discard(.error, because: .cacheOverflow, quantity: evicted) }
-        let expired = logQueue?.evict(removed.expired) ?? 0
-        if expired > 0 { recordExpired(.error, quantity: expired) }
+    /// Drops the lines not sent yet of the segments the log of `kind` took out: those it evicted counted as
+    /// `cache_overflow`, those past its maximum age as expired.
+    private func dropLines(of removed: EventLog.RemovedSegments, of kind: RecordKind) {
+        let evicted = logQueues[kind]?.evict(removed.evicted) ?? 0
+        if evicted > 0 { discard(kind.category, because: .cacheOverflow, quantity: evicted) }
+        let expired = logQueues[kind]?.evict(removed.expired) ?? 0
+        if expired > 0 { recordExpired(kind.category, quantity: expired) }
     }
 
-    /// Drops what waited past the maximum age, in the outbox and in the log, when a check is due (`Retention`).
+    /// Drops what waited past the maximum age, in the outbox and in the logs, when a check is due (`Retention`).
     private func expireIfDue() async {
-        guard let age = [configuration.maxAge, log?.configuration.maximumAge].compactMap({ $0 }).min(),
-            nextExpiryCheck.map({ clock.now >= $0 }) ?? true
-        else { return }
+        let ages = [configuration.maxAge] + logs.values.map(\.configuration.maximumAge)
+        guard let age = ages.compactMap({ $0 }).min(), nextExpiryCheck.map({ clock.now >= $0 }) ?? true else { return }
         nextExpiryCheck = clock.now + Retention.checkInterval(of: age)
         if let maxAge = configuration.maxAge {
             for category in outbox.expire(storedBefore: Date() - maxAge.timeInterval) {
                 recordExpired(category, quantity: 1)
             }
         }
-        if let log, let removed = try? await log.expire() { dropLines(of: removed) }
+        for (kind, log) in logs {
+            if let removed = try? await log.expire() { dropLines(of: removed, of: kind) }
+        }
     }
 
     /// Counts `quantity` events of `category` dropped because they waited past the maximum age, reported as
@@ -233,7 +243,7 @@ public actor Uploader {
 
     /// Starts sending once a batch waits, or schedules a send after the flush interval.
     private func startSendingOrWait() {
-        let waiting = outbox.waitingCount + (logQueue?.pendingCount ?? 0)
+        let waiting = logQueues.values.reduce(outbox.waitingCount) { $0 + $1.pendingCount }
         if waiting >= configuration.batchSize {
             startDraining()
         } else {
@@ -269,8 +279,8 @@ public actor Uploader {
     }
 
     /// Flushes for at most `timeout`, then stops sending: requests still in flight are cancelled, and nothing is
-    /// sent once this returns. What was not delivered is sent by the next run: the outbox's envelopes, the log's
-    /// events from the cursor, and a client report of what was dropped.
+    /// sent once this returns. What was not delivered is sent by the next run: the outbox's envelopes, the logs'
+    /// records from their cursors, and a client report of what was dropped.
     ///
     /// - Returns: Whether everything stored was delivered in time. Closing again, even while the first close runs,
     ///   waits for the first and only says whether nothing waits to be sent.
@@ -343,14 +353,14 @@ public actor Uploader {
         }
     }
 
-    /// Stores the cursors into the log and the outbox when they moved: at most every ``cursorInterval`` while
+    /// Stores the cursors into the logs and the outbox when they moved: at most every ``cursorInterval`` while
     /// sending, and whenever `force`d (sending stopped, or the uploader closed). A cursor that cannot be stored is
     /// tried again next time.
     private func storeCursor(force: Bool = false) {
         let instant = clock.now
         if !force, let cursorStoredAt, instant - cursorStoredAt < Self.cursorInterval { return }
         cursorStoredAt = instant
-        try? logQueue?.storeCursor()
+        for kind in logQueues.keys { try? logQueues[kind]?.storeCursor() }
         try? outbox.storeCursor()
     }
 
@@ -401,10 +411,11 @@ public actor Uploader {
 }
 
 extension Uploader {
-    /// What a request carries: a record of the reporter's log queue, or of the outbox.
+    /// What a request carries: a record of one of the reporter's logs, or of the outbox.
     fileprivate struct PendingEnvelope: Hashable {
         let entry: QueueEntry
-        let isLogged: Bool
+        /// The log it is a line of; `nil` for an envelope of the outbox.
+        let log: RecordKind?
 
         /// The category it is rate-limited and counted by.
         var category: DataCategory { entry.category }
@@ -452,30 +463,31 @@ extension Uploader {
         scheduleNextAttempt()
     }
 
-    /// The oldest logged event, or else the oldest stored envelope, that may be sent now, stamped with `sent_at` and
-    /// carrying the pending client report when no other envelope in flight carries one; `nil` when the uploader is
-    /// closed or backing off, or none is sendable. What cannot be read is dropped and counted.
+    /// The oldest logged record that may be sent now, events first, then transactions and request outcomes, or else
+    /// the oldest stored envelope, stamped with `sent_at` and carrying the pending client report when no other
+    /// envelope in flight carries one; `nil` when the uploader is closed or backing off, or none is sendable. What
+    /// cannot be read is dropped and counted.
     private func nextEnvelope() -> (PendingEnvelope, Data)? {
         let now = clock.now
         guard !isClosed, retryAt.map({ $0 <= now }) ?? true else { return nil }
         let limits = rateLimits
         let isSendable = { (category: DataCategory) in limits.deadline(for: category, at: now) == nil }
-        if logQueue != nil {
-            let logged = take(from: &logQueue!, isLogged: true, where: isSendable)
-            let skipped = logQueue?.takeSkippedLines() ?? 0
-            if skipped > 0 { discard(.error, because: .internalSDKError, quantity: skipped) }
+        for kind in RecordKind.allCases where logQueues[kind] != nil {
+            let logged = take(from: &logQueues[kind]!, log: kind, where: isSendable)
+            let skipped = logQueues[kind]?.takeSkippedLines() ?? 0
+            if skipped > 0 { discard(kind.category, because: .internalSDKError, quantity: skipped) }
             if let logged { return logged }
         }
-        return take(from: &outbox, isLogged: false, where: isSendable)
+        return take(from: &outbox, log: nil, where: isSendable)
     }
 
     /// The oldest record of `queue` of a sendable category, in its envelope; records that cannot be read back are
     /// dropped and counted (`cache_overflow` when the log evicted them, else `internal_sdk_error`).
     private func take<Segments>(
-        from queue: inout DurableQueue<Segments>, isLogged: Bool, where isSendable: (DataCategory) -> Bool
+        from queue: inout DurableQueue<Segments>, log: RecordKind?, where isSendable: (DataCategory) -> Bool
     ) -> (PendingEnvelope, Data)? {
         while let entry = queue.next(where: isSendable) {
-            let pending = PendingEnvelope(entry: entry, isLogged: isLogged)
+            let pending = PendingEnvelope(entry: entry, log: log)
             var report = takeReportToCarry()
             var items: [Envelope.Item] = []
             if let carried = report {
@@ -602,13 +614,13 @@ extension Uploader {
 
     /// Takes a delivered or dropped envelope out of what waits.
     private func remove(_ pending: PendingEnvelope) {
-        if pending.isLogged { logQueue?.remove(pending.entry) } else { outbox.remove(pending.entry) }
+        if let log = pending.log { logQueues[log]?.remove(pending.entry) } else { outbox.remove(pending.entry) }
     }
 
     /// Puts an envelope whose send failed back among those that wait; one whose segment (or log file) was evicted
     /// meanwhile is dropped instead, counted as `cache_overflow`.
     private func retry(_ pending: PendingEnvelope) {
-        let kept = pending.isLogged ? logQueue?.retry(pending.entry) ?? true : outbox.retry(pending.entry)
+        let kept = pending.log.map { logQueues[$0]?.retry(pending.entry) ?? true } ?? outbox.retry(pending.entry)
         if !kept { discard(pending.category, because: .cacheOverflow) }
     }
 
@@ -623,13 +635,13 @@ extension Uploader {
             return
         }
         let isLimited = { (category: DataCategory) in self.rateLimits.deadline(for: category, at: now) != nil }
-        let indexed = Array(outbox.waitingCategories) + (logQueue.map { Array($0.waitingCategories) } ?? [])
+        let indexed = Array(outbox.waitingCategories) + logQueues.values.flatMap(\.waitingCategories)
         if indexed.contains(where: { !isLimited($0) }) {
             scheduleWakeUp(at: now)
             return
         }
         let waitingCategories =
-            Array(outbox.waitingCategories) + (logQueue?.hasWaiting == true ? [DataCategory.error] : [])
+            Array(outbox.waitingCategories) + logQueues.filter(\.value.hasWaiting).map(\.key.category)
         if let deadline = waitingCategories.compactMap({ rateLimits.deadline(for: $0, at: now) }).min() {
             scheduleWakeUp(at: deadline)
         }

@@ -1,76 +1,45 @@
 import Foundation
 
 /// Where a reporter or `faultline serve` keeps what it records of requests beside events: request outcomes and
-/// transactions, each in a log of its own in the log directory's `requests/` folder, rotated, compressed and aged like
-/// the event log, so that the event log stays one Sentry event per line; and, with an uploader, sent through its outbox,
-/// each line as an envelope item of the log's type.
+/// transactions (``RecordKind/outcomes``, ``RecordKind/transactions``), each in a log of its own in the log
+/// directory's `requests/` folder, rotated, compressed and aged like the event log, so that the event log stays one
+/// Sentry event per line. A reporter's uploader delivers each log from its own cursor, as it delivers the event log:
+/// every record is written once, and read back from its log when it is sent.
 package struct RequestLog: Sendable {
-    /// What a log holds.
-    package enum Kind: Sendable {
-        /// One ``RequestOutcomes`` line per interval: `outcomes.jsonl`. A line a minute of a busy app's few dozen routes
-        /// is a few kilobytes, so 8 MiB keep weeks.
-        case outcomes
-        /// One transaction per line, with its spans: `transactions.jsonl`. A request's is about a kilobyte, so 16 MiB
-        /// keep the last fifteen thousand or so.
-        case transactions
-
-        /// The name of its files without extension: `outcomes.jsonl`, `outcomes-….jsonl.gz`.
-        package var fileName: String {
-            switch self {
-            case .outcomes: "outcomes"
-            case .transactions: "transactions"
-            }
-        }
-
-        /// The envelope item type its lines are sent as.
-        package var itemType: String {
-            switch self {
-            case .outcomes: RequestOutcomes.type
-            case .transactions: "transaction"
-            }
-        }
-
-        /// Its active file's size at rotation.
-        var maximumFileSize: Int {
-            switch self {
-            case .outcomes: 1024 * 1024
-            case .transactions: 2 * 1024 * 1024
-            }
-        }
-
-        /// Its size on disk at most.
-        var maximumTotalSize: Int {
-            switch self {
-            case .outcomes: 8 * 1024 * 1024
-            case .transactions: 16 * 1024 * 1024
-            }
-        }
-    }
-
-    package let kind: Kind
+    package let kind: RecordKind
     private let log: EventLog
     private let uploader: Uploader?
 
-    /// Opens the log of `kind` in `layout`'s ``LogLayout/requests`` folder, creating it when missing.
+    /// Opens the log of `kind` in `layout`'s ``LogLayout/requests`` folder, creating it when missing, for a writer that
+    /// does not send it (`faultline serve`).
     package init(
-        _ kind: Kind, in layout: LogLayout, compressionLevel: Int32 = 6, maximumAge: Duration?,
-        uploader: Uploader? = nil, now: @escaping @Sendable () -> Date = { Date() }
+        _ kind: RecordKind, in layout: LogLayout, compressionLevel: Int32 = 6, maximumAge: Duration?,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) throws(EventLogError) {
-        let configuration = EventLog.Configuration(
-            directory: layout.requests, fileName: kind.fileName, maximumFileSize: kind.maximumFileSize,
-            maximumTotalSize: kind.maximumTotalSize, compressionLevel: compressionLevel, maximumAge: maximumAge)
-        log = try EventLog(configuration: configuration, now: now)
+        precondition(kind != .events, "events are written to the event log")
+        let configuration = kind.logConfiguration(
+            in: layout, compressionLevel: compressionLevel, maximumAge: maximumAge)
+        self.init(kind, log: try EventLog(configuration: configuration, now: now), uploader: nil)
+    }
+
+    /// The log of `kind` that `log` writes, delivered by `uploader` when there is one: an uploader opened over `log`.
+    init(_ kind: RecordKind, log: EventLog, uploader: Uploader?) {
         self.kind = kind
+        self.log = log
         self.uploader = uploader
     }
 
     /// The file lines are appended to.
     package var activeFile: URL { log.configuration.activeFile }
 
-    /// Appends `line` to the log and hands it to the uploader, in an envelope with `header`.
-    package func write(_ line: Data, header: [String: JSONValue] = [:]) async throws(EventLogError) {
-        _ = try await log.appendLine(line)
-        await uploader?.enqueue(Envelope(header: header, items: [Envelope.Item(type: kind.itemType, payload: line)]))
+    /// Appends `line` to the log; with an uploader, through it, which sends the line from there in an envelope that
+    /// names `eventID` and carries `trace`, the trace's dynamic sampling context, in its header.
+    package func write(_ line: Data, eventID: String? = nil, trace: JSONValue? = nil) async throws(EventLogError) {
+        if let uploader {
+            try await uploader.append(line, to: kind, eventID: eventID, trace: trace)
+        } else {
+            _ = try await log.appendLine(line)
+        }
     }
 
     /// Removes the files past the maximum age.

@@ -51,6 +51,27 @@ struct DynamicSamplingContext: Hashable, Sendable {
         }
     }
 
+    /// The context of the trace of a transaction that was recorded (so sampled), rebuilt from `transaction`, the
+    /// members `contexts`, `release`, `environment` and `transaction` of its event: the trace id and sample rate of its
+    /// `trace` context, its release, environment and name. What a transaction sent after a restart carries, since the
+    /// context it was recorded with is kept in memory only; the random number it was sampled by is not in the event,
+    /// and a trace another service started had that service's release and environment. `nil` without a trace id.
+    init?(recordedTransaction transaction: [String: JSONValue], publicKey: String) {
+        guard case .object(let contexts)? = transaction["contexts"], case .object(let trace)? = contexts["trace"],
+            let traceID = trace["trace_id"]?.stringValue
+        else { return nil }
+        self.init(
+            traceID: traceID, publicKey: publicKey, release: transaction["release"]?.stringValue,
+            environment: transaction["environment"]?.stringValue)
+        self.transaction = transaction["transaction"]?.stringValue
+        switch trace["data"]?.objectValue?[TransactionEncoder.sampleRateKey] {
+        case .double(let rate)?: sampleRate = Self.text(ofRate: rate)
+        case .int(let rate)?: sampleRate = Self.text(ofRate: Double(rate))
+        default: break
+        }
+        sampled = "true"
+    }
+
     /// The random number the trace was sampled by, when the head said it.
     var sampleRandom: Double? { sampleRand.flatMap(Double.init) }
 
@@ -60,7 +81,7 @@ struct DynamicSamplingContext: Hashable, Sendable {
         guard self.sampled == nil else { return self }
         var decided = self
         decided.sampled = sampled ? "true" : "false"
-        decided.sampleRate = rate == rate.rounded() ? String(Int(rate)) : String(rate)
+        decided.sampleRate = Self.text(ofRate: rate)
         decided.sampleRand = sampleRand ?? Self.sixDecimals(random)
         decided.transaction = self.transaction ?? transaction
         return decided
@@ -131,6 +152,11 @@ struct DynamicSamplingContext: Hashable, Sendable {
         guard let existing, !existing.isEmpty else { return baggage }
         let others = existing.split(separator: ",").filter { !Self.trimmed($0).hasPrefix("sentry-") }
         return (others.map(String.init) + [baggage]).joined(separator: ",")
+    }
+
+    /// A sample rate as baggage carries it: `1`, `0.25`.
+    private static func text(ofRate rate: Double) -> String {
+        rate == rate.rounded() ? String(Int(rate)) : String(rate)
     }
 
     /// `random`, in [0, 1), with 6 decimals: `0.012345`.

@@ -20,10 +20,37 @@ public struct StatsReport: Hashable, Sendable, Encodable {
         }
     }
 
-    /// A reporter's events that wait in its log to be sent.
+    /// A reporter's records that wait in its logs to be sent: events, transactions, and intervals of request outcomes.
     public struct LogBacklog: Hashable, Sendable, Codable {
         public let events: Int
+        public let transactions: Int
+        public let requestOutcomes: Int
+        /// Their bytes, in all.
         public let bytes: Int
+
+        enum CodingKeys: String, CodingKey {
+            case events, transactions, bytes
+            case requestOutcomes = "request_outcomes"
+        }
+
+        /// What waits in the logs of `layout` for the uploaders whose cursors its outbox holds.
+        init(waitingIn layout: LogLayout) {
+            let waitingEvents = Uploader.waiting(in: .events, of: layout)
+            let waitingTransactions = Uploader.waiting(in: .transactions, of: layout)
+            let waitingOutcomes = Uploader.waiting(in: .outcomes, of: layout)
+            events = waitingEvents.records
+            transactions = waitingTransactions.records
+            requestOutcomes = waitingOutcomes.records
+            bytes = waitingEvents.bytes + waitingTransactions.bytes + waitingOutcomes.bytes
+        }
+
+        /// What waits, as `stats` says it: `3 events`, and the transactions and request outcomes when some wait.
+        var text: String {
+            var parts = [counted(events, "event")]
+            if transactions > 0 { parts.append(counted(transactions, "transaction")) }
+            if requestOutcomes > 0 { parts.append(counted(requestOutcomes, "interval") + " of request outcomes") }
+            return parts.count == 1 ? parts[0] : parts.dropLast().joined(separator: ", ") + " and " + parts.last!
+        }
     }
 
     /// `null` when files were named instead of a log directory, or for the directory of a relay (`serve --forward`
@@ -71,8 +98,7 @@ public struct StatsReport: Hashable, Sendable, Encodable {
         }
         let waiting = Uploader.waiting(inOutbox: directory)
         outbox = Outbox(envelopes: waiting.envelopes, bytes: waiting.bytes, oldestWaiting: waiting.oldest)
-        let backlog = Uploader.waiting(inLog: EventLog.Configuration(directory: logDirectory), outbox: directory)
-        log = LogBacklog(events: backlog.events, bytes: backlog.bytes)
+        log = LogBacklog(waitingIn: LogLayout(logDirectory))
         delivery = DeliveryStatistics.stored(in: directory)
     }
 
@@ -91,7 +117,7 @@ public struct StatsReport: Hashable, Sendable, Encodable {
     public func text(style: TextStyle) -> String {
         var lines: [String] = []
         if let outbox, let log, let delivery {
-            lines.append(style.bold("log: \(counted(log.events, "event")) waiting to be sent, \(log.bytes) bytes"))
+            lines.append(style.bold("log: \(log.text) waiting to be sent, \(log.bytes) bytes"))
             lines.append(
                 style.bold(
                     "outbox: \(counted(outbox.envelopes, "envelope")) waiting, \(outbox.bytes) bytes"

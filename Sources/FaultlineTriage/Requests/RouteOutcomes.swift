@@ -223,7 +223,7 @@ public struct RouteOutcomes: Sendable {
         files(of: .transactions, in: directory)
     }
 
-    private static func files(of kind: RequestLog.Kind, in directory: URL) -> [LogFile] {
+    private static func files(of kind: RecordKind, in directory: URL) -> [LogFile] {
         let folder = LogLayout(directory).requests
         guard FileManager.default.fileExists(atPath: folder.path) else { return [] }
         let name = kind.fileName

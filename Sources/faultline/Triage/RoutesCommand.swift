@@ -75,7 +75,7 @@ struct RoutesCommand: AsyncParsableCommand, CommandWithExamples {
         do {
             guard files.isEmpty else {
                 let named = try files.map { try LogFile.named($0) }
-                let transactionsName = RequestLog.Kind.transactions.fileName
+                let transactionsName = RecordKind.transactions.fileName
                 let isTransactions = { (file: LogFile) in file.url.lastPathComponent.hasPrefix(transactionsName) }
                 return (named.filter { !isTransactions($0) }, named.filter(isTransactions))
             }

@@ -14,7 +14,8 @@ import Testing
         let configuration = EventLog.Configuration(directory: directory.url, maximumFileSize: 100)
         let log = try EventLog(configuration: configuration)
         var queue = try LogQueue(
-            log: configuration, dsn: try DSN("https://key@127.0.0.1/1"), cursorFile: directory.file("cursor.json"),
+            kind: .events, log: configuration, dsn: try DSN("https://key@127.0.0.1/1"),
+            cursorFile: directory.file("cursor.json"),
             indexLimit: 10_000)
         var positions: [LogPosition] = []
         for number in 0..<4 {
@@ -47,7 +48,8 @@ import Testing
         let log = try EventLog(configuration: configuration)
         let dsn = try DSN("https://key@127.0.0.1/1")
         let cursorFile = directory.file("cursor.json")
-        var queue = try LogQueue(log: configuration, dsn: dsn, cursorFile: cursorFile, indexLimit: 10_000)
+        var queue = try LogQueue(
+            kind: .events, log: configuration, dsn: dsn, cursorFile: cursorFile, indexLimit: 10_000)
         let lines = (0..<3).map { Data(#"{"event_id":"e\#($0)"}"#.utf8) }
         for line in lines { queue.append(line, at: try await log.append(line), eventID: nil) }
         let sent = [queue.next { _ in true }, queue.next { _ in true }, queue.next { _ in true }].compactMap { $0 }
@@ -57,7 +59,8 @@ import Testing
         // When its cursor is stored and it is opened again, as after a crash
         try queue.storeCursor()
         try await log.close()
-        var reopened = try LogQueue(log: configuration, dsn: dsn, cursorFile: cursorFile, indexLimit: 10_000)
+        var reopened = try LogQueue(
+            kind: .events, log: configuration, dsn: dsn, cursorFile: cursorFile, indexLimit: 10_000)
 
         // Then the cursor named the third as done, and only the second waits
         #expect(try DeliveryCursor.stored(in: cursorFile)?.done?.count == 1)

@@ -109,9 +109,8 @@ import Testing
         _ = await reporter.close(timeout: .zero)
         // (which `faultline stats` finds from the cursor the run left: 2 events in the log; the outbox holds only the
         // client report of the 8)
-        let backlog = Uploader.waiting(
-            inLog: EventLog.Configuration(directory: logs.url), outbox: options.outboxDirectory)
-        #expect(backlog.events == 2)
+        let backlog = Uploader.waiting(in: .events, of: LogLayout(logs.url))
+        #expect(backlog.records == 2)
         #expect(backlog.bytes > 0)
         #expect(Uploader.waiting(inOutbox: options.outboxDirectory).envelopes == 1)
         closed.release()

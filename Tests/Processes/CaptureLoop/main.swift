@@ -3,7 +3,8 @@ import FaultlineReporting
 import Foundation
 
 // A process the kill tests start, kill with SIGKILL and start again on the same log directory: an app that captures
-// events as fast as its reporter writes them and sends them to a DSN.
+// events as fast as its reporter writes them and sends them to a DSN, 25 at a time, each 25 in a span that is a
+// transaction of its own (every trace is recorded).
 //
 //   CaptureLoop <log directory> <dsn>           says "ready", then captures until it is killed
 //   CaptureLoop <log directory> <dsn> --flush   sends what earlier runs left, closes, says "flushed" or "timed out"
@@ -19,6 +20,7 @@ guard arguments.count >= 3 else {
 var options = Reporter.Options(logDirectory: URL(fileURLWithPath: arguments[1]), environmentVariables: [:])
 options.dsn = try DSN(arguments[2])
 options.maxLogFileSize = 64 * 1024
+options.tracesSampleRate = 1
 options.configureDelivery = {
     $0.flushInterval = .milliseconds(50)
     $0.backoff = Backoff(initial: .milliseconds(50), multiplier: 2, maximum: .milliseconds(400), jitter: 0)
@@ -38,9 +40,11 @@ var index = 0
 while getppid() == parent {
     // Capturing waits for nothing but a place in the queue: pace it so that most captures are written, not dropped,
     // and the backlog stays one that a loaded machine delivers within the flush's minute (at most 1 250 a second).
-    for _ in 0..<25 {
-        index += 1
-        await reporter.capture(message: "capture \(index) of process \(getpid())", level: .error)
+    await reporter.withSpan("capture round", operation: "task") {
+        for _ in 0..<25 {
+            index += 1
+            await reporter.capture(message: "capture \(index) of process \(getpid())", level: .error)
+        }
     }
     try await Task.sleep(for: .milliseconds(20))
 }

@@ -13,11 +13,18 @@ struct DeliveryCursor: Hashable, Codable {
     /// several at once, and an outbox's may wait for their category's rate limit); `nil` when there are none.
     var done: [LogPosition]? = nil
 
-    /// The cursor's file for `dsn` in `directory`, one per destination: `cursor-<host>[_<port>]-<project>.json`.
-    static func file(in directory: URL, for dsn: DSN) -> URL {
+    /// The cursor's file for the log of `kind` and `dsn` in `directory`, one per log and destination:
+    /// `cursor-<host>[_<port>]-<project>.json` for the event log, `transactions-cursor-….json` and
+    /// `outcomes-cursor-….json` for the request logs.
+    static func file(in directory: URL, for dsn: DSN, of kind: RecordKind = .events) -> URL {
         let port = dsn.port.map { "_\($0)" } ?? ""
         let name = "\(dsn.host)\(port)-\(dsn.projectID)".map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "_" }
-        return directory.appendingPathComponent("cursor-\(String(name)).json", isDirectory: false)
+        return directory.appendingPathComponent("\(filePrefix(of: kind))\(String(name)).json", isDirectory: false)
+    }
+
+    /// How the names of the cursor files of `kind`'s log start.
+    static func filePrefix(of kind: RecordKind) -> String {
+        kind == .events ? "cursor-" : "\(kind.fileName)-cursor-"
     }
 
     /// The cursor stored in `file`; `nil` when there is none.

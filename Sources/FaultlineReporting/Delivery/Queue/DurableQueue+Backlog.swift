@@ -74,7 +74,7 @@ extension DurableQueue where Segments == LogSegments {
             segments.skippedLines += 1
             return
         }
-        append(at: position, length: bytes.count, category: .error, bytes: Data(bytes))
+        append(at: position, length: bytes.count, category: segments.kind.category, bytes: Data(bytes))
     }
 
     /// Drops the waiting lines not indexed of the segments the log evicted; returns how many.

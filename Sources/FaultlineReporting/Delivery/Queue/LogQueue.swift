@@ -1,23 +1,23 @@
 import Foundation
 
-/// A reporter's delivery over its local log: the lines the event log appended, from the stored cursor on.
+/// A reporter's delivery over one of its logs (``RecordKind``): the lines the log appended, from the stored cursor on.
 typealias LogQueue = DurableQueue<LogSegments>
 
 extension DurableQueue where Segments == LogSegments {
-    /// Opens the delivery of `log` to `dsn`, whose cursor is kept in `cursorFile`: the lines from the stored cursor to
-    /// the end of the log wait, but those it says are done. With no cursor stored, delivery starts at the end of the
-    /// log: an app that gets a DSN does not send the history it logged before. Call it after the log was opened (which
-    /// cuts off a line a crash cut short) and before lines are appended.
+    /// Opens the delivery of `log`, of `kind`, to `dsn`, whose cursor is kept in `cursorFile`: the lines from the
+    /// stored cursor to the end of the log wait, but those it says are done. With no cursor stored, delivery starts at
+    /// the end of the log: an app that gets a DSN does not send the history it logged before. Call it after the log was
+    /// opened (which cuts off a line a crash cut short) and before lines are appended.
     ///
     /// A rotated file that cannot be read (corrupt gzip) is skipped: its lines cannot be sent, and `faultline stats`
     /// names the file. Lines that are not an object are skipped, counted in ``takeSkippedLines()``.
-    init(log: EventLog.Configuration, dsn: DSN, cursorFile: URL, indexLimit: Int) throws {
+    init(kind: RecordKind, log: EventLog.Configuration, dsn: DSN, cursorFile: URL, indexLimit: Int) throws {
         let (rotated, activeSegment) = try EventLog.segments(of: log)
         let activeSize = (try? EventLog.size(of: log.activeFile)) ?? 0
         let cursor = try DeliveryCursor.stored(in: cursorFile)
         self.init(
             segments: LogSegments(
-                log: log, dsn: dsn, end: LogPosition(segment: activeSegment, offset: activeSize),
+                kind: kind, log: log, dsn: dsn, end: LogPosition(segment: activeSegment, offset: activeSize),
                 indexLimit: indexLimit),
             cursorFile: cursorFile, storedCursor: cursor, cacheBudget: LogSegments.cacheBudget,
             firstKeptSegment: rotated.min() ?? activeSegment)
@@ -34,9 +34,10 @@ extension DurableQueue where Segments == LogSegments {
         return segments.skippedLines
     }
 
-    /// Adds the line the log wrote at `position`, whose event has the id `eventID` when the caller knows it: indexed,
-    /// or only counted when the index is full.
-    mutating func append(_ line: Data, at position: LogPosition, eventID: String?) {
+    /// Adds the line the log wrote at `position`, whose event has the id `eventID` when the caller knows it, and a
+    /// transaction's `trace` header: indexed, or only counted when the index is full (a transaction's header is then
+    /// rebuilt from its line when it is sent).
+    mutating func append(_ line: Data, at position: LogPosition, eventID: String?, trace: JSONValue? = nil) {
         segments.advance(to: LogPosition(segment: position.segment, offset: position.offset + line.count + 1))
         guard segments.unindexedFrom == nil, count < segments.indexLimit else {
             if segments.unindexedFrom == nil { segments.unindexedFrom = position }
@@ -44,10 +45,11 @@ extension DurableQueue where Segments == LogSegments {
             segments.unindexedCount += 1
             return
         }
-        append(at: position, length: line.count, category: .error, eventID: eventID, bytes: line)
+        if let trace { segments.traces[position] = trace }
+        append(at: position, length: line.count, category: segments.kind.category, eventID: eventID, bytes: line)
     }
 
-    /// Notes that the log is at `position` after lines the queue does not send (an event a rate limit refused).
+    /// Notes that the log is at `position` after lines the queue does not send (a record a rate limit refused).
     mutating func skip(to position: LogPosition) {
         segments.advance(to: position)
     }

@@ -1,0 +1,67 @@
+import Foundation
+
+/// What a log holds, one record per line: each kind has a log of its own in the log directory (``LogLayout``), and a
+/// reporter's uploader delivers each from its log, from a cursor of its own, as envelope items of the kind's type.
+package enum RecordKind: String, Hashable, Sendable, CaseIterable {
+    /// Sentry events, one per line: `events.jsonl`, in the log directory itself.
+    case events
+    /// Transactions with their spans, one per line: `requests/transactions.jsonl`. A request's is about a kilobyte,
+    /// so 16 MiB keep the last fifteen thousand or so.
+    case transactions
+    /// One ``RequestOutcomes`` line per interval: `requests/outcomes.jsonl`. A line a minute of a busy app's few dozen
+    /// routes is a few kilobytes, so 8 MiB keep weeks.
+    case outcomes
+
+    /// The name of its files without extension: `outcomes.jsonl`, `outcomes-….jsonl.gz`.
+    package var fileName: String { rawValue }
+
+    /// The folder of its log in `layout`.
+    package func directory(in layout: LogLayout) -> URL {
+        self == .events ? layout.url : layout.requests
+    }
+
+    /// The envelope item type its lines are sent as.
+    package var itemType: String {
+        switch self {
+        case .events: "event"
+        case .transactions: "transaction"
+        case .outcomes: RequestOutcomes.type
+        }
+    }
+
+    /// The category its lines are rate-limited and counted by.
+    var category: DataCategory {
+        switch self {
+        case .events: .error
+        case .transactions: .transaction
+        case .outcomes: .internal
+        }
+    }
+
+    /// Its active file's size at rotation, for the request logs (an event log's is the reporter's option).
+    var maximumFileSize: Int {
+        switch self {
+        case .events: 8 * 1024 * 1024
+        case .transactions: 2 * 1024 * 1024
+        case .outcomes: 1024 * 1024
+        }
+    }
+
+    /// Its size on disk at most, for the request logs (an event log's is the reporter's option).
+    var maximumTotalSize: Int {
+        switch self {
+        case .events: 64 * 1024 * 1024
+        case .transactions: 16 * 1024 * 1024
+        case .outcomes: 8 * 1024 * 1024
+        }
+    }
+
+    /// The configuration of its log in `layout`: the kind's folder, file name and sizes.
+    package func logConfiguration(
+        in layout: LogLayout, compressionLevel: Int32 = 6, maximumAge: Duration?
+    ) -> EventLog.Configuration {
+        EventLog.Configuration(
+            directory: directory(in: layout), fileName: fileName, maximumFileSize: maximumFileSize,
+            maximumTotalSize: maximumTotalSize, compressionLevel: compressionLevel, maximumAge: maximumAge)
+    }
+}
