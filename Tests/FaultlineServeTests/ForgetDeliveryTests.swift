@@ -1,3 +1,4 @@
+import FaultlineLogReading
 import FaultlineReporting
 import FaultlineServe
 import FaultlineTriage
@@ -47,13 +48,13 @@ import Testing
             #expect(await relay.enqueue(try Self.session(of: user)))
         }
         _ = await relay.close(timeout: .zero)
-        #expect(Uploader.waiting(inOutbox: forwardQueue).envelopes == 2)
+        #expect(DeliveryBacklog.inOutbox(forwardQueue).envelopes == 2)
 
         // When user-2 is forgotten
         let result = try UserErasure(users: ["user-2"]).run(in: app.url)
         #expect(result.erased.map(\.path) == ["events.jsonl", "outbox", "forward/upstream"])
         #expect(result.total == 10 + 1 + 1)
-        #expect(Uploader.waiting(inOutbox: forwardQueue).envelopes == 1)
+        #expect(DeliveryBacklog.inOutbox(forwardQueue).envelopes == 1)
 
         // Then, serve back, the app sends the 50 other events and the other queued envelope, and none of user-2's
         try await ingest.restart()

@@ -6,12 +6,12 @@ import CFaultlineZlib
 ///
 /// The `z_stream` is allocated once, at a fixed address, because zlib keeps a pointer back to it; the stream and its
 /// output buffer are freed when the deflater goes away.
-struct Deflater: ~Copyable {
+package struct Deflater: ~Copyable {
     private let stream: UnsafeMutablePointer<z_stream>
     private let buffer: UnsafeMutableBufferPointer<Bytef>
 
     /// Starts a gzip member compressed at `level`: 0 (stored) to 9 (smallest), or -1 for zlib's default, 6.
-    init(level: Int32) {
+    package init(level: Int32) {
         precondition((-1...9).contains(level), "The gzip compression level must be within -1...9, not \(level).")
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
@@ -33,7 +33,7 @@ struct Deflater: ~Copyable {
     /// Compresses `input` and hands the compressed bytes to `output`, in pieces of at most ``Gzip/chunkSize``
     /// bytes. With `finish`, the member ends after `input`: the rest of the compressed data and the gzip trailer
     /// are written, and the deflater is ready for the next member.
-    func compress(
+    package func compress(
         _ input: UnsafeRawBufferPointer, finish: Bool, output: (UnsafeRawBufferPointer) throws -> Void
     ) rethrows {
         var offset = 0

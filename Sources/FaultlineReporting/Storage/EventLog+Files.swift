@@ -41,7 +41,8 @@ extension EventLog {
 
     /// The segments of the log `configuration` describes: its readable rotated files' sequence numbers, oldest first,
     /// and the number of the active file, the one after the newest.
-    static func segments(of configuration: Configuration) throws(EventLogError) -> (rotated: [Int], active: Int) {
+    package static func segments(of configuration: Configuration) throws(EventLogError) -> (rotated: [Int], active: Int)
+    {
         let rotated = readable(try rotatedFiles(in: configuration.directory, logName: configuration.fileName))
             .map(\.rotation.sequence)
         return (rotated, (rotated.max() ?? 0) + 1)

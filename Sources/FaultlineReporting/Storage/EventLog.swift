@@ -89,7 +89,7 @@ package actor EventLog {
     /// When the log next looks for files past the maximum age.
     var nextExpiryCheck = Date.distantPast
 
-    static let newline = UInt8(ascii: "\n")
+    package static let newline = UInt8(ascii: "\n")
 
     /// Opens the log, creating its directory when needed.
     ///

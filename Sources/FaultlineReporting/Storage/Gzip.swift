@@ -9,7 +9,7 @@ import Foundation
 /// Gzip compression with the system zlib: whole buffers in memory, and files streamed in 64 KiB pieces.
 package enum Gzip {
     /// The size of the pieces data is read, compressed and decompressed in: 64 KiB.
-    static let chunkSize = 64 * 1024
+    package static let chunkSize = 64 * 1024
 
     /// Compresses `data` into one gzip member that `gzip -d` reads.
     ///

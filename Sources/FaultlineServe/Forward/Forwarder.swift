@@ -1,3 +1,4 @@
+import FaultlineLogReading
 import FaultlineReporting
 import Foundation
 
@@ -57,7 +58,7 @@ struct Forwarder: Sendable {
         strandedQueues = ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).sorted().compactMap {
             guard !names.contains($0), !$0.hasPrefix(".") else { return nil }
             let directory = root.appendingPathComponent($0, isDirectory: true)
-            let envelopes = Uploader.waiting(inOutbox: directory).envelopes
+            let envelopes = DeliveryBacklog.inOutbox(directory).envelopes
             return envelopes > 0 ? StrandedQueue(name: $0, directory: directory, envelopes: envelopes) : nil
         }
     }

@@ -1,3 +1,4 @@
+import FaultlineLogReading
 import FaultlineReporting
 import Foundation
 
@@ -27,7 +28,7 @@ public struct ForwardQueue: Hashable, Sendable, Encodable {
         return names.sorted().compactMap { name in
             let directory = root.appendingPathComponent(name, isDirectory: true)
             guard FileManager.default.fileExists(atPath: directory.path) else { return nil }
-            let waiting = Uploader.waiting(inOutbox: directory)
+            let waiting = DeliveryBacklog.inOutbox(directory)
             return ForwardQueue(
                 upstream: name, envelopes: waiting.envelopes, bytes: waiting.bytes, oldestWaiting: waiting.oldest,
                 delivery: DeliveryStatistics.stored(in: directory))

@@ -35,9 +35,9 @@ public struct StatsReport: Hashable, Sendable, Encodable {
 
         /// What waits in the logs of `layout` for the uploaders whose cursors its outbox holds.
         init(waitingIn layout: LogLayout) {
-            let waitingEvents = Uploader.waiting(in: .events, of: layout)
-            let waitingTransactions = Uploader.waiting(in: .transactions, of: layout)
-            let waitingOutcomes = Uploader.waiting(in: .outcomes, of: layout)
+            let waitingEvents = DeliveryBacklog.inLog(.events, of: layout)
+            let waitingTransactions = DeliveryBacklog.inLog(.transactions, of: layout)
+            let waitingOutcomes = DeliveryBacklog.inLog(.outcomes, of: layout)
             events = waitingEvents.records
             transactions = waitingTransactions.records
             requestOutcomes = waitingOutcomes.records
@@ -96,7 +96,7 @@ public struct StatsReport: Hashable, Sendable, Encodable {
             (outbox, log, delivery) = (nil, nil, nil)
             return
         }
-        let waiting = Uploader.waiting(inOutbox: directory)
+        let waiting = DeliveryBacklog.inOutbox(directory)
         outbox = Outbox(envelopes: waiting.envelopes, bytes: waiting.bytes, oldestWaiting: waiting.oldest)
         log = LogBacklog(waitingIn: LogLayout(logDirectory))
         delivery = DeliveryStatistics.stored(in: directory)

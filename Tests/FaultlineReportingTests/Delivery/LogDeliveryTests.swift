@@ -1,3 +1,4 @@
+import FaultlineLogReading
 import FaultlineReporting
 import FaultlineTestServer
 import Foundation
@@ -109,10 +110,10 @@ import Testing
         _ = await reporter.close(timeout: .zero)
         // (which `faultline stats` finds from the cursor the run left: 2 events in the log; the outbox holds only the
         // client report of the 8)
-        let backlog = Uploader.waiting(in: .events, of: LogLayout(logs.url))
+        let backlog = DeliveryBacklog.inLog(.events, of: LogLayout(logs.url))
         #expect(backlog.records == 2)
         #expect(backlog.bytes > 0)
-        #expect(Uploader.waiting(inOutbox: options.outboxDirectory).envelopes == 1)
+        #expect(DeliveryBacklog.inOutbox(options.outboxDirectory).envelopes == 1)
         closed.release()
         let firstRun = options
 

@@ -1,3 +1,4 @@
+import FaultlineLogReading
 import Foundation
 import TestSupport
 import Testing
@@ -41,7 +42,7 @@ import Testing
             return record + envelope
         }
         try untimed.reduce(Data(), +).write(to: directory.file(OutboxSegment.fileName(1)))
-        #expect(Uploader.waiting(inOutbox: directory.url) == (2, old.map(\.count).reduce(0, +), nil))
+        #expect(DeliveryBacklog.inOutbox(directory.url) == (2, old.map(\.count).reduce(0, +), nil))
 
         // When this version opens the outbox and stores an envelope
         let before = Date()
@@ -52,7 +53,7 @@ import Testing
         outbox.closeFiles()
 
         // Then the new record holds the time it was stored, to the millisecond, which is the oldest known
-        let waiting = Uploader.waiting(inOutbox: directory.url)
+        let waiting = DeliveryBacklog.inOutbox(directory.url)
         #expect(waiting.envelopes == 3)
         let oldest = try #require(waiting.oldest)
         #expect(oldest.timeIntervalSince(before) > -0.001 && after.timeIntervalSince(oldest) > -0.001)

@@ -1,3 +1,4 @@
+import FaultlineLogReading
 import FaultlineReporting
 import FaultlineTestServer
 import Foundation
@@ -42,8 +43,8 @@ import Testing
         let layout = LogLayout(logs.url)
         let outbox = try FileManager.default.contentsOfDirectory(atPath: layout.outbox.path)
         #expect(outbox.allSatisfy { !$0.hasSuffix(".segment") && !$0.hasSuffix(".envelope") }, "\(outbox)")
-        #expect(Uploader.waiting(in: .transactions, of: layout).records == 3)
-        #expect(Uploader.waiting(in: .outcomes, of: layout).records == 1)
+        #expect(DeliveryBacklog.inLog(.transactions, of: layout).records == 3)
+        #expect(DeliveryBacklog.inLog(.outcomes, of: layout).records == 1)
         let logged = try Self.lines(of: layout.requests.appendingPathComponent("transactions.jsonl"))
         #expect(logged.count == 3)
         closed.release()

@@ -1,3 +1,4 @@
+import FaultlineLogReading
 import FaultlineReporting
 import FaultlineTestServer
 import Foundation
@@ -37,7 +38,7 @@ import Testing
             #expect(received.items.first?.payload == envelope.items.first?.payload)
             #expect(await uploader.pendingCount == 0)
             #expect(try outbox.names() == ["000000000001.segment", DeliveryStatistics.fileName, "outbox-cursor.json"])
-            #expect(Uploader.waiting(inOutbox: outbox.url) == (0, 0, nil))
+            #expect(DeliveryBacklog.inOutbox(outbox.url) == (0, 0, nil))
             await uploader.close(timeout: .seconds(1))
             #expect(try outbox.names() == [DeliveryStatistics.fileName])
         }
@@ -255,7 +256,7 @@ import Testing
             #expect(ContinuousClock.now - started < hold)
             #expect(await uploader.statistics.delivered == 0)
             #expect(await uploader.statistics.retried == 0)
-            #expect(Uploader.waiting(inOutbox: outbox.url).envelopes == 1)
+            #expect(DeliveryBacklog.inOutbox(outbox.url).envelopes == 1)
             #expect(await uploader.close(timeout: .seconds(1)) == false)  // closing again is harmless
         }
     }
@@ -284,7 +285,7 @@ import Testing
             #expect(second == false)
             #expect(ContinuousClock.now - started < hold / 5)
             #expect(await ingest.recorder.requestCount == 1)
-            #expect(Uploader.waiting(inOutbox: outbox.url).envelopes == 1)
+            #expect(DeliveryBacklog.inOutbox(outbox.url).envelopes == 1)
         }
     }
 
@@ -307,7 +308,7 @@ import Testing
             #expect(await ingest.recorder.requestCount == 30)
             #expect(await uploader.pendingCount == 1)
             #expect(await uploader.close(timeout: .milliseconds(100)) == false)
-            #expect(Uploader.waiting(inOutbox: outbox.url).envelopes == 1)
+            #expect(DeliveryBacklog.inOutbox(outbox.url).envelopes == 1)
         }
     }
 

@@ -95,7 +95,7 @@ import Testing
         defer { stop.set() }
         let senders = EnvelopeSender.start(4, toPort: port, firstRun: 0x504, until: stop)
         try await wait(for: "400 envelopes queued") {
-            Uploader.waiting(inOutbox: queue).envelopes >= 400
+            DeliveryBacklog.inOutbox(queue).envelopes >= 400
         }
         relay.kill()
         try await relay.exit()
@@ -104,7 +104,7 @@ import Testing
 
         // Then the queue's segments hold every envelope answered 200 (nothing was delivered, so its cursor is at the
         // start)
-        #expect(Uploader.waiting(inOutbox: queue).envelopes >= accepted.count)
+        #expect(DeliveryBacklog.inOutbox(queue).envelopes >= accepted.count)
 
         // and once the relay starts again with the upstream back, each arrives upstream, once
         let recorder = IngestRecorder()

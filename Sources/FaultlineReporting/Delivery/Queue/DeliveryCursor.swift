@@ -6,12 +6,12 @@ import Foundation
 /// The file is replaced by an atomic rename, so it always holds a whole cursor; it lags the delivered lines by at most
 /// one write, so an app killed just after a delivery sends the last few events again (at least once: the server
 /// deduplicates them by `event_id`).
-struct DeliveryCursor: Hashable, Codable {
+package struct DeliveryCursor: Hashable, Codable {
     /// The first line not yet delivered, or where the next line will start.
-    var position: LogPosition
+    package var position: LogPosition
     /// Records after ``position`` already delivered or dropped, which a restart does not send again (records are sent
     /// several at once, and an outbox's may wait for their category's rate limit); `nil` when there are none.
-    var done: [LogPosition]? = nil
+    package var done: [LogPosition]? = nil
 
     /// The cursor's file for the log of `kind` and `dsn` in `directory`, one per log and destination:
     /// `cursor-<host>[_<port>]-<project>.json` for the event log, `transactions-cursor-….json` and
@@ -22,15 +22,20 @@ struct DeliveryCursor: Hashable, Codable {
         return directory.appendingPathComponent("\(filePrefix(of: kind))\(String(name)).json", isDirectory: false)
     }
 
+    /// The outbox's cursor file in `directory`: `outbox-cursor.json`.
+    package static func outboxFile(in directory: URL) -> URL {
+        directory.appendingPathComponent("outbox-cursor.json", isDirectory: false)
+    }
+
     /// How the names of the cursor files of `kind`'s log start.
-    static func filePrefix(of kind: RecordKind) -> String {
+    package static func filePrefix(of kind: RecordKind) -> String {
         kind == .events ? "cursor-" : "\(kind.fileName)-cursor-"
     }
 
     /// The cursor stored in `file`; `nil` when there is none.
     ///
     /// - Throws: When the file exists but does not hold a cursor.
-    static func stored(in file: URL) throws -> DeliveryCursor? {
+    package static func stored(in file: URL) throws -> DeliveryCursor? {
         guard let data = try? Data(contentsOf: file) else { return nil }
         return try JSONDecoder().decode(DeliveryCursor.self, from: data)
     }

@@ -3,9 +3,9 @@ import Foundation
 /// Reads lines of an ``EventLog`` back by their positions: from the active file, or from the rotated file of their
 /// segment, decompressed as a stream. The rotated file last read stays open where it was read, so a backlog sent
 /// oldest first decompresses each file once, a piece at a time.
-struct LogSegmentReader {
+package struct LogSegmentReader {
     /// Why a line could not be read.
-    enum Failure: Error {
+    package enum Failure: Error {
         /// Its segment is no longer in the log: the size cap evicted it.
         case evicted
         /// Its bytes are not a whole line where it was said to be.
@@ -16,7 +16,7 @@ struct LogSegmentReader {
     /// The rotated file read last, positioned after the last line read from it.
     private var stream: SegmentStream?
 
-    init(log: EventLog.Configuration) {
+    package init(log: EventLog.Configuration) {
         self.log = log
     }
 
@@ -52,7 +52,7 @@ struct LogSegmentReader {
     /// Hands each whole line of `segment` from `offset` on to `body`, with its position, until the segment ends or
     /// `body` returns `false`: the active file's lines when `segment` is the active one. The file is read as a
     /// stream.
-    func forEachLine(
+    package func forEachLine(
         of segment: Int, from offset: Int, isActive: Bool, _ body: (LogPosition, Data) -> Bool
     ) throws(Failure) {
         let file = isActive ? (url: log.activeFile, isCompressed: false) : try rotatedFile(segment)

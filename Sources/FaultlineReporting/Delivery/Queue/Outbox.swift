@@ -27,7 +27,6 @@ extension DurableQueue where Segments == EnvelopeSegments {
 
     /// The most bytes of envelopes kept in memory.
     static var cacheBudget: Int { 8 * 1024 * 1024 }
-    static var cursorFileName: String { "outbox-cursor.json" }
 
     /// Opens the outbox in `directory`, creating it when needed: the envelopes an earlier run stored from the stored
     /// cursor on wait. With no cursor stored, every stored envelope waits.
@@ -36,7 +35,7 @@ extension DurableQueue where Segments == EnvelopeSegments {
     ///   the file is deleted.
     /// - Throws: When the directory cannot be created or listed.
     init(directory: URL, limits: Limits, unreadable: (URL, any Error) -> Void) throws {
-        let cursorFile = directory.appendingPathComponent(Self.cursorFileName, isDirectory: false)
+        let cursorFile = DeliveryCursor.outboxFile(in: directory)
         let manager = FileManager.default
         try manager.createDirectory(at: directory, withIntermediateDirectories: true)
         let names = try manager.contentsOfDirectory(atPath: directory.path).sorted()

@@ -10,28 +10,28 @@ import Foundation
 /// blanked with spaces of the same length (``Record/isErased``), so that every other record keeps its offset. Records
 /// are written with the time; those an earlier version wrote, without it, are read as well. Reading stops at the first record that is not whole
 /// or not well formed: the tail a crash cut short, or zeros a power loss left.
-enum OutboxSegment {
+package enum OutboxSegment {
     /// A whole record in a segment.
-    struct Record: Hashable {
+    package struct Record: Hashable {
         /// Where the record starts in its file.
-        let offset: Int
+        package let offset: Int
         /// The envelope's length in bytes.
-        let length: Int32
+        package let length: Int32
         let category: DataCategory
         /// When the envelope was stored; `nil` for a record an earlier version wrote.
-        let stored: Date?
+        package let stored: Date?
         /// The bytes before the envelope's.
         let headerSize: Int
         /// Whether the envelope was blanked by an erasure (it starts with a space): it is never sent.
-        let isErased: Bool
+        package let isErased: Bool
 
         /// Where the envelope's bytes start in the file.
-        var payloadOffset: Int { offset + headerSize }
+        package var payloadOffset: Int { offset + headerSize }
     }
 
     /// The records of a file, and where the last whole one ends.
-    struct Contents {
-        var records: [Record] = []
+    package struct Contents {
+        package var records: [Record] = []
         var end = 0
         var fileSize = 0
     }
@@ -45,7 +45,7 @@ enum OutboxSegment {
     }
 
     /// The number of the segment file `name`; `nil` when it is no segment.
-    static func number(ofFile name: String) -> Int? {
+    package static func number(ofFile name: String) -> Int? {
         guard name.hasSuffix(fileExtension), !name.hasPrefix(".") else { return nil }
         return Int(name.dropLast(fileExtension.count))
     }
@@ -98,12 +98,12 @@ enum OutboxSegment {
     /// The whole records of the file at `path`.
     ///
     /// - Throws: When the file cannot be read.
-    static func contents(of path: String) throws -> Contents {
+    package static func contents(of path: String) throws -> Contents {
         records(in: try Data(contentsOf: URL(fileURLWithPath: path, isDirectory: false)))
     }
 
     /// The whole records of a file's `bytes`.
-    static func records(in bytes: Data) -> Contents {
+    package static func records(in bytes: Data) -> Contents {
         var contents = Contents(fileSize: bytes.count)
         bytes.withUnsafeBytes { buffer in
             var offset = 0

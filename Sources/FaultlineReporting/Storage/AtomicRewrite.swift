@@ -11,7 +11,7 @@ import Foundation
 /// with the directory. A crash at any moment leaves the file as it was or as rewritten, never between; the temporary
 /// file it may leave is removed by ``removeLeftovers(in:)``. A rewrite dropped without ``commit()`` removes its
 /// temporary file.
-final class AtomicRewrite {
+package final class AtomicRewrite {
     let destination: URL
     let temporary: URL
     private let descriptor: Int32
@@ -20,7 +20,7 @@ final class AtomicRewrite {
     static let temporarySuffix = ".rewrite.tmp"
 
     /// Starts a new version of the file at `destination`.
-    init(replacing destination: URL) throws {
+    package init(replacing destination: URL) throws {
         self.destination = destination
         let directory = destination.deletingLastPathComponent()
         temporary = directory.appendingPathComponent(
@@ -38,7 +38,7 @@ final class AtomicRewrite {
     }
 
     /// Appends `bytes` to the new version.
-    func append(_ bytes: UnsafeRawBufferPointer) throws {
+    package func append(_ bytes: UnsafeRawBufferPointer) throws {
         var offset = 0
         while offset < bytes.count {
             let count = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
@@ -51,7 +51,7 @@ final class AtomicRewrite {
     }
 
     /// Puts the new version in the file's place, durably.
-    func commit() throws {
+    package func commit() throws {
         guard fsync(descriptor) == 0 else { throw Self.lastError() }
         guard rename(temporary.path, destination.path) == 0 else { throw Self.lastError() }
         isCommitted = true
@@ -62,7 +62,7 @@ final class AtomicRewrite {
     }
 
     /// Removes the temporary files a rewrite interrupted by a crash left in `directory`.
-    static func removeLeftovers(in directory: URL) {
+    package static func removeLeftovers(in directory: URL) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for name in names where name.hasPrefix(".") && name.hasSuffix(temporarySuffix) {
             unlink(directory.appendingPathComponent(name, isDirectory: false).path)

@@ -1,13 +1,16 @@
+import FaultlineReporting
 import Foundation
 
-extension Uploader {
-    /// The envelopes that wait in the outbox `directory`, their bytes and when the oldest of them was stored (`nil` when
-    /// none waits, or only records an earlier version wrote without the time), as an uploader opening it would find them:
-    /// those stored from its cursor on and not done (the stored cursor lags the deliveries by at most 25 ms), and files of one
-    /// envelope an earlier version left. It only reads, so `faultline stats` may call it while an uploader sends.
-    package static func waiting(inOutbox directory: URL) -> (envelopes: Int, bytes: Int, oldest: Date?) {
+/// What waits to be sent in a log directory, read from the files as an uploader opening them would find them, for
+/// `faultline stats` and `faultline serve`'s forward queues: it only reads, so it may run while an uploader sends.
+package enum DeliveryBacklog {
+    /// The envelopes that wait in the outbox `directory`, their bytes and when the oldest of them was stored (`nil`
+    /// when none waits, or only records an earlier version wrote without the time): those stored from its cursor on
+    /// and not done (the stored cursor lags the deliveries by at most 25 ms), and files of one envelope an earlier
+    /// version left.
+    package static func inOutbox(_ directory: URL) -> (envelopes: Int, bytes: Int, oldest: Date?) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        let cursorFile = directory.appendingPathComponent(Outbox.cursorFileName, isDirectory: false)
+        let cursorFile = DeliveryCursor.outboxFile(in: directory)
         let stored = (try? DeliveryCursor.stored(in: cursorFile)) ?? nil
         let cursor = stored?.position
         let done = Set(stored?.done ?? [])
@@ -40,10 +43,9 @@ extension Uploader {
 
     /// The records of the log of `kind` in `layout` that wait to be sent by the uploaders whose outbox is the
     /// layout's, and their bytes: for each destination whose cursor into that log is stored there, the lines from its
-    /// cursor to the end of the log but those it says are done, as an uploader opening them would find them (the
-    /// stored cursor lags the deliveries by at most 25 ms). It only reads, so `faultline stats` may call it while a
-    /// reporter sends.
-    package static func waiting(in kind: RecordKind, of layout: LogLayout) -> (records: Int, bytes: Int) {
+    /// cursor to the end of the log but those it says are done (the stored cursor lags the deliveries by at most
+    /// 25 ms).
+    package static func inLog(_ kind: RecordKind, of layout: LogLayout) -> (records: Int, bytes: Int) {
         let directory = layout.outbox
         let log = kind.logConfiguration(in: layout, maximumAge: nil)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
@@ -69,32 +71,5 @@ extension Uploader {
             }
         }
         return waiting
-    }
-}
-
-extension Uploader {
-    /// Hands each envelope waiting in the outbox `directory` to `take`, oldest first, and marks it done there when
-    /// `take` returns `true`; once nothing waits, the outbox's files are deleted. What `take` refuses keeps waiting.
-    /// No uploader may have the outbox open meanwhile. A crash in the middle hands the envelopes taken since the
-    /// outbox's cursor was last stored to `take` again at the next drain (at least once, never lost).
-    ///
-    /// - Returns: How many envelopes were taken, and how many still wait.
-    /// - Throws: When the outbox cannot be opened, or an envelope cannot be read back from its segment.
-    package static func drain(
-        outbox directory: URL, into take: (Data) async -> Bool
-    ) async throws -> (taken: Int, waiting: Int) {
-        var outbox = try Outbox(
-            directory: directory, limits: .init(maximumCount: .max, maximumBytes: .max), unreadable: { _, _ in })
-        defer { outbox.closeFiles() }
-        var (taken, refused) = (0, 0)
-        while let entry = outbox.next(where: { _ in true }) {
-            if await take(try outbox.contents(of: entry)) {
-                outbox.remove(entry)
-                taken += 1
-            } else {
-                refused += 1
-            }
-        }
-        return (taken, refused)
     }
 }

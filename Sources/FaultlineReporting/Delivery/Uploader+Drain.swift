@@ -1,0 +1,28 @@
+import Foundation
+
+extension Uploader {
+    /// Hands each envelope waiting in the outbox `directory` to `take`, oldest first, and marks it done there when
+    /// `take` returns `true`; once nothing waits, the outbox's files are deleted. What `take` refuses keeps waiting.
+    /// No uploader may have the outbox open meanwhile. A crash in the middle hands the envelopes taken since the
+    /// outbox's cursor was last stored to `take` again at the next drain (at least once, never lost).
+    ///
+    /// - Returns: How many envelopes were taken, and how many still wait.
+    /// - Throws: When the outbox cannot be opened, or an envelope cannot be read back from its segment.
+    package static func drain(
+        outbox directory: URL, into take: (Data) async -> Bool
+    ) async throws -> (taken: Int, waiting: Int) {
+        var outbox = try Outbox(
+            directory: directory, limits: .init(maximumCount: .max, maximumBytes: .max), unreadable: { _, _ in })
+        defer { outbox.closeFiles() }
+        var (taken, refused) = (0, 0)
+        while let entry = outbox.next(where: { _ in true }) {
+            if await take(try outbox.contents(of: entry)) {
+                outbox.remove(entry)
+                taken += 1
+            } else {
+                refused += 1
+            }
+        }
+        return (taken, refused)
+    }
+}
