@@ -148,9 +148,17 @@ let package = Package(
                 "FaultlineLogReading",
                 "FaultlineTriage",
                 "FaultlineServe",
-                "FaultlineTestServer",
-                "SeedScenarios",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The demo (`scripts/demo`): the seed scenarios through the whole toolkit on loopback. Apart from the CLI, so
+        // that the installed `faultline` links neither the seed-contract server nor the scenarios.
+        .executableTarget(
+            name: "faultline-demo",
+            dependencies: [
+                "FaultlineReporting", "FaultlineLogReading", "FaultlineTriage", "FaultlineServe", "FaultlineTestServer",
+                "SeedScenarios", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),

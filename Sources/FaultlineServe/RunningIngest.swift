@@ -1,7 +1,7 @@
 import Foundation
 import LoopbackPorts
 
-/// An ingest running in this process until ``stop()``: what `faultline demo` embeds and the tests start. It can be
+/// An ingest running in this process until ``stop()``: what `faultline-demo` embeds and the tests start. It can be
 /// stopped and started again on the same port, to play an outage.
 public actor RunningIngest {
     private let configuration: IngestConfiguration

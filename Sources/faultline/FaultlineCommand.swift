@@ -13,7 +13,7 @@ struct FaultlineCommand: AsyncParsableCommand {
             SummaryCommand.self, IncidentCommand.self, IssuesCommand.self, ShowCommand.self, EventsCommand.self,
             RoutesCommand.self, TagsCommand.self, TimelineCommand.self, TailCommand.self,
             StatsCommand.self, ReportCommand.self, WatchCommand.self, ForgetCommand.self,
-            ServeCommand.self, DemoCommand.self,
+            ServeCommand.self,
         ],
         defaultSubcommand: SummaryCommand.self)
 

@@ -12,7 +12,7 @@ import Testing
         let work = temporary.url
         let logs = work.appendingPathComponent("logs")
         let page = work.appendingPathComponent("report.html")
-        _ = try await BuiltFaultline.run(["demo", "--log-dir", logs.path])
+        _ = try await BuiltFaultline.run(["--log-dir", logs.path], program: BuiltFaultline.demo)
         _ = try await BuiltFaultline.run(["report", "--html", "--log-dir", logs.path, "--output", page.path])
 
         // Self-contained: no script, nothing fetched or linked

@@ -14,7 +14,7 @@ import Testing
         defer { temporary.remove() }
         let work = temporary.url
         let logs = work.appendingPathComponent("logs")
-        _ = try await BuiltFaultline.run(["demo", "--log-dir", logs.path])
+        _ = try await BuiltFaultline.run(["--log-dir", logs.path], program: BuiltFaultline.demo)
         let scan = await LogScan(files: try LogFile.all(in: logs), filter: EventFilter())
         let lnav = Lnav(home: work.appendingPathComponent("home"))
         try await lnav.run(["-i", Self.format.path])

@@ -11,7 +11,7 @@ import Testing
         let temporary = try TemporaryDirectory("sentry")
         defer { temporary.remove() }
         let work = temporary.url
-        _ = try await BuiltFaultline.run(["demo", "--log-dir", work.path])
+        _ = try await BuiltFaultline.run(["--log-dir", work.path], program: BuiltFaultline.demo)
         let emitted = try Emitted(log: work.appendingPathComponent("events.jsonl"))
 
         let dashboards = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path)

@@ -6,7 +6,7 @@ import LoopbackPorts
 import TestSupport
 import Testing
 
-/// `faultline demo` as the README runs it: every seed scenario captured, an ingest outage ridden out by the outbox,
+/// `faultline-demo` as the README runs it (`scripts/demo`): every seed scenario captured, an ingest outage ridden out by the outbox,
 /// and the same events in the app's log and the ingest's.
 @Suite struct DemoCommandTests {
     @Test func theDemoDeliversEveryCapturedEventThroughTheOutageAndSummarizesThem() async throws {
@@ -14,7 +14,8 @@ import Testing
         defer { temporary.remove() }
         let logs = temporary.url
         let printed = String(
-            decoding: try await BuiltFaultline.run(["demo", "--log-dir", logs.path]), as: UTF8.self)
+            decoding: try await BuiltFaultline.run(["--log-dir", logs.path], program: BuiltFaultline.demo),
+            as: UTF8.self)
 
         #expect(printed.contains("--  the ingest goes down: events wait in the log"))
         #expect(printed.contains("Every event was delivered."))
@@ -43,7 +44,8 @@ import Testing
 
         // When the demo delivers to a DSN where nothing listens, waiting a second at the end
         let outcome = try await BuiltFaultline.outcome(
-            of: ["demo", "--log-dir", logs.path, "--dsn", "http://key@127.0.0.1:\(closed.port)/1", "--timeout", "1"])
+            of: ["--log-dir", logs.path, "--dsn", "http://key@127.0.0.1:\(closed.port)/1", "--timeout", "1"],
+            program: BuiltFaultline.demo)
 
         // Then it says so, still summarizes what the app captured, and exits 1
         let printed = String(decoding: outcome.output, as: UTF8.self)

@@ -1,10 +1,13 @@
 import Foundation
 
 /// The `faultline` executable that `swift build` put beside the running test runner, run as a user runs it: no
-/// terminal, `NO_COLOR`.
+/// terminal, `NO_COLOR`; and `faultline-demo` (``demo``) the same way.
 package enum BuiltFaultline {
     /// Its path: beside the process running now (the test runner).
     package static var url: URL { executable("faultline") }
+
+    /// The demo's executable, `faultline-demo`, for ``run(_:program:environment:)``.
+    package static let demo = "faultline-demo"
 
     /// The executable `name` that `swift build --build-tests` put beside the test runner (`faultline`,
     /// `CaptureLoop`).
@@ -13,22 +16,25 @@ package enum BuiltFaultline {
             .appendingPathComponent(name)
     }
 
-    /// What `faultline arguments` prints on standard output, with `environment` added to the default one, waited for
-    /// without holding a thread of the concurrency pool.
+    /// What `faultline arguments` (or another `program` built beside it, such as ``demo``) prints on standard output,
+    /// with `environment` added to the default one, waited for without holding a thread of the concurrency pool.
     ///
     /// - Throws: ``ExternalProcess/Failure`` when it is missing or exits with a status other than 0.
-    package static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Data {
-        try await outcome(of: arguments, environment: environment)
-            .succeeded("faultline \(arguments.joined(separator: " "))").output
+    package static func run(
+        _ arguments: [String], program: String = "faultline", environment: [String: String] = [:]
+    ) async throws -> Data {
+        try await outcome(of: arguments, program: program, environment: environment)
+            .succeeded("\(program) \(arguments.joined(separator: " "))").output
     }
 
-    /// How `faultline arguments` ends, whatever its status, with `input` on its standard input, and its standard
-    /// output sent to `output` when it is given (``ExternalProcess/Outcome/output`` is then empty).
+    /// How `faultline arguments` (or `program`'s) ends, whatever its status, with `input` on its standard input, and
+    /// its standard output sent to `output` when it is given (``ExternalProcess/Outcome/output`` is then empty).
     package static func outcome(
-        of arguments: [String], environment: [String: String] = [:], input: Data? = nil, output: FileHandle? = nil
+        of arguments: [String], program: String = "faultline", environment: [String: String] = [:],
+        input: Data? = nil, output: FileHandle? = nil
     ) async throws -> ExternalProcess.Outcome {
         try await ExternalProcess.run(
-            url, arguments, environment: Self.environment(environment), input: input,
+            executable(program), arguments, environment: Self.environment(environment), input: input,
             output: output.map { .handle($0) } ?? .collected)
     }
 

@@ -4,7 +4,7 @@ import FaultlineTestServer
 import Foundation
 
 /// Drives Faultline's client through the seed posts' scenarios against a running seed server and reports what each
-/// request became: the demo behind `faultline demo`.
+/// request became: the demo behind `faultline-demo`.
 public struct SeedDemo: Sendable {
     /// One line of the demo's report.
     public struct Line: Sendable {

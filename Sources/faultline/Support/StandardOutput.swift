@@ -1,4 +1,3 @@
-import FaultlineTriage
 import Foundation
 
 /// Standard output, written so that a failure is a message and an exit status, not a crash: `FileHandle`'s `write`
@@ -15,17 +14,5 @@ enum StandardOutput {
         guard let failure = data.write(toDescriptor: STDOUT_FILENO) else { return }
         let reason = String(cString: strerror(failure))
         throw CommandFailure(message: "cannot write to standard output: \(reason)", status: .failed)
-    }
-}
-
-extension TextStyle {
-    /// The style for this process's standard output: its terminal's width and colours, as
-    /// ``TextStyle/forStandardOutput(environment:isTerminal:terminalWidth:)`` decides from the environment.
-    static var standardOutput: TextStyle {
-        var size = winsize()
-        let width = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
-        return forStandardOutput(
-            environment: ProcessInfo.processInfo.environment, isTerminal: isatty(STDOUT_FILENO) == 1,
-            terminalWidth: width)
     }
 }

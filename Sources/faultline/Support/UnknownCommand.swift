@@ -14,7 +14,9 @@ struct UnknownCommand {
             return nil
         }
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: word, isDirectory: &isDirectory) {
+        if word == "demo" {
+            message = "the demo is not part of the installed CLI: in the repository, run 'scripts/demo'."
+        } else if FileManager.default.fileExists(atPath: word, isDirectory: &isDirectory) {
             let option = isDirectory.boolValue ? "--log-dir" : "--file"
             message = "'\(word)' is not a command: to read it, run 'faultline summary \(option) \(word)'."
         } else if let nearest = commands.min(by: { Self.distance(word, $0) < Self.distance(word, $1) }),

@@ -9,6 +9,7 @@ import Testing
         (["isues"], "faultline: 'isues' is not a command; did you mean 'issues'?\n"),
         (["sumary", "--json"], "faultline: 'sumary' is not a command; did you mean 'summary'?\n"),
         (["frobnicate"], "faultline: 'frobnicate' is not a command: see 'faultline --help' for the commands.\n"),
+        (["demo"], "faultline: the demo is not part of the installed CLI: in the repository, run 'scripts/demo'.\n"),
         (["/tmp"], "faultline: '/tmp' is not a command: to read it, run 'faultline summary --log-dir /tmp'.\n"),
         (
             ["help", "nonexistent"],

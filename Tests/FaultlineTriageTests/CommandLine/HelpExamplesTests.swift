@@ -5,7 +5,7 @@ import Testing
 /// Every subcommand's help ends with examples, and the examples use only options the command has.
 @Suite struct HelpExamplesTests {
     @Test(arguments: [
-        "summary", "incident", "issues", "show", "timeline", "tail", "stats", "report", "serve", "demo",
+        "summary", "incident", "issues", "show", "timeline", "tail", "stats", "report", "serve",
     ])
     func aSubcommandsHelpEndsWithExamplesOfItsOwnOptions(command: String) async throws {
         for request in [[command, "--help"], [command, "-h"], ["help", command]] {

@@ -16,7 +16,6 @@ import Testing
         (["tail"], "--lines"), (["watch", "--webhook", "http://127.0.0.1:9/hook", "--once"], "--max-posts"),
         (["watch", "--webhook", "http://127.0.0.1:9/hook", "--once"], "--every"),
         (["issues"], "--since"), (["summary"], "--until"), (["timeline"], "--since"), (["timeline"], "--bucket"),
-        (["demo"], "--timeout"),
     ]
 
     @Test(arguments: options)

@@ -7,18 +7,23 @@ import FaultlineTriage
 import Foundation
 import SeedScenarios
 
-/// `faultline demo`: the whole toolkit on loopback with nothing to set up. It starts the seed-contract server and an
-/// ingest (`faultline serve`), drives a capturing client through the seed scenarios with an ingest outage in the
-/// middle that the outbox rides out, and prints what each request became and the summary of the local log.
-struct DemoCommand: AsyncParsableCommand, CommandWithExamples {
+/// `faultline-demo` (`scripts/demo`): the whole toolkit on loopback with nothing to set up. It starts the
+/// seed-contract server and an ingest (`faultline serve`), drives a capturing client through the seed scenarios with
+/// an ingest outage in the middle that the log rides out, and prints what each request became and the summary of the
+/// local log. An executable of its own, so that the `faultline` a user installs links neither the seed-contract server
+/// nor the scenarios.
+@main
+struct FaultlineDemo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "demo",
-        abstract: "Run the seed scenarios through a capturing client, an outbox and an ingest, then summarize.")
-
-    static let examples: [(commandLine: String, purpose: String)] = [
-        ("faultline demo", "The seed scenarios through the pipeline to an embedded ingest, then a summary."),
-        ("faultline demo --dsn http://KEY@127.0.0.1:8000/1", "The same, delivered to a Sentry-compatible ingest."),
-    ]
+        commandName: "faultline-demo",
+        abstract: "Run the seed scenarios through a capturing client, its log and an ingest, then summarize.",
+        discussion: """
+            Examples:
+              faultline-demo --log-dir /tmp/faultline-demo
+                  The seed scenarios through the pipeline to an embedded ingest, then a summary.
+              faultline-demo --dsn http://KEY@127.0.0.1:8000/1
+                  The same, delivered to a Sentry-compatible ingest.
+            """)
 
     @Option(help: "Where the app's local log goes; a new temporary directory by default. It must be empty.")
     var logDir: String?
@@ -44,7 +49,11 @@ struct DemoCommand: AsyncParsableCommand, CommandWithExamples {
         if let contents = try? FileManager.default.contentsOfDirectory(atPath: logs.path), !contents.isEmpty {
             throw ValidationError("\(logs.path) is not empty: the demo writes a fresh log. Pass another --log-dir.")
         }
-        try WriteFailure.createLogDirectory(logs)
+        do {
+            try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+        } catch {
+            throw ValidationError("cannot create the log directory \(logs.path): \(error.localizedDescription)")
+        }
         let ingest = dsn == nil ? try await RunningIngest(Self.ingestConfiguration(logs: logs)) : nil
         // The demo writes its own scenario locally: a SENTRY_DSN in the shell must not receive it.
         var options = Reporter.Options(logDirectory: logs, environmentVariables: [:])
@@ -83,7 +92,7 @@ struct DemoCommand: AsyncParsableCommand, CommandWithExamples {
         print("\n$ faultline summary --log-dir \(logs.path)")
         print(SummaryReport(scan).text(style: .standardOutput), terminator: "")
         print("\nA page to share: faultline report --html --log-dir \(logs.path) -o report.html")
-        if !delivered { throw ExitCode(CommandFailure.Status.failed.rawValue) }
+        if !delivered { throw ExitCode.failure }
     }
 
     /// The embedded ingest: on loopback, at a port the system chooses, writing to `<logs>/ingest`.
