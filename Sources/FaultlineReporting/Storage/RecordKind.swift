@@ -38,30 +38,24 @@ package enum RecordKind: String, Hashable, Sendable, CaseIterable {
         }
     }
 
-    /// Its active file's size at rotation, for the request logs (an event log's is the reporter's option).
-    var maximumFileSize: Int {
-        switch self {
-        case .events: 8 * 1024 * 1024
-        case .transactions: 2 * 1024 * 1024
-        case .outcomes: 1024 * 1024
-        }
-    }
-
-    /// Its size on disk at most, for the request logs (an event log's is the reporter's option).
-    var maximumTotalSize: Int {
-        switch self {
-        case .events: 64 * 1024 * 1024
-        case .transactions: 16 * 1024 * 1024
-        case .outcomes: 8 * 1024 * 1024
-        }
-    }
-
-    /// The configuration of its log in `layout`: the kind's folder, file name and sizes.
+    /// The configuration of its log in `layout`: the kind's folder and file name and, for a request log, its sizes
+    /// (transactions: 2 MiB files, 16 MiB in all; outcomes: 1 MiB and 8 MiB). An event log's sizes are the reporter's
+    /// options: here they keep ``EventLog/Configuration``'s defaults.
     package func logConfiguration(
         in layout: LogLayout, compressionLevel: Int32 = 6, maximumAge: Duration?
     ) -> EventLog.Configuration {
-        EventLog.Configuration(
-            directory: directory(in: layout), fileName: fileName, maximumFileSize: maximumFileSize,
-            maximumTotalSize: maximumTotalSize, compressionLevel: compressionLevel, maximumAge: maximumAge)
+        var configuration = EventLog.Configuration(
+            directory: directory(in: layout), fileName: fileName, compressionLevel: compressionLevel,
+            maximumAge: maximumAge)
+        switch self {
+        case .events: break
+        case .transactions:
+            configuration.maximumFileSize = 2 * 1024 * 1024
+            configuration.maximumTotalSize = 16 * 1024 * 1024
+        case .outcomes:
+            configuration.maximumFileSize = 1024 * 1024
+            configuration.maximumTotalSize = 8 * 1024 * 1024
+        }
+        return configuration
     }
 }
