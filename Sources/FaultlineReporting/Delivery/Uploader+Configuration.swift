@@ -51,6 +51,10 @@ extension Uploader {
         /// DSN as an error), a recovery, what it sent and dropped (at the debug level); none by default. A reporter
         /// sets its own (``Reporter/Options/debug``).
         public var diagnostics = Diagnostics.none
+        /// The clock the uploader's timers run on (the batch interval, the backoff, rate limits, expiry checks, how
+        /// often cursors and statistics are stored); a `ContinuousClock`. Tests hand it one they advance, to cross a
+        /// rate limit or a backoff without waiting for it.
+        package var clock = ElapsedClock.continuous
 
         /// Creates a configuration; see the properties for the defaults.
         public init(dsn: DSN, outboxDirectory: URL) {

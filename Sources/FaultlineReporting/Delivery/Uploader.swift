@@ -38,7 +38,7 @@ public actor Uploader {
     /// The reporter's logs, when the uploader sends a reporter's records, and their lines still to be sent.
     private let logs: [RecordKind: EventLog]
     private var logQueues: [RecordKind: LogQueue]
-    private var rateLimits = RateLimits()
+    private var rateLimits = RateLimits<ElapsedClock.Instant>()
     private var pendingReport = ClientReport()
     private var counts: DeliveryStatistics
     /// The envelope in flight that carries the pending client report, and the report.
@@ -46,19 +46,19 @@ public actor Uploader {
     private var failuresInARow = 0
     /// Envelopes the endpoint refused (dropped as `send_error`) since the last flush, which then did not deliver all.
     private var refusedSinceFlush = 0
-    private var retryAt: ContinuousClock.Instant?
+    private var retryAt: ElapsedClock.Instant?
     /// The failure the diagnostics said last; `nil` after a delivery.
     private var diagnosedFailure: DeliveryStatistics.DeliveryFailure?
     private var drainTask: Task<Void, Never>?
-    private var wakeUp: (at: ContinuousClock.Instant, task: Task<Void, Never>)?
+    private var wakeUp: (at: ElapsedClock.Instant, task: Task<Void, Never>)?
     private var idleWaiters = Waiters<Void>()
     private var isClosed = false
     /// The first ``close(timeout:)``, which later calls wait for.
     private var closing: Task<Bool, Never>?
-    private var statisticsStoredAt: ContinuousClock.Instant?
+    private var statisticsStoredAt: ElapsedClock.Instant?
     /// When the outbox and the log are next checked for what is past their maximum age.
-    private var nextExpiryCheck: ContinuousClock.Instant?
-    private var cursorStoredAt: ContinuousClock.Instant?
+    private var nextExpiryCheck: ElapsedClock.Instant?
+    private var cursorStoredAt: ElapsedClock.Instant?
     private var storedCounts: DeliveryStatistics?
     private let transport: any EnvelopeTransport
     /// The DSN's envelope endpoint and the protocol's headers, the same on every request.
@@ -66,7 +66,9 @@ public actor Uploader {
     private let headerFields: [String: String]
     /// Compresses request bodies, one after another on the actor.
     private let deflater: Deflater
-    private let clock = ContinuousClock()
+    /// The clock of every timer: the batch interval, the backoff, rate limits, expiry checks and how often the
+    /// cursors and statistics are stored.
+    private let clock: ElapsedClock
 
     /// The longest the stored cursors, into a reporter's log and into the outbox, lag behind the deliveries while
     /// sending.
@@ -112,6 +114,7 @@ public actor Uploader {
         }
         let client = SentryEvent.SDK.faultline.clientName
         self.configuration = configuration
+        self.clock = configuration.clock
         self.outbox = outbox
         self.logQueues = logQueues
         self.logs = logs
@@ -259,7 +262,8 @@ public actor Uploader {
     }
 
     /// Sends what waits now, without waiting for a batch to fill, and waits until the outbox is empty or `timeout`
-    /// has passed. Backoff and rate limits still apply. Counts of what was not delivered are sent too, in a client
+    /// has passed in real time (whatever ``Configuration``'s clock: the caller's patience is not one of the uploader's
+    /// timers). Backoff and rate limits still apply. Counts of what was not delivered are sent too, in a client
     /// report of their own when no envelope is waiting to carry them.
     ///
     /// - Returns: Whether everything stored was delivered in time: `false` when something still waits, or when the
@@ -378,11 +382,11 @@ public actor Uploader {
 
     // MARK: Waiting
 
-    private func scheduleWakeUp(at instant: ContinuousClock.Instant) {
+    private func scheduleWakeUp(at instant: ElapsedClock.Instant) {
         if let wakeUp, wakeUp.at <= instant { return }
         wakeUp?.task.cancel()
-        let task = Task { [weak self] in
-            try? await Task.sleep(until: instant, clock: .continuous)
+        let task = Task { [weak self, clock] in
+            try? await Task.sleep(until: instant, clock: clock)
             guard !Task.isCancelled else { return }
             await self?.wake()
         }
@@ -574,7 +578,7 @@ extension Uploader {
     /// debug level.
     private func diagnose(
         _ policy: DeliveryPolicy, _ response: EnvelopeResponse?, of category: DataCategory,
-        at now: ContinuousClock.Instant
+        at now: ElapsedClock.Instant
     ) {
         let diagnostics = configuration.diagnostics
         let host = configuration.dsn.host

@@ -52,9 +52,14 @@ enum DeliveryFixtures {
         configuration.requestTimeout = slowed(.seconds(120))
     }
 
-    /// An uploader with the test ``configuration(dsn:outbox:)`` over a new `transport`.
-    static func uploader(dsn: String, outbox: URL, over transport: Transport) throws -> Uploader {
-        try Uploader(configuration: configuration(dsn: dsn, outbox: outbox), transport: transport.make())
+    /// An uploader with the test ``configuration(dsn:outbox:)`` over a new `transport`, its timers on `clock` when
+    /// one is given.
+    static func uploader(
+        dsn: String, outbox: URL, over transport: Transport, clock: ManualClock? = nil
+    ) throws -> Uploader {
+        var configuration = try configuration(dsn: dsn, outbox: outbox)
+        if let clock { configuration.clock = ElapsedClock(clock) }
+        return try Uploader(configuration: configuration, transport: transport.make())
     }
 
     /// The envelopes a recorder received, decompressed and parsed, in arrival order.

@@ -80,31 +80,35 @@ import Testing
         let outbox = try TemporaryDirectory()
         defer { outbox.remove() }
         try await RecordingIngest.run { ingest in
-            // Given an ingest that answers the first request 429 Retry-After: 5 (times a sanitizer's slowdown)
-            let limit = 5 * slowdown
-            await ingest.recorder.answerNext([.init(status: 429, headers: ["Retry-After": "\(limit)"])])
-            let uploader = try DeliveryFixtures.uploader(dsn: ingest.dsn(), outbox: outbox.url, over: transport)
+            // Given an ingest that answers the first request 429 Retry-After: 60, and an uploader whose timers run on
+            // a clock the test moves
+            await ingest.recorder.answerNext([.init(status: 429, headers: ["Retry-After": "60"])])
+            let clock = ManualClock()
+            let uploader = try DeliveryFixtures.uploader(
+                dsn: ingest.dsn(), outbox: outbox.url, over: transport, clock: clock)
 
-            // When an envelope is sent, then another is stored during the limit: the limit still holds once the
-            // store returned, so it held while it ran (a loaded machine can stall this test past the limit: then
-            // the envelope is stored and sent, and the run says nothing of what a limit does to a store)
+            // When an envelope is sent once the flush interval passed, and another is stored during the limit
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("first")))
-            #expect(try await eventually { await uploader.statistics.retried == 1 })
+            clock.advance(by: .milliseconds(50))
+            try await wait(for: "the 429") { await uploader.statistics.retried == 1 }
             let during = try DeliveryFixtures.envelope("during the limit")
-            let stored = await uploader.enqueue(during)
-            let storedDuringTheLimit = await uploader.rateLimit(of: during) != nil
+            #expect(await uploader.enqueue(during) == false)
 
-            // Then nothing reaches the ingest before the deadline, the 429'd envelope is kept and sent after it,
-            // and what was captured during the limit is not stored
-            if storedDuringTheLimit { #expect(stored == false) }
+            // Then the limit holds until its deadline, 60 s after the answer, and not a moment longer
+            #expect(await uploader.rateLimit(of: during)?.wait == .seconds(60))
+            clock.advance(by: .seconds(60) - .milliseconds(1))
+            #expect(await uploader.rateLimit(of: during)?.wait == .milliseconds(1))
+            clock.advance(by: .milliseconds(1))
+            #expect(await uploader.rateLimit(of: during) == nil)
+
+            // and the 429'd envelope is kept and sent after it, alone: what was captured during the limit was not
+            // stored
             #expect(await uploader.flush(timeout: patience))
-            let requests = await ingest.recorder.requests
-            #expect(requests.map(\.status) == (stored ? [429, 200, 200] : [429, 200]))
-            let gap = requests[1].receivedAt - requests[0].receivedAt
-            #expect(gap >= .seconds(limit))
+            #expect(await ingest.recorder.requests.map(\.status) == [429, 200])
             #expect(
-                await uploader.statistics.discarded
-                    == (stored ? [] : [.init(reason: .ratelimitBackoff, category: .error, quantity: 1)]))
+                await uploader.statistics.discarded == [.init(reason: .ratelimitBackoff, category: .error, quantity: 1)]
+            )
+            await uploader.close(timeout: .zero)
         }
     }
 
@@ -113,41 +117,33 @@ import Testing
         let outbox = try TemporaryDirectory()
         defer { outbox.remove() }
         try await RecordingIngest.run { ingest in
-            // Given an ingest that accepts an event but limits errors for 5 seconds (times a sanitizer's slowdown)
-            let limit = 5 * slowdown
+            // Given an ingest that accepts an event but limits errors for 60 seconds, and an uploader whose timers
+            // run on a clock the test moves
             await ingest.recorder.answerNext([
-                .init(
-                    status: 200,
-                    headers: ["X-Sentry-Rate-Limits": "\(limit):error;transaction:key, 0.5:unknown:project"])
+                .init(status: 200, headers: ["X-Sentry-Rate-Limits": "60:error;transaction:key, 0.5:unknown:project"])
             ])
-            let uploader = try DeliveryFixtures.uploader(dsn: ingest.dsn(), outbox: outbox.url, over: transport)
+            let clock = ManualClock()
+            let uploader = try DeliveryFixtures.uploader(
+                dsn: ingest.dsn(), outbox: outbox.url, over: transport, clock: clock)
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("accepted")))
             #expect(await uploader.flush(timeout: patience))
 
-            // When three events are captured during the limit (it still holds once a store returned, so it held
-            // while it ran; a loaded machine can stall this test past it, and then an event is stored and sent), and
-            // one after it
-            var limited = 0
+            // When three events are captured during the limit, and one after it
             for index in 0..<3 {
-                let envelope = try DeliveryFixtures.envelope("limited \(index)")
-                let stored = await uploader.enqueue(envelope)
-                if await uploader.rateLimit(of: envelope) != nil { #expect(stored == false) }
-                if !stored { limited += 1 }
+                #expect(await uploader.enqueue(try DeliveryFixtures.envelope("limited \(index)")) == false)
             }
-            try await Task.sleep(for: .seconds(limit) + .milliseconds(100))
+            clock.advance(by: .seconds(60))
             #expect(await uploader.enqueue(try DeliveryFixtures.envelope("after the limit")))
             #expect(await uploader.flush(timeout: patience))
 
             // Then those captured during the limit were never sent, and the next envelope told the server why
             let envelopes = try await DeliveryFixtures.envelopes(ingest.recorder)
-            #expect(envelopes.count == 2 + 3 - limited)
-            #expect(limited == 0 || envelopes.last?.items.map(\.type) == ["event", "client_report"])
+            #expect(envelopes.map { $0.items.map(\.type) } == [["event"], ["event", "client_report"]])
+            #expect(try DeliveryFixtures.discardedEvents(in: envelopes) == ["ratelimit_backoff/error": 3])
             #expect(
-                try DeliveryFixtures.discardedEvents(in: envelopes)
-                    == (limited == 0 ? [:] : ["ratelimit_backoff/error": limited]))
-            #expect(
-                await uploader.statistics.discarded
-                    == (limited == 0 ? [] : [.init(reason: .ratelimitBackoff, category: .error, quantity: limited)]))
+                await uploader.statistics.discarded == [.init(reason: .ratelimitBackoff, category: .error, quantity: 3)]
+            )
+            await uploader.close(timeout: .zero)
         }
     }
 
