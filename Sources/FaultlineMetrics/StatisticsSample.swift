@@ -23,7 +23,7 @@ struct StatisticsSample: Equatable {
             captured[Self.kinds.contains(kind) ? kind : "other", default: 0] += count
         }
         refreshes = ["refreshed": statistics.refreshes, "expired": statistics.sessionExpiries]
-        guard let uploader = reporter.uploader else {
+        guard let delivery = statistics.delivery else {
             // Without an uploader, nothing tells client reports what was dropped: the reporter's counts do.
             dropped = [
                 DiscardReason.beforeSend.rawValue: statistics.droppedByBeforeSend,
@@ -34,12 +34,11 @@ struct StatisticsSample: Equatable {
             ]
             return
         }
-        let delivery = await uploader.statistics
         for discarded in delivery.discarded where discarded.category == .error {
             dropped[discarded.reason.rawValue, default: 0] += discarded.quantity
         }
         delivered = delivery.delivered
         retried = delivery.retried
-        outboxEnvelopes = await uploader.pendingCount
+        outboxEnvelopes = delivery.waiting ?? 0
     }
 }

@@ -20,13 +20,13 @@ import ServiceLifecycle
 /// Refusals say why in `X-Sentry-Error`: 400 for a malformed body, 401 without a key, 403 for a wrong key, 404 for
 /// another project, 413 past a size limit, 429 past the optional rate limit (with `Retry-After` and
 /// `X-Sentry-Rate-Limits`). Nothing of a refused request is stored.
-public enum IngestServer {
+package enum IngestServer {
     /// Runs the ingest until the task is cancelled or, with `handlesSignals`, until SIGTERM or SIGINT. Either way it
     /// shuts down gracefully: it stops accepting connections, answers the requests in flight, then closes the log,
     /// so that nothing accepted is lost.
     ///
     /// - Parameter onStart: Called with the port it listens on, once it accepts connections.
-    public static func run(
+    package static func run(
         _ configuration: IngestConfiguration, handlesSignals: Bool = false,
         onStart: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws {

@@ -3,8 +3,8 @@ import NIOCore
 
 extension IngestServer {
     /// Why the ingest could not listen, in words: the address is in use, not this machine's, or not allowed.
-    public struct ListenFailure: Error, CustomStringConvertible {
-        public let description: String
+    package struct ListenFailure: Error, CustomStringConvertible {
+        package let description: String
 
         /// The failure `error` is, when it is one of binding `host`:`port`.
         init?(_ error: any Error, host: String, port: Int) {

@@ -3,17 +3,17 @@ import LoopbackPorts
 
 /// An ingest running in this process until ``stop()``: what `faultline-demo` embeds and the tests start. It can be
 /// stopped and started again on the same port, to play an outage.
-public actor RunningIngest {
+package actor RunningIngest {
     private let configuration: IngestConfiguration
     private var task: Task<Void, any Error>?
     /// Its port while it is stopped: connecting is refused, and no other server in this machine is given it meanwhile
     /// (another test's, which would answer in its place).
     private var heldPort: ClosedPort?
     /// The port it listens on; chosen by the system at the first start when the configuration's port is 0.
-    public nonisolated let port: Int
+    package nonisolated let port: Int
 
     /// Starts an ingest with `configuration` and waits until it accepts connections.
-    public init(_ configuration: IngestConfiguration) async throws {
+    package init(_ configuration: IngestConfiguration) async throws {
         let (task, port) = try await Self.start(configuration)
         var settled = configuration
         settled.port = port
@@ -23,10 +23,10 @@ public actor RunningIngest {
     }
 
     /// The DSN that sends here.
-    public nonisolated var dsn: String { configuration.dsn(port: port) }
+    package nonisolated var dsn: String { configuration.dsn(port: port) }
 
     /// Stops it gracefully, closing its log, and holds its port until ``restart()``; does nothing when it is stopped.
-    public func stop() async throws {
+    package func stop() async throws {
         guard let running = task else { return }
         running.cancel()
         defer {
@@ -37,7 +37,7 @@ public actor RunningIngest {
     }
 
     /// Starts it again on the same port, after ``stop()``.
-    public func restart() async throws {
+    package func restart() async throws {
         guard task == nil else { return }
         heldPort?.release()
         heldPort = nil

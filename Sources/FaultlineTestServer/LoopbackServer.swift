@@ -11,13 +11,13 @@ import ServiceLifecycle
 #endif
 
 /// Runs a Hummingbird router on 127.0.0.1 for as long as a body runs: the seed servers, and endpoints tests add.
-public enum LoopbackServer {
+package enum LoopbackServer {
     /// Starts `router` on 127.0.0.1 at `port` (0: a port the OS chooses), runs `body` with the server's base URL,
     /// and stops the server when `body` returns or throws.
     ///
     /// A given port that is in use is tried again for up to 2 seconds: a test that released a `ClosedPort` to start
     /// a server on it can find it taken for a moment, as the local end of another test's connection.
-    public static func run<T: Sendable>(
+    package static func run<T: Sendable>(
         named name: String, router: Router<BasicRequestContext>, port: Int,
         _ body: @Sendable (URL) async throws -> T
     ) async throws -> T {

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import Hummingbird
 
 /// A loopback HTTP server that reproduces the server contracts of the seed posts: seed 000's Boleto envelope
@@ -6,10 +6,10 @@ import Hummingbird
 /// fixtures (`/flaky`, `/malformed`, `/slow`, `/proxy`, `/echo`, `/bench/item`, `/health`).
 ///
 /// Every call of ``run(_:)`` starts its own instance with its own ``SeedServerState``, so tests can run in parallel.
-public enum SeedServer {
+package enum SeedServer {
     /// Starts a server on 127.0.0.1 at a port chosen by the OS, runs `body` with it, and stops the server when
     /// `body` returns or throws.
-    public static func run<T: Sendable>(_ body: @Sendable (RunningSeedServer) async throws -> T) async throws -> T {
+    package static func run<T: Sendable>(_ body: @Sendable (RunningSeedServer) async throws -> T) async throws -> T {
         let state = SeedServerState()
         return try await LoopbackServer.run(named: "seed server", router: SeedRouter.make(state: state), port: 0) {
             try await body(RunningSeedServer(baseURL: $0, state: state))
@@ -18,11 +18,11 @@ public enum SeedServer {
 }
 
 /// A seed server that is accepting requests, as ``SeedServer/run(_:)`` hands it to its body.
-public struct RunningSeedServer: Sendable {
+package struct RunningSeedServer: Sendable {
     /// `http://127.0.0.1:<port>`, with the port the OS chose.
-    public let baseURL: URL
+    package let baseURL: URL
     /// The server's tokens and counters, to drive and inspect while it runs.
-    public let state: SeedServerState
+    package let state: SeedServerState
 }
 
 /// Assembles every route of the seed server around one ``SeedServerState``.

@@ -1,6 +1,6 @@
 /// Everything one server instance remembers: each tenant's tokens, refresh delay and refresh calls, and request
 /// counters. Tests drive and inspect it while the server runs; nothing is shared between instances.
-public actor SeedServerState {
+package actor SeedServerState {
     private var authorities: [Tenant: TokenAuthority] = [:]
     private var refreshDelays: [Tenant: Duration] = [:]
     private var refreshCounts: [Tenant: Int] = [:]
@@ -13,44 +13,44 @@ public actor SeedServerState {
     init() {}
 
     /// "Logs in": issues a valid access token and refresh token for `tenant`.
-    public func issueTokens(for tenant: Tenant) -> TokenPair {
+    package func issueTokens(for tenant: Tenant) -> TokenPair {
         authorities[tenant, default: TokenAuthority(tenant: tenant)].issue()
     }
 
     /// Expires every access token `tenant` has issued so far; tokens issued later are valid.
-    public func expireAccessTokens(of tenant: Tenant) {
+    package func expireAccessTokens(of tenant: Tenant) {
         authorities[tenant, default: TokenAuthority(tenant: tenant)].expireAccessTokens()
     }
 
     /// Makes the access tokens `tenant` issues from now on expire `lifetime` after they are issued (an hour by
     /// default), and its token endpoint say so in `expires_in`.
-    public func setAccessTokenLifetime(_ lifetime: Duration, for tenant: Tenant) {
+    package func setAccessTokenLifetime(_ lifetime: Duration, for tenant: Tenant) {
         authorities[tenant, default: TokenAuthority(tenant: tenant)].accessTokenLifetime = lifetime
     }
 
     /// The number of requests to `tenant`'s authenticated routes refused for an expired access token.
-    public func expiredTokenRequestCount(of tenant: Tenant) -> Int {
+    package func expiredTokenRequestCount(of tenant: Tenant) -> Int {
         expiredTokenRequests[tenant, default: 0]
     }
 
     /// Expires every refresh token `tenant` has issued so far; tokens issued later are valid.
-    public func expireRefreshTokens(of tenant: Tenant) {
+    package func expireRefreshTokens(of tenant: Tenant) {
         authorities[tenant, default: TokenAuthority(tenant: tenant)].expireRefreshTokens()
     }
 
     /// The number of calls `tenant`'s refresh endpoint has received, successful or not.
-    public func refreshCount(of tenant: Tenant) -> Int {
+    package func refreshCount(of tenant: Tenant) -> Int {
         refreshCounts[tenant, default: 0]
     }
 
     /// Makes `tenant`'s refresh endpoint wait `delay` before answering (zero by default).
-    public func setRefreshDelay(_ delay: Duration, for tenant: Tenant) {
+    package func setRefreshDelay(_ delay: Duration, for tenant: Tenant) {
         refreshDelays[tenant] = delay
     }
 
     /// Makes `GET /boleto/users/{id}` wait `delay` before answering for every id that is a multiple of `every`: latency
     /// planted for tests of durations and percentiles.
-    public func setUserDelay(_ delay: Duration, forEvery every: Int) {
+    package func setUserDelay(_ delay: Duration, forEvery every: Int) {
         userDelay = (delay, max(1, every))
     }
 
@@ -61,7 +61,7 @@ public actor SeedServerState {
     }
 
     /// The trace headers of the requests received so far that carried `sentry-trace`, in the order they arrived.
-    public var receivedTraces: [ReceivedTrace] { traces }
+    package var receivedTraces: [ReceivedTrace] { traces }
 
     /// Records the trace headers of a request.
     func record(_ trace: ReceivedTrace) {
@@ -69,12 +69,12 @@ public actor SeedServerState {
     }
 
     /// The number of requests to authenticated routes, of any tenant and with any outcome, that carried `token`.
-    public func requestCount(withAccessToken token: String) -> Int {
+    package func requestCount(withAccessToken token: String) -> Int {
         requestCountsByAccessToken[token, default: 0]
     }
 
     /// The number of requests `/flaky/{key}` has received for `flakyKey`.
-    public func requestCount(flakyKey: String) -> Int {
+    package func requestCount(flakyKey: String) -> Int {
         requestCountsByFlakyKey[flakyKey, default: 0]
     }
 

@@ -7,11 +7,11 @@ import Foundation
 
 /// Seed 001's server: it answers only 200, 400 and 500, and says "your access token expired" with
 /// `400 {"errorCode": "E05"}` instead of a 401.
-public enum E05API {
+package enum E05API {
     /// A post.
-    public struct Post: Decodable, Sendable, Equatable {
-        public let id: Int
-        public let title: String
+    package struct Post: Decodable, Sendable, Equatable {
+        package let id: Int
+        package let title: String
     }
 
     struct Tokens: Decodable, Sendable {
@@ -20,33 +20,33 @@ public enum E05API {
     }
 
     /// The server's error contract: a flat `errorCode`.
-    public static let errorContract = ErrorContract.flatCode(codeKey: "errorCode")
+    package static let errorContract = ErrorContract.flatCode(codeKey: "errorCode")
 
     /// Signs with `Authorization: Bearer`, treats `400` + `E05` as a rejected credential, refreshes at
     /// `POST /e05/auth/refresh`.
-    public struct Authenticator: Faultline.Authenticator {
+    package struct Authenticator: Faultline.Authenticator {
         private let refreshClient: APIClient
 
         /// Creates an authenticator that refreshes against `baseURL`.
-        public init(baseURL: URL) {
+        package init(baseURL: URL) {
             refreshClient = APIClient(baseURL: baseURL) {
                 $0.errorContract = E05API.errorContract
                 $0.middlewares = []
             }
         }
 
-        public func apply(_ credential: BearerTokens, to request: inout URLRequest) {
+        package func apply(_ credential: BearerTokens, to request: inout URLRequest) {
             request.setValue("Bearer \(credential.accessToken)", forHTTPHeaderField: "Authorization")
         }
 
-        public func refresh(_ credential: BearerTokens) async throws -> BearerTokens {
+        package func refresh(_ credential: BearerTokens) async throws -> BearerTokens {
             let request = APIRequest<Tokens>(
                 .post, "/e05/auth/refresh", body: ["refreshToken": credential.refreshToken])
             let tokens = try await refreshClient.send(request).value
             return BearerTokens(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken)
         }
 
-        public func isCredentialRejected(_ failure: ServerFailure) -> Bool {
+        package func isCredentialRejected(_ failure: ServerFailure) -> Bool {
             failure.statusCode == 400 && failure.code == "E05"
         }
     }

@@ -6,11 +6,11 @@ import Foundation
 #endif
 
 /// Seeds 002 and 004's server: a plain `401` (empty body, `WWW-Authenticate`) and an OAuth 2 token endpoint.
-public enum PlainAPI {
+package enum PlainAPI {
     /// The signed-in user's profile.
-    public struct Profile: Decodable, Sendable, Equatable {
-        public let id: Int
-        public let name: String
+    package struct Profile: Decodable, Sendable, Equatable {
+        package let id: Int
+        package let name: String
     }
 
     struct Tokens: Decodable, Sendable {
@@ -27,17 +27,17 @@ public enum PlainAPI {
     }
 
     /// The token endpoint's error contract (RFC 6749 §5.2: `{"error": "invalid_grant", "error_description": …}`).
-    public static let errorContract = ErrorContract.flatCode(codeKey: "error", messageKey: "error_description")
+    package static let errorContract = ErrorContract.flatCode(codeKey: "error", messageKey: "error_description")
 
     /// The classic interceptor: `Authorization: Bearer` in, refresh on `401`, and, with a margin, before the access
     /// token's `expires_in` runs out.
-    public struct Authenticator: Faultline.Authenticator {
+    package struct Authenticator: Faultline.Authenticator {
         private let refreshClient: APIClient
         private let refreshMargin: Duration?
 
         /// Creates an authenticator that refreshes against `baseURL`: when the server rejects the access token, and,
         /// with a `refreshMargin`, once the token expires within it.
-        public init(baseURL: URL, refreshMargin: Duration? = nil) {
+        package init(baseURL: URL, refreshMargin: Duration? = nil) {
             refreshClient = APIClient(baseURL: baseURL) {
                 $0.errorContract = PlainAPI.errorContract
                 $0.middlewares = []
@@ -45,16 +45,16 @@ public enum PlainAPI {
             self.refreshMargin = refreshMargin
         }
 
-        public func requiresRefresh(_ credential: BearerTokens) -> Bool {
+        package func requiresRefresh(_ credential: BearerTokens) -> Bool {
             guard let refreshMargin, let expiresAt = credential.expiresAt else { return false }
             return expiresAt.timeIntervalSinceNow < refreshMargin / .seconds(1)
         }
 
-        public func apply(_ credential: BearerTokens, to request: inout URLRequest) {
+        package func apply(_ credential: BearerTokens, to request: inout URLRequest) {
             request.setValue("Bearer \(credential.accessToken)", forHTTPHeaderField: "Authorization")
         }
 
-        public func refresh(_ credential: BearerTokens) async throws -> BearerTokens {
+        package func refresh(_ credential: BearerTokens) async throws -> BearerTokens {
             let request = APIRequest<Tokens>(
                 .post, "/plain/oauth/token",
                 body: ["grant_type": "refresh_token", "refresh_token": credential.refreshToken])

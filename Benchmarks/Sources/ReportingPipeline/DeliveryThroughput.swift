@@ -213,7 +213,7 @@ struct DeliveryThroughput: AsyncParsableCommand {
         let dsn = try DSN(ingest.dsn())
         let level =
             compressionLevel
-            ?? Uploader.Configuration(dsn: dsn, outboxDirectory: FileManager.default.temporaryDirectory)
+            ?? DeliveryConfiguration(dsn: dsn, outboxDirectory: FileManager.default.temporaryDirectory)
             .compressionLevel
         let envelope = Envelope(eventID: "0", eventJSON: event, dsn: dsn).serialized(sentAt: Date())
         let body = level == 0 ? envelope : Gzip.compress(envelope, level: level)

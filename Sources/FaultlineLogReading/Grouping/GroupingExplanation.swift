@@ -1,9 +1,9 @@
 /// What one event is grouped by, value by value, as Sentry's "event grouping information" shows it: the variant
 /// that decided and each value that counted, after the normalization that made it stable (`<int>` for a number,
 /// a generated class's random part as `<auto>`), so that a triager can see why two events are one issue or two.
-public struct GroupingExplanation: Hashable, Sendable, Encodable {
+package struct GroupingExplanation: Hashable, Sendable, Encodable {
     /// What decided, in Sentry's variant names.
-    public enum Variant: String, Hashable, Sendable, Encodable {
+    package enum Variant: String, Hashable, Sendable, Encodable {
         /// The fingerprint the event sent, with no `{{ default }}` in it.
         case fingerprint = "custom-fingerprint"
         /// In-app frames with the exception, or the exception alone when no frame counts (Sentry's app variant).
@@ -17,23 +17,23 @@ public struct GroupingExplanation: Hashable, Sendable, Encodable {
     }
 
     /// One value that counted.
-    public struct Value: Hashable, Sendable, Encodable {
+    package struct Value: Hashable, Sendable, Encodable {
         /// Where it is, by Sentry's component names: `exception/stacktrace/frame/function`,
         /// `chained-exception/exception/type`, `message`.
-        public var path: String
-        public var value: String
+        package var path: String
+        package var value: String
 
-        public init(path: String, value: String) {
+        package init(path: String, value: String) {
             self.path = path
             self.value = value
         }
     }
 
-    public var variant: Variant
+    package var variant: Variant
     /// In the order they are hashed: per exception (oldest first) its frames, then its type, `NSError` and value.
-    public var values: [Value]
+    package var values: [Value]
 
-    public init(variant: Variant, values: [Value]) {
+    package init(variant: Variant, values: [Value]) {
         self.variant = variant
         self.values = values
     }

@@ -2,9 +2,9 @@ import FaultlineReporting
 import Foundation
 
 /// A file that holds events: the active log, a rotated log, or an envelope in the outbox.
-public struct LogFile: Hashable, Sendable {
+package struct LogFile: Hashable, Sendable {
     /// How its events are stored.
-    public enum Kind: String, Hashable, Sendable, Codable {
+    package enum Kind: String, Hashable, Sendable, Codable {
         /// `events.jsonl`: one event per line.
         case log
         /// `events-<UTC time>-<n>.jsonl.gz`: a rotated log, gzip-compressed.
@@ -13,17 +13,17 @@ public struct LogFile: Hashable, Sendable {
         case envelope
     }
 
-    public let url: URL
-    public let kind: Kind
+    package let url: URL
+    package let kind: Kind
 
     /// A file of the given kind.
-    public init(url: URL, kind: Kind) {
+    package init(url: URL, kind: Kind) {
         self.url = url
         self.kind = kind
     }
 
     /// A file named on the command line, its kind told by its name: `.gz`, `.envelope`, anything else a log.
-    public init(url: URL) {
+    package init(url: URL) {
         switch url.pathExtension {
         case "gz": self.init(url: url, kind: .rotatedLog)
         case "envelope": self.init(url: url, kind: .envelope)
@@ -34,7 +34,7 @@ public struct LogFile: Hashable, Sendable {
     /// A file named on the command line, which must exist and not be a directory.
     ///
     /// - Throws: ``TriageError/missingFile(_:)`` or ``TriageError/directoryAsFile(_:)``.
-    public static func named(_ path: String) throws(TriageError) -> LogFile {
+    package static func named(_ path: String) throws(TriageError) -> LogFile {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .missingFile(path) }
         guard !isDirectory.boolValue else { throw .directoryAsFile(path) }
@@ -46,7 +46,7 @@ public struct LogFile: Hashable, Sendable {
     ///
     /// - Throws: ``TriageError/missingDirectory(_:)`` when `directory` does not exist,
     ///   ``TriageError/notADirectory(_:)`` when it is a file.
-    public static func all(in directory: URL) throws(TriageError) -> [LogFile] {
+    package static func all(in directory: URL) throws(TriageError) -> [LogFile] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) else {
             throw .missingDirectory(directory.path)

@@ -7,8 +7,8 @@ import Foundation
 /// lines appended to it before the rotation are read to its end first; then reading starts at the top of the new
 /// file. A file that rotated out entirely between two reads (more than a whole file, 8 MiB by default, appended in
 /// between) is not shown.
-public struct LogFollower {
-    public let url: URL
+package struct LogFollower {
+    package let url: URL
     /// The file being read, its identity, and how far it was read.
     private var file: FileHandle?
     private var fileNumber: UInt64?
@@ -17,7 +17,7 @@ public struct LogFollower {
     private var reader = LogReader()
 
     /// Starts following `url` from its current end, so that only new events are read.
-    public init(url: URL) {
+    package init(url: URL) {
         self.url = url
         if let file = try? FileHandle(forReadingFrom: url) {
             self.file = file
@@ -28,7 +28,7 @@ public struct LogFollower {
 
     /// Reads the events appended since the last call and hands each to `event` with its line: the rest of the file
     /// being read, then, when the log rotated, the new file from its top.
-    public mutating func readNew(_ event: (EventRecord, UnsafeBufferPointer<UInt8>) -> Void) {
+    package mutating func readNew(_ event: (EventRecord, UnsafeBufferPointer<UInt8>) -> Void) {
         readRest(event)
         var status = stat()
         guard stat(url.path, &status) == 0,

@@ -4,21 +4,21 @@ import Foundation
 /// Reads events from log files, streaming: a file is read a megabyte at a time, so memory stays bounded by the
 /// longest line, whatever the size of the logs. Nothing in a file
 /// is fatal: what cannot be read is counted in ``counts`` and skipped.
-public struct LogReader {
+package struct LogReader {
     /// What was read and skipped so far.
-    public private(set) var counts = ReadCounts()
+    package private(set) var counts = ReadCounts()
     /// The files that could not be opened or read, and why.
-    public private(set) var unreadableFiles: [UnreadableFile] = []
+    package private(set) var unreadableFiles: [UnreadableFile] = []
 
-    public init() {}
+    package init() {}
 
     /// Reads every event of `file`, in the order the file holds them.
-    public mutating func read(_ file: LogFile, _ event: (EventRecord) -> Void) {
+    package mutating func read(_ file: LogFile, _ event: (EventRecord) -> Void) {
         read(file) { record, _ in event(record) }
     }
 
     /// Reads every event of `file` with the JSON line it was read from, for a caller that decodes some in full.
-    public mutating func read(_ file: LogFile, _ event: (EventRecord, UnsafeBufferPointer<UInt8>) -> Void) {
+    package mutating func read(_ file: LogFile, _ event: (EventRecord, UnsafeBufferPointer<UInt8>) -> Void) {
         read(LogPiece(file), event)
     }
 

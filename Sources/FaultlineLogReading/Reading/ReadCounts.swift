@@ -1,28 +1,28 @@
 /// What reading the files found: how much was read, and everything that was skipped, by reason. Every count is
 /// always present, zero or not.
-public struct ReadCounts: Hashable, Sendable, Codable {
+package struct ReadCounts: Hashable, Sendable, Codable {
     /// Files read, and bytes read from them (compressed bytes for rotated logs).
-    public var files = 0
-    public var bytes = 0
+    package var files = 0
+    package var bytes = 0
     /// Non-empty lines seen, and the events read from them and from envelopes.
-    public var lines = 0
-    public var events = 0
+    package var lines = 0
+    package var events = 0
     /// Fields of events that had an unexpected type and were left out; their events were read without them.
-    public var ignoredFields = 0
+    package var ignoredFields = 0
     /// Lines skipped: not UTF-8, not one JSON object, JSON without an event id and time, longer than 16 MiB.
-    public var notUTF8 = 0
-    public var notJSON = 0
-    public var notAnEvent = 0
-    public var tooLong = 0
+    package var notUTF8 = 0
+    package var notJSON = 0
+    package var notAnEvent = 0
+    package var tooLong = 0
     /// Rotated logs that end inside a gzip member, or hold data that is not gzip; the lines before are read.
-    public var truncatedGzip = 0
-    public var corruptGzip = 0
+    package var truncatedGzip = 0
+    package var corruptGzip = 0
     /// Envelopes that could not be parsed, and files that could not be opened or read.
-    public var unreadableEnvelopes = 0
-    public var unreadableFiles = 0
+    package var unreadableEnvelopes = 0
+    package var unreadableFiles = 0
     /// Reads of an event already read (the same `event_id` again in the logs, or in the log and the outbox): the
     /// event is counted once.
-    public var duplicates = 0
+    package var duplicates = 0
 
     enum CodingKeys: String, CodingKey {
         case files, bytes, lines, events, duplicates
@@ -37,7 +37,7 @@ public struct ReadCounts: Hashable, Sendable, Codable {
         case unreadableFiles = "unreadable_files"
     }
 
-    public init() {}
+    package init() {}
 
     /// Adds the counts of another read.
     package mutating func add(_ other: ReadCounts) {

@@ -1,5 +1,5 @@
 /// Why the logs could not be read, said so that the next command is obvious.
-public enum TriageError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum TriageError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The log directory does not exist.
     case missingDirectory(String)
     /// What was given as the log directory is a file.
@@ -8,7 +8,7 @@ public enum TriageError: Error, Hashable, Sendable, CustomStringConvertible {
     case missingFile(String)
     case directoryAsFile(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .missingDirectory(let path):
             "No log directory at \(path). Pass the directory the app's Reporter writes to with --log-dir (its "

@@ -3,7 +3,7 @@ extension EventRecord {
     /// a string as it is, a number or a boolean as its JSON text; `nil` when a member is missing, the value is `null`,
     /// an object or an array, or the line is not a JSON object. Read from the line's bytes, without building the
     /// members it steps over, for `--where` conditions on what ``init(line:)`` does not read.
-    public static func value(at path: [String], in line: UnsafeBufferPointer<UInt8>) -> String? {
+    package static func value(at path: [String], in line: UnsafeBufferPointer<UInt8>) -> String? {
         guard let first = path.first else { return nil }
         var scanner = JSONScanner(line)
         return value(at: path.dropFirst(), named: first, in: &scanner)

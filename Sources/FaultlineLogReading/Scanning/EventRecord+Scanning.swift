@@ -3,7 +3,7 @@ import Foundation
 
 extension EventRecord {
     /// Why a line is not an event.
-    public enum LineFailure: Error, Hashable, Sendable {
+    package enum LineFailure: Error, Hashable, Sendable {
         /// The bytes are not UTF-8.
         case notUTF8
         /// The line is not one JSON object.
@@ -20,7 +20,7 @@ extension EventRecord {
     /// `exception` list. ``grouping`` is the fingerprint, or Sentry's default grouping (``DefaultGrouping``) when the
     /// event has none or one with `{{ default }}`: only then are its exception's frames, threads and stack trace
     /// read.
-    public init(line: UnsafeBufferPointer<UInt8>) throws(LineFailure) {
+    package init(line: UnsafeBufferPointer<UInt8>) throws(LineFailure) {
         guard UTF8Validation.isValid(line) else { throw .notUTF8 }
         var scanner = JSONScanner(line)
         var reading = Reading()
@@ -34,7 +34,7 @@ extension EventRecord {
 
     /// How the event on `line` is grouped, value by value: the fingerprint it sent, else what Sentry's default
     /// grouping counted of it (``DefaultGrouping``), with the values of a fingerprint beside `{{ default }}`.
-    public static func groupingExplanation(line: UnsafeBufferPointer<UInt8>) throws(LineFailure)
+    package static func groupingExplanation(line: UnsafeBufferPointer<UInt8>) throws(LineFailure)
         -> GroupingExplanation
     {
         guard UTF8Validation.isValid(line) else { throw .notUTF8 }

@@ -4,28 +4,28 @@ import Foundation
 /// What `faultline serve` received and refused, across its runs: kept in its log directory as `ingest-stats.json`,
 /// so that `faultline stats` shows it after a restart, beside the forward queues. `/metrics` counts the same for the
 /// running process only.
-public struct IngestStatistics: Hashable, Sendable, Codable, StatisticsFile {
+package struct IngestStatistics: Hashable, Sendable, Codable, StatisticsFile {
     /// The file's name in the log directory.
-    public static let fileName = "ingest-stats.json"
+    package static let fileName = "ingest-stats.json"
 
     /// When the statistics were last written.
-    public var updated: Date?
+    package var updated: Date?
     /// Ingest requests answered, by HTTP status (`"200"`, `"401"`, `"429"`).
-    public var requests: [String: Int] = [:]
+    package var requests: [String: Int] = [:]
     /// Events accepted and stored (in the local log, or without one in the forward queue).
-    public var stored = 0
+    package var stored = 0
     /// Events not stored, by reason: `duplicate`, `malformed`, `unauthorized`, `too_large`, `ratelimited`,
     /// `client_closed`, `unavailable`.
-    public var dropped: [String: Int] = [:]
+    package var dropped: [String: Int] = [:]
     /// What the SDKs said in their client reports they did not send, by `reason/category`, such as
     /// `ratelimit_backoff/error` for the events an SDK dropped while serve's 429 held.
-    public var droppedBySDKs: [String: Int] = [:]
+    package var droppedBySDKs: [String: Int] = [:]
     /// The local log's rotated files deleted to keep it within its size cap (`--max-log-bytes`).
-    public var logFilesEvicted = 0
+    package var logFilesEvicted = 0
     /// The local log's rotated files removed past its maximum age (`--max-age`).
-    public var logFilesExpired = 0
+    package var logFilesExpired = 0
 
-    public init() {}
+    package init() {}
 
     private enum CodingKeys: String, CodingKey {
         case updated, requests, stored, dropped
@@ -34,7 +34,7 @@ public struct IngestStatistics: Hashable, Sendable, Codable, StatisticsFile {
         case logFilesExpired = "log_files_expired"
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         updated = try container.decodeIfPresent(Date.self, forKey: .updated)
         requests = try container.decodeIfPresent([String: Int].self, forKey: .requests) ?? [:]
@@ -46,8 +46,8 @@ public struct IngestStatistics: Hashable, Sendable, Codable, StatisticsFile {
     }
 
     /// Reads the statistics stored in `directory`; empty ones when there are none or they cannot be read.
-    public static func stored(in directory: URL) -> IngestStatistics { storedFile(in: directory) }
+    package static func stored(in directory: URL) -> IngestStatistics { storedFile(in: directory) }
 
     /// Writes the statistics to `directory` as of `date`, replacing the file atomically.
-    public func store(in directory: URL, at date: Date) throws { try storeFile(in: directory, at: date) }
+    package func store(in directory: URL, at date: Date) throws { try storeFile(in: directory, at: date) }
 }

@@ -37,13 +37,13 @@ extension Reporter {
                 handler: diagnosticHandler ?? Diagnostics.standardError)
         }
         /// Tunes how events are sent to ``dsn`` (batching, backoff, timeouts, compression, the outbox's limits),
-        /// starting from ``Uploader/Configuration``'s defaults for ``dsn`` and ``outboxDirectory``, which it cannot
+        /// starting from ``DeliveryConfiguration``'s defaults for ``dsn`` and ``outboxDirectory``, which it cannot
         /// change; leaves the defaults by default. Not called when ``dsn`` is `nil`.
         ///
         /// ```swift
         /// options.configureDelivery = { $0.batchSize = 50; $0.flushInterval = .seconds(10) }
         /// ```
-        public var configureDelivery: @Sendable (inout Uploader.Configuration) -> Void = { _ in }
+        public var configureDelivery: @Sendable (inout DeliveryConfiguration) -> Void = { _ in }
         /// What carries envelopes to ``dsn``; `nil` (the default) is a ``URLSessionEnvelopeTransport``. Server-side
         /// apps on Linux set the `FaultlineAsyncHTTPClient` library's. One reporter's, not shared: closing the reporter
         /// cancels the transport's requests.
@@ -59,7 +59,7 @@ extension Reporter {
         /// retention policy, the log's files are rotated within a 24th of it and removed whole once past it, checked
         /// as events are written and as the uploader sends, at most once a minute; events not yet
         /// sent are counted in ``DeliveryStatistics/expired`` and reported as `cache_overflow`. `configureDelivery`
-        /// may give the outbox an age of its own (``Uploader/Configuration/maxAge``).
+        /// may give the outbox an age of its own (``DeliveryConfiguration/maxAge``).
         public var maxLogAge: Duration?
         /// The gzip level of the log's rotated files, 0 (stored) to 9 (smallest); 6 by default. It trades CPU for the
         /// events an outage keeps within ``maxLogSize``: level 6 costs about twice level 1's CPU per event and stores
@@ -193,9 +193,9 @@ extension Reporter {
         /// without a DSN. Events the server refuses for the DSN itself (401, 403, 404: a wrong key or project) are kept
         /// in the log, retried with the backoff, and sent once the DSN is corrected, in this run or the next; the log's
         /// size and age bound them, as they bound an outage.
-        var deliveryConfiguration: Uploader.Configuration? {
+        var deliveryConfiguration: DeliveryConfiguration? {
             guard let dsn else { return nil }
-            var configuration = Uploader.Configuration(dsn: dsn, outboxDirectory: outboxDirectory)
+            var configuration = DeliveryConfiguration(dsn: dsn, outboxDirectory: outboxDirectory)
             configuration.maxAge = maxLogAge
             configuration.keepsEnvelopesWhenRefused = true
             configuration.diagnostics = diagnostics

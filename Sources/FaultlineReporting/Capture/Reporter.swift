@@ -39,7 +39,7 @@ public actor Reporter {
     /// How events are captured and stored.
     public nonisolated let options: Options
     /// What sends events to ``Options/dsn``; `nil` when events stay in the local log.
-    public nonisolated let uploader: Uploader?
+    package nonisolated let uploader: Uploader?
     private var scope: Scope
     private let scrubber: Scrubber
     /// Assembles and writes what is captured; `nil` when the reporter is not ``Options/enabled``.
@@ -91,6 +91,9 @@ public actor Reporter {
         /// Credentials refreshed, and sessions that expired, in the refreshers the reporter observes.
         public internal(set) var refreshes = 0
         public internal(set) var sessionExpiries = 0
+        /// What was sent to ``Options/dsn`` and what was not, including earlier runs over the same outbox; `nil`
+        /// when events stay in the local log.
+        public internal(set) var delivery: DeliveryStatistics?
     }
 
     /// Creates a reporter; fails when the log directory or the outbox cannot be created or opened. One that is not
@@ -188,9 +191,13 @@ public actor Reporter {
         ledger = StatisticsLedger(uploader: nil, diagnostics: .none)
     }
 
-    /// What the reporter did since it started.
+    /// What the reporter did since it started, and what its uploader delivered.
     public var statistics: Statistics {
-        get async { ledger.statistics }
+        get async {
+            var statistics = ledger.statistics
+            statistics.delivery = await uploader?.statistics
+            return statistics
+        }
     }
 
     /// Waits until every event captured so far is in the local log and, with an uploader, delivered, or until

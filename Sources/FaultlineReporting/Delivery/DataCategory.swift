@@ -35,7 +35,7 @@ public enum DataCategory: String, Hashable, Sendable, Codable, CaseIterable {
     case `internal`
 
     /// The category of an envelope item of type `itemType`; `nil` for a type Sentry's rate limits do not name.
-    public init?(itemType: String) {
+    package init?(itemType: String) {
         switch itemType {
         case "event": self = .error
         case "client_report", RequestOutcomes.type: self = .internal

@@ -4,7 +4,7 @@ import Foundation
 /// `faultline stats` command can show drops by reason.
 public struct DeliveryStatistics: Hashable, Sendable, Codable, StatisticsFile {
     /// The file's name in the outbox directory.
-    public static let fileName = "delivery-stats.json"
+    package static let fileName = "delivery-stats.json"
 
     /// When the statistics were last written.
     public var updated: Date?
@@ -14,7 +14,7 @@ public struct DeliveryStatistics: Hashable, Sendable, Codable, StatisticsFile {
     public var retried = 0
     /// Events not delivered, by reason and category; those dropped by age are in ``expired``.
     public var discarded: [DiscardedEvents] = []
-    /// Events and envelopes not delivered because they waited past the maximum age (``Uploader/Configuration/maxAge``,
+    /// Events and envelopes not delivered because they waited past the maximum age (``DeliveryConfiguration/maxAge``,
     /// `Reporter.Options.maxLogAge`), by category; reported upstream as `cache_overflow`, which client reports have
     /// for a cache that dropped what it held, as they have no reason for age.
     public var expired: [DiscardedEvents] = []
@@ -40,7 +40,7 @@ public struct DeliveryStatistics: Hashable, Sendable, Codable, StatisticsFile {
         public var refusedTheDSN: Bool { [401, 403, 404].contains(status ?? 0) }
     }
 
-    public init() {}
+    package init() {}
 
     private enum CodingKeys: String, CodingKey {
         case updated, delivered, retried, discarded, expired, waiting
@@ -61,7 +61,7 @@ public struct DeliveryStatistics: Hashable, Sendable, Codable, StatisticsFile {
     }
 
     /// Reads the statistics stored in `directory`; empty ones when there are none or they cannot be read.
-    public static func stored(in directory: URL) -> DeliveryStatistics { storedFile(in: directory) }
+    package static func stored(in directory: URL) -> DeliveryStatistics { storedFile(in: directory) }
 
     /// Adds `quantity` events discarded for `reason`.
     mutating func recordDiscarded(_ reason: DiscardReason, _ category: DataCategory, quantity: Int) {

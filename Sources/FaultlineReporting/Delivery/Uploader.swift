@@ -12,12 +12,12 @@ import Foundation
 /// let delivered = await uploader.close(timeout: .seconds(2))
 /// ```
 ///
-/// - **Batching.** Each envelope is stored, then sending starts once ``Configuration/batchSize`` are waiting or the
-///   oldest has waited ``Configuration/flushInterval``. Envelopes go out oldest first over reused connections, at
-///   most ``Configuration/maxConcurrentRequests`` at a time: each response frees a place for the next, until
+/// - **Batching.** Each envelope is stored, then sending starts once ``DeliveryConfiguration/batchSize`` are waiting or the
+///   oldest has waited ``DeliveryConfiguration/flushInterval``. Envelopes go out oldest first over reused connections, at
+///   most ``DeliveryConfiguration/maxConcurrentRequests`` at a time: each response frees a place for the next, until
 ///   none is left. Every request carries `X-Sentry-Auth`, the envelope content type, a gzip body (unless
-///   ``Configuration/compressionLevel`` is 0) and `sent_at` set at send time.
-/// - **Policy.** 2xx deletes the envelope. No response, 502, 503 and 504 keep it and wait ``Configuration/backoff``
+///   ``DeliveryConfiguration/compressionLevel`` is 0) and `sent_at` set at send time.
+/// - **Policy.** 2xx deletes the envelope. No response, 502, 503 and 504 keep it and wait ``DeliveryConfiguration/backoff``
 ///   before the next send; 429 keeps it until its rate limits lift. 413, other 4xx, 500 and other statuses delete it,
 ///   counted as `send_error`.
 /// - **Rate limits.** `X-Sentry-Rate-Limits` is read on every response, `Retry-After` on a 429 (60 seconds when
@@ -31,9 +31,9 @@ import Foundation
 ///   once).
 /// - **Transport.** Requests go through an ``EnvelopeTransport``: URLSession by default, AsyncHTTPClient from the
 ///   `FaultlineAsyncHTTPClient` library for server-side apps on Linux.
-public actor Uploader {
+package actor Uploader {
     /// Where and how envelopes are sent.
-    public nonisolated let configuration: Configuration
+    package nonisolated let configuration: DeliveryConfiguration
     private var outbox: Outbox
     /// The reporter's logs, when the uploader sends a reporter's records, and their lines still to be sent.
     private let logs: [RecordKind: EventLog]
@@ -82,9 +82,9 @@ public actor Uploader {
     /// - Parameters:
     ///   - configuration: Where and how envelopes are sent.
     ///   - transport: What carries the requests; by default a ``URLSessionEnvelopeTransport`` with
-    ///     ``Configuration/maxConcurrentRequests`` connections.
+    ///     ``DeliveryConfiguration/maxConcurrentRequests`` connections.
     /// - Throws: When the outbox directory cannot be created or listed.
-    public init(configuration: Configuration, transport: (any EnvelopeTransport)? = nil) throws {
+    package init(configuration: DeliveryConfiguration, transport: (any EnvelopeTransport)? = nil) throws {
         try self.init(configuration: configuration, transport: transport, logs: [:])
     }
 
@@ -94,7 +94,7 @@ public actor Uploader {
     /// append itself.
     ///
     /// Log lines that are not an object are skipped, counted as `internal_sdk_error`.
-    init(configuration: Configuration, transport: (any EnvelopeTransport)?, logs: [RecordKind: EventLog]) throws {
+    init(configuration: DeliveryConfiguration, transport: (any EnvelopeTransport)?, logs: [RecordKind: EventLog]) throws {
         var unreadable = 0
         let outbox = try Outbox(
             directory: configuration.outboxDirectory,
@@ -141,14 +141,14 @@ public actor Uploader {
     }
 
     /// What the uploader did, including earlier runs on the same outbox.
-    public var statistics: DeliveryStatistics {
+    package var statistics: DeliveryStatistics {
         var statistics = counts
         statistics.waiting = pendingCount
         return statistics
     }
 
     /// How many envelopes and logged records wait to be sent, including those being sent.
-    public var pendingCount: Int { logQueues.values.reduce(outbox.pendingCount) { $0 + $1.pendingCount } }
+    package var pendingCount: Int { logQueues.values.reduce(outbox.pendingCount) { $0 + $1.pendingCount } }
 
     /// Whether nothing waits to be sent.
     var isEmpty: Bool { outbox.isEmpty && logQueues.values.allSatisfy(\.isEmpty) }
@@ -159,7 +159,7 @@ public actor Uploader {
     ///   when it holds no item of a known data category, when the uploader is closed, or when it could not be written
     ///   (counted as `internal_sdk_error`).
     @discardableResult
-    public func enqueue(_ envelope: Envelope) -> Bool {
+    package func enqueue(_ envelope: Envelope) -> Bool {
         guard !isClosed, let category = DataCategory(rateLimiting: envelope) else { return false }
         if rateLimits.deadline(for: category, at: clock.now) != nil {
             discard(envelope, because: .ratelimitBackoff)
@@ -179,7 +179,7 @@ public actor Uploader {
 
     /// How long the rate limits the endpoint announced still hold back `envelope`, and the category they hold back;
     /// `nil` when it may be sent now. A relay passes them on to its own clients, as Sentry's Relay does.
-    public func rateLimit(of envelope: Envelope) -> (wait: Duration, category: DataCategory)? {
+    package func rateLimit(of envelope: Envelope) -> (wait: Duration, category: DataCategory)? {
         guard let category = DataCategory(rateLimiting: envelope) else { return nil }
         let now = clock.now
         guard let deadline = rateLimits.deadline(for: category, at: now) else { return nil }
@@ -256,13 +256,13 @@ public actor Uploader {
 
     /// Counts `quantity` events of `category` that were discarded before reaching the uploader, such as those
     /// `beforeSend` dropped, for the next client report and the statistics.
-    public func recordDiscarded(_ reason: DiscardReason, category: DataCategory = .error, quantity: Int = 1) {
+    package func recordDiscarded(_ reason: DiscardReason, category: DataCategory = .error, quantity: Int = 1) {
         counts.recordDiscarded(reason, category, quantity: quantity)
         if category != .internal { pendingReport.record(reason, category, quantity: quantity) }
     }
 
     /// Sends what waits now, without waiting for a batch to fill, and waits until the outbox is empty or `timeout`
-    /// has passed in real time (whatever ``Configuration``'s clock: the caller's patience is not one of the uploader's
+    /// has passed in real time (whatever ``DeliveryConfiguration``'s clock: the caller's patience is not one of the uploader's
     /// timers). Backoff and rate limits still apply. Counts of what was not delivered are sent too, in a client
     /// report of their own when no envelope is waiting to carry them.
     ///
@@ -270,7 +270,7 @@ public actor Uploader {
     ///   endpoint refused an envelope since the last flush (a wrong key gets 403 for every one), which is dropped and
     ///   counted as `send_error`.
     @discardableResult
-    public func flush(timeout: Duration) async -> Bool {
+    package func flush(timeout: Duration) async -> Bool {
         if !pendingReport.isEmpty, isEmpty, !isClosed {
             storeClientReport()
         }
@@ -289,7 +289,7 @@ public actor Uploader {
     /// - Returns: Whether everything stored was delivered in time. Closing again, even while the first close runs,
     ///   waits for the first and only says whether nothing waits to be sent.
     @discardableResult
-    public func close(timeout: Duration) async -> Bool {
+    package func close(timeout: Duration) async -> Bool {
         if let closing {
             _ = await closing.value
             return isEmpty
@@ -434,7 +434,7 @@ extension Uploader {
         drainTask = Task { await drain() }
     }
 
-    /// Sends stored envelopes, oldest first, with up to ``Configuration/maxConcurrentRequests`` in flight: each
+    /// Sends stored envelopes, oldest first, with up to ``DeliveryConfiguration/maxConcurrentRequests`` in flight: each
     /// response frees a place for the next envelope, including those stored meanwhile. Stops when nothing is sendable
     /// now, then schedules the next attempt.
     private func drain() async {
@@ -573,7 +573,7 @@ extension Uploader {
         }
     }
 
-    /// Says what became of a send, through ``Configuration/diagnostics``: a failure when it is not the one said
+    /// Says what became of a send, through ``DeliveryConfiguration/diagnostics``: a failure when it is not the one said
     /// last (so an outage is one message, not one per envelope), a delivery after failures, and every delivery at the
     /// debug level.
     private func diagnose(

@@ -2,19 +2,19 @@ import Foundation
 
 /// A Sentry envelope: a header line, then items, each a header line with the payload's `length` in bytes and the
 /// payload (Sentry developer docs, "Envelopes"). Faultline sends one event per envelope, as the protocol requires.
-public struct Envelope: Sendable {
+package struct Envelope: Sendable {
     /// One item of an envelope.
-    public struct Item: Sendable {
+    package struct Item: Sendable {
         /// The item type: `event`, `client_report`, …
-        public let type: String
+        package let type: String
         /// The payload bytes.
-        public let payload: Data
+        package let payload: Data
         /// The item header's fields other than `type` and `length`, as an SDK sent them (an attachment's `filename`,
         /// `content_type` and `attachment_type`); empty for the items Faultline makes, which are written with
         /// `content_type` `application/json`.
-        public let headers: [String: JSONValue]
+        package let headers: [String: JSONValue]
 
-        public init(type: String, payload: Data, headers: [String: JSONValue] = [:]) {
+        package init(type: String, payload: Data, headers: [String: JSONValue] = [:]) {
             self.type = type
             self.payload = payload
             self.headers = headers
@@ -22,16 +22,16 @@ public struct Envelope: Sendable {
     }
 
     /// The envelope header's fields (`event_id`, `dsn`, `sdk`, `sent_at`).
-    public var header: [String: JSONValue]
-    public var items: [Item]
+    package var header: [String: JSONValue]
+    package var items: [Item]
 
-    public init(header: [String: JSONValue], items: [Item]) {
+    package init(header: [String: JSONValue], items: [Item]) {
         self.header = header
         self.items = items
     }
 
     /// An envelope carrying one event, whose payload is `eventJSON` exactly (the same bytes as its local log line).
-    public init(eventID: String, eventJSON: Data, dsn: DSN?) {
+    package init(eventID: String, eventJSON: Data, dsn: DSN?) {
         var header: [String: JSONValue] = ["event_id": .string(eventID)]
         if let dsn { header["dsn"] = .string(dsn.description) }
         self.init(header: header, items: [Item(type: "event", payload: eventJSON)])
@@ -41,7 +41,7 @@ public struct Envelope: Sendable {
     ///
     /// Header lines are compact JSON on one line; each item header states its payload length in bytes; every
     /// payload is followed by `\n`.
-    public func serialized(sentAt: Date? = nil) -> Data {
+    package func serialized(sentAt: Date? = nil) -> Data {
         var header = header
         if let sentAt { header["sent_at"] = .string(RFC3339.string(from: sentAt)) }
         var writer = JSONWriter(capacity: items.reduce(256) { $0 + $1.payload.count + 96 })

@@ -27,7 +27,7 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
 
 /// Where diagnostics go, and from which level: what ``Reporter/Options/debug``, ``Reporter/Options/diagnosticLevel``
 /// and ``Reporter/Options/diagnosticHandler`` make of them, handed to the uploader through
-/// ``Uploader/Configuration/diagnostics``.
+/// ``DeliveryConfiguration/diagnostics``.
 public struct Diagnostics: Sendable {
     /// The least level passed on.
     public var minimumLevel: Diagnostic.Level

@@ -2,7 +2,7 @@ import FaultlineReporting
 import Foundation
 
 /// Why a request body could not be decoded.
-public enum BodyDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum BodyDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The `Content-Encoding` is not one the ingest reads.
     case unsupportedEncoding(String)
     /// The compressed data is not valid.
@@ -10,7 +10,7 @@ public enum BodyDecodingError: Error, Hashable, Sendable, CustomStringConvertibl
     /// Decompressed, it would be larger than the limit: a gzip bomb is refused, not inflated.
     case tooLarge(limit: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unsupportedEncoding(let encoding): "unsupported Content-Encoding \(encoding): use gzip, deflate or br"
         case .corrupt(let detail): "the body could not be decompressed: \(detail)"

@@ -5,40 +5,40 @@ import Foundation
 /// What `faultline serve --forward` sends on, where, and how much it keeps while an upstream is away. Each upstream
 /// gets a durable queue of its own, an ``Uploader`` outbox in `<log directory>/forward/<upstream>/`, with the
 /// uploader's retries, backoff, rate limits and client reports.
-public struct ForwardConfiguration: Sendable {
+package struct ForwardConfiguration: Sendable {
     /// The accepted projects and keys whose envelopes are forwarded, and their upstreams. Several routes may share an
     /// upstream, and so its queue.
-    public var routes: [ForwardRoute]
+    package var routes: [ForwardRoute]
     /// Whether accepted events are also written to the local log; `true` by default. Without it (`--forward-only`)
     /// an envelope is answered 200 once it is in the forward queue.
-    public var storesLocally = true
+    package var storesLocally = true
     /// The most envelopes one upstream's queue holds; 200 000 by default (at 5 000 envelopes a second, 40 seconds of
     /// outage). Past it the oldest segment files of the queue are deleted (a segment holds at most a sixteenth of
     /// this cap and of ``maximumQueueBytes``, and 8 MiB), what waited in them counted as `cache_overflow`.
-    public var maximumQueueCount = 200_000
+    package var maximumQueueCount = 200_000
     /// The most bytes of envelopes one upstream's queue holds; 1 GiB by default; past it as past
     /// ``maximumQueueCount``.
-    public var maximumQueueBytes = 1024 * 1024 * 1024
+    package var maximumQueueBytes = 1024 * 1024 * 1024
     /// How long an envelope may wait in an upstream's queue; `nil` (the default) keeps it until it is forwarded or a
     /// cap deletes it. Past it, the oldest segment files are deleted whole, what waited in them reported upstream as
-    /// `cache_overflow` (``Uploader/Configuration/maxAge``), as Relay drops what waited longer than its limit.
-    public var maximumAge: Duration?
+    /// `cache_overflow` (``DeliveryConfiguration/maxAge``), as Relay drops what waited longer than its limit.
+    package var maximumAge: Duration?
     /// The most requests in flight to one upstream; 8 by default.
-    public var maximumConcurrentRequests = 8
+    package var maximumConcurrentRequests = 8
     /// Whether serve asks each upstream at start whether it takes the relay's DSN, and says what it found on
     /// ``IngestConfiguration/warnings`` (`faultline serve` does); `false` by default.
-    public var checksUpstreams = false
+    package var checksUpstreams = false
     /// Whether the envelopes waiting in the queues of upstreams that no route names any more (an earlier `--forward`
     /// to another host, port or project) are forwarded to the one upstream when serve starts, re-addressed to it;
     /// `false` by default, when serve only names those queues on its output (`--drain-stranded-queues`).
-    public var drainsStrandedQueues = false
+    package var drainsStrandedQueues = false
     /// The wait before sending again after a network error, 502, 503 or 504: 1 second doubling up
     /// to 10 seconds, less up to half at random, so that an upstream back from an outage gets the queue within
     /// seconds.
-    public var backoff = Backoff(initial: .seconds(1), multiplier: 2, maximum: .seconds(10), jitter: 0.5)
+    package var backoff = Backoff(initial: .seconds(1), multiplier: 2, maximum: .seconds(10), jitter: 0.5)
 
     /// A configuration that forwards along `routes`; see the properties for the defaults.
-    public init(routes: [ForwardRoute]) {
+    package init(routes: [ForwardRoute]) {
         self.routes = routes
     }
 

@@ -15,7 +15,7 @@ struct Upstream: Sendable {
 
     /// Opens the queue of `dsn` under `logDirectory`; what an earlier run left in it is sent first.
     init(dsn: DSN, logDirectory: URL, configuration: ForwardConfiguration) throws {
-        var settings = Uploader.Configuration(
+        var settings = DeliveryConfiguration(
             dsn: dsn, outboxDirectory: ForwardConfiguration.queueDirectory(for: dsn, in: logDirectory))
         settings.maxOutboxCount = configuration.maximumQueueCount
         settings.maxOutboxBytes = configuration.maximumQueueBytes
@@ -50,7 +50,7 @@ struct Upstream: Sendable {
 
     /// AsyncHTTPClient when the package is built with its `AsyncHTTPClient` trait (scripts/install, scripts/test and
     /// scripts/bench do): on Linux it costs about half the CPU per request of URLSession, the default otherwise.
-    private static func transport(_ settings: Uploader.Configuration) -> (any EnvelopeTransport)? {
+    private static func transport(_ settings: DeliveryConfiguration) -> (any EnvelopeTransport)? {
         #if AsyncHTTPClient
             AsyncHTTPClientEnvelopeTransport(maximumConnections: settings.maxConcurrentRequests)
         #else

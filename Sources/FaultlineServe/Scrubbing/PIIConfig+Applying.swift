@@ -6,7 +6,7 @@ extension PIIConfig {
     /// or `json` is not one JSON text. The rest of its bytes is kept. As in Relay, a whole value that is removed
     /// becomes `null` (its member stays); a part of a text that is removed is taken out; booleans, empty texts and
     /// `true`, `false`, `null`, `undefined` written as texts are left alone.
-    public func applied(toEvent json: Data) -> Data? {
+    package func applied(toEvent json: Data) -> Data? {
         guard !applications.isEmpty else { return nil }
         let walk = PIIWalk(config: self)
         guard let rewritten = try? JSONValue.rewritten(parsing: json, by: walk.rewrite) else { return nil }

@@ -27,10 +27,10 @@ import Foundation
 /// neither defined nor a builtin, an unknown rule type, redaction method or member, a `replaceGroups` group the
 /// pattern does not have, an alias that leads back to itself. (Relay skips unknown rules and methods silently; a
 /// typo there would scrub nothing.)
-public struct PIIConfig: Sendable {
+package struct PIIConfig: Sendable {
     /// Why a PII config was refused.
-    public struct Invalid: Error, CustomStringConvertible, Equatable, Sendable {
-        public let description: String
+    package struct Invalid: Error, CustomStringConvertible, Equatable, Sendable {
+        package let description: String
 
         init(_ description: String) { self.description = description }
     }
@@ -47,7 +47,7 @@ public struct PIIConfig: Sendable {
     /// The config that the JSON text `json` holds.
     ///
     /// - Throws: ``Invalid`` saying what in the config is wrong.
-    public init(json: Data) throws(Invalid) {
+    package init(json: Data) throws(Invalid) {
         var reader = Reader()
         applications = try reader.applications(in: json)
     }

@@ -1,6 +1,6 @@
 extension BoletoErrorCode {
     /// Seed 000's whole `ErrorCode` enum, row by row in the order of the post, with its section comments.
-    public static let all: [BoletoErrorCode] = [
+    package static let all: [BoletoErrorCode] = [
         // Method Not Allowed Error
         BoletoErrorCode(name: "METHOD_NOT_ALLOWED", code: 40500, httpStatus: 405, message: "지원하지 않는 HTTP 메소드입니다."),
         // Not Found Error

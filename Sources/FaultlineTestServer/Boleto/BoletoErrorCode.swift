@@ -4,18 +4,18 @@
 /// ``all`` is the table verbatim, in the order of the post, messy rows included: codes shared by several names
 /// (40400 twice, 40401 six times, 40903 twice) and codes outside their agreed range (`NOT_FOUND_SYS_STICKER` is
 /// 40091 with a 404, `NOT_FOUND_SYS_FRAME` 40490, `NOT_FOUND_TICKET` 40492).
-public struct BoletoErrorCode: Sendable, Equatable {
+package struct BoletoErrorCode: Sendable, Equatable {
     /// The Java enum constant, such as `EXPIRED_TOKEN_ERROR`.
-    public let name: String
+    package let name: String
     /// The business code, such as `40101`.
-    public let code: Int
+    package let code: Int
     /// The HTTP status code the server sends with it, such as `401`.
-    public let httpStatus: Int
+    package let httpStatus: Int
     /// The user-facing message, byte for byte as in the post.
-    public let message: String
+    package let message: String
 
     /// The first row of ``all`` called `name`, or `nil` when the table has none.
-    public static func named(_ name: String) -> BoletoErrorCode? {
+    package static func named(_ name: String) -> BoletoErrorCode? {
         all.first { $0.name == name }
     }
 }

@@ -28,18 +28,18 @@ struct TraceRecorder: RouterMiddleware {
 }
 
 /// The trace headers of one request the seed server received.
-public struct ReceivedTrace: Hashable, Sendable {
+package struct ReceivedTrace: Hashable, Sendable {
     /// The request's path, such as `/boleto/users/7`.
-    public let path: String
+    package let path: String
     /// Its `sentry-trace` header: `{trace id}-{span id}[-{sampled}]`.
-    public let sentryTrace: String
+    package let sentryTrace: String
     /// Its `baggage` header, if it had one.
-    public let baggage: String?
+    package let baggage: String?
     /// Its `traceparent` header, if it had one.
-    public let traceparent: String?
+    package let traceparent: String?
 
     /// The trace id `sentryTrace` names.
-    public var traceID: String { String(sentryTrace.prefix(32)) }
+    package var traceID: String { String(sentryTrace.prefix(32)) }
     /// The span id `sentryTrace` names: the client's span of the request, the parent of the server's.
-    public var spanID: String { String(sentryTrace.dropFirst(33).prefix(16)) }
+    package var spanID: String { String(sentryTrace.dropFirst(33).prefix(16)) }
 }

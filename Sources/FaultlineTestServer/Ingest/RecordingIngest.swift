@@ -4,13 +4,13 @@ import Hummingbird
 /// A loopback endpoint that takes Sentry envelopes (`POST /api/{project}/envelope/`), records each request and
 /// answers as an ``IngestRecorder`` is told: outages, 429s, rate limits, 413s. It checks nothing and stores nothing;
 /// it is the peer for tests and benchmarks of delivery, not an ingest (`faultline serve` is one).
-public enum RecordingIngest {
+package enum RecordingIngest {
     /// The largest body it reads: 20 MiB.
     static let maximumBodySize = 20 * 1024 * 1024
 
     /// Starts the endpoint on 127.0.0.1 at `port` (0, the default: a port the OS chooses), runs `body` with it, and
     /// stops it when `body` returns or throws.
-    public static func run<T: Sendable>(
+    package static func run<T: Sendable>(
         port: Int = 0, recorder: IngestRecorder = IngestRecorder(),
         _ body: @Sendable (RunningRecordingIngest) async throws -> T
     ) async throws -> T {
@@ -37,17 +37,17 @@ public enum RecordingIngest {
 }
 
 /// A ``RecordingIngest`` that is accepting requests.
-public struct RunningRecordingIngest: Sendable {
+package struct RunningRecordingIngest: Sendable {
     /// `http://127.0.0.1:<port>`.
-    public let baseURL: URL
+    package let baseURL: URL
     /// What it received and how it answers.
-    public let recorder: IngestRecorder
+    package let recorder: IngestRecorder
 
     /// The port it listens on.
-    public var port: Int { baseURL.port ?? 0 }
+    package var port: Int { baseURL.port ?? 0 }
 
     /// A DSN that points at it: `http://<publicKey>@127.0.0.1:<port>/<project>`.
-    public func dsn(publicKey: String = "0123456789abcdef0123456789abcdef", project: Int = 1) -> String {
+    package func dsn(publicKey: String = "0123456789abcdef0123456789abcdef", project: Int = 1) -> String {
         "http://\(publicKey)@127.0.0.1:\(port)/\(project)"
     }
 }

@@ -5,10 +5,10 @@ import Foundation
 #endif
 
 /// Waiting for a server started in another process to answer HTTP.
-public enum HTTPReadiness {
+package enum HTTPReadiness {
     /// Polls `url` every 100 ms until the server answers anything (a redirect loop, such as Bugsink's `/` sending to
     /// its login page and back, is an answer too); `false` when `timeout` passes first.
-    public static func wait(for url: URL, timeout: Duration) async -> Bool {
+    package static func wait(for url: URL, timeout: Duration) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             do {

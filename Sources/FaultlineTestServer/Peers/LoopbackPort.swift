@@ -1,14 +1,14 @@
 import Foundation
 
 /// A port for a peer started in another process (Bugsink, Prometheus), which must be told where to listen.
-public enum LoopbackPort {
+package enum LoopbackPort {
     /// Why no port could be found.
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// A TCP port on 127.0.0.1 that nothing listens on now: the system's choice for a socket bound to port 0.
-    public static func unused() throws -> Int {
+    package static func unused() throws -> Int {
         let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(socket) }
         var address = sockaddr_in()

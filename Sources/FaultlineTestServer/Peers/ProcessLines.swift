@@ -2,7 +2,7 @@ import Foundation
 
 /// The lines a child process prints, as they come: how tests and benchmarks read their Python peers (Bugsink, the
 /// official Sentry SDK).
-public enum ProcessLines {
+package enum ProcessLines {
     /// The lines read from `handle` (the reading end of a child's stdout pipe), without their `\n`; the stream
     /// finishes when every process holding the pipe's other end has closed it.
     ///
@@ -10,7 +10,7 @@ public enum ProcessLines {
     /// `readabilityHandler` (a dispatch source) whose handle was closed while its source was still registered, as when
     /// a peer's own children still held the pipe, crashed libdispatch's event loop on Linux
     /// (`_dispatch_event_loop_drain`, swiftlang/swift-subprocess#47).
-    public static func of(_ handle: FileHandle) -> AsyncStream<String> {
+    package static func of(_ handle: FileHandle) -> AsyncStream<String> {
         AsyncStream { continuation in
             let reader = Thread {
                 var pending = Data()

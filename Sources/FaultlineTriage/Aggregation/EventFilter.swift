@@ -1,38 +1,38 @@
 import FaultlineLogReading
 
 /// Which events a triage command counts: a time window and tag filters. Every count a command prints respects it.
-public struct EventFilter: Hashable, Sendable {
+package struct EventFilter: Hashable, Sendable {
     /// Seconds since 1970; events before `since` or at or after `until` are left out.
-    public var since: Double?
-    public var until: Double?
+    package var since: Double?
+    package var until: Double?
     /// Accepted kinds (``EventRecord/kind``), values of `http.route`, `http.status_code` (a status such as `503`, or
     /// a class such as `5xx`), `server.code`, release, environment and user (by id, email or username); an empty set accepts everything.
-    public var kinds: Set<String> = []
-    public var routes: Set<String> = []
-    public var statuses: Set<String> = []
-    public var serverCodes: Set<String> = []
-    public var releases: Set<String> = []
-    public var environments: Set<String> = []
-    public var users: Set<String> = []
+    package var kinds: Set<String> = []
+    package var routes: Set<String> = []
+    package var statuses: Set<String> = []
+    package var serverCodes: Set<String> = []
+    package var releases: Set<String> = []
+    package var environments: Set<String> = []
+    package var users: Set<String> = []
     /// Only the events of one issue: those grouped by this fingerprint (``EventRecord/grouping``); `nil` accepts
     /// every issue.
-    public var grouping: [String]?
+    package var grouping: [String]?
     /// `--where` conditions, all of which an event must meet.
-    public var conditions: [FieldCondition] = []
+    package var conditions: [FieldCondition] = []
     /// `--grep`: text an event's message, title or exception must contain.
-    public var search: TextSearch?
+    package var search: TextSearch?
 
-    public init() {}
+    package init() {}
 
     /// Whether `record` passes every filter.
-    public func accepts(_ record: EventRecord) -> Bool {
+    package func accepts(_ record: EventRecord) -> Bool {
         if let since, record.timestamp < since { return false }
         if let until, record.timestamp >= until { return false }
         return acceptsIgnoringTime(record)
     }
 
     /// Whether `record` passes every filter but the time window.
-    public func acceptsIgnoringTime(_ record: EventRecord) -> Bool {
+    package func acceptsIgnoringTime(_ record: EventRecord) -> Bool {
         Self.accepts(kinds, record.kind) && Self.accepts(routes, record.tags["http.route"])
             && acceptsStatus(record.tags["http.status_code"])
             && Self.accepts(serverCodes, record.tags["server.code"]) && Self.accepts(releases, record.release)
@@ -44,7 +44,7 @@ public struct EventFilter: Hashable, Sendable {
 
     /// Whether the event on `line` meets the conditions that read the line itself (paths such as `contexts.os.name`),
     /// which ``accepts(_:)`` leaves to this; `true` without such conditions, without reading the line.
-    public func acceptsLine(of record: EventRecord, _ line: UnsafeBufferPointer<UInt8>) -> Bool {
+    package func acceptsLine(of record: EventRecord, _ line: UnsafeBufferPointer<UInt8>) -> Bool {
         conditions.allSatisfy { !$0.readsLine || $0.isMet(by: record, line: line) }
     }
 
@@ -54,7 +54,7 @@ public struct EventFilter: Hashable, Sendable {
     }
 
     /// Whether `text` is a status or a class of them: three digits, or a digit and `xx`.
-    public static func isStatusPattern(_ text: String) -> Bool {
+    package static func isStatusPattern(_ text: String) -> Bool {
         let characters = Array(text.lowercased())
         guard characters.count == 3, let first = characters[0].wholeNumberValue, (1...5).contains(first) else {
             return false

@@ -8,7 +8,7 @@ import FaultlineLogReading
 /// `user.ip_address`, `sdk.name`, `extra.…`, its members separated by dots); or else a tag, by its name
 /// (`device.model`, `feature_flag`), also written `tags.NAME`. An event without the field has no value: `=` fails and
 /// `!=` holds, so `KEY=*` asks that the event has the field and `KEY!=*` that it has not.
-public struct FieldCondition: Hashable, Sendable {
+package struct FieldCondition: Hashable, Sendable {
     /// What the condition reads.
     enum Field: Hashable, Sendable {
         case release, environment, level, kind, title, message, userID, userEmail, userName, userSegment
@@ -22,13 +22,13 @@ public struct FieldCondition: Hashable, Sendable {
     let isNegated: Bool
 
     /// Why a condition cannot be read.
-    public struct Mistake: Error, Hashable, Sendable, CustomStringConvertible {
-        public let description: String
+    package struct Mistake: Error, Hashable, Sendable, CustomStringConvertible {
+        package let description: String
     }
 
     /// Reads `KEY=VALUE` or `KEY!=VALUE`, split at the first `=` byte (not character: a combining mark after it
     /// would hide it in a `Character`).
-    public init(_ text: String) throws(Mistake) {
+    package init(_ text: String) throws(Mistake) {
         let bytes = Array(text.utf8)
         guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else {
             throw Mistake(description: "'\(text)' is not a condition: write KEY=VALUE or KEY!=VALUE.")

@@ -2,36 +2,36 @@ import FaultlineLogReading
 
 /// One issue: the events that share a fingerprint, with what triage shows about them. Its memory grows with its
 /// distinct users, routes, codes, releases and active hours, never with its number of events.
-public struct Issue: Hashable, Sendable {
+package struct Issue: Hashable, Sendable {
     /// The id ``IssueID`` gives its fingerprint, all 32 hex digits; shown abbreviated (``LogScan/shortID(of:)``).
-    public let id: String
-    public let fingerprint: [String]
+    package let id: String
+    package let fingerprint: [String]
     /// The kind of its latest event (``EventRecord/kind``), read when asked for rather than for every event added.
-    public var kind: String { latest.kind }
+    package var kind: String { latest.kind }
     /// The title of its latest event (``EventRecord/title``): its exception value or message.
-    public var title: String { latest.title }
-    public internal(set) var events = 0
-    public internal(set) var firstSeen: Double
-    public internal(set) var lastSeen: Double
+    package var title: String { latest.title }
+    package internal(set) var events = 0
+    package internal(set) var firstSeen: Double
+    package internal(set) var lastSeen: Double
     /// Event counts by user (id, else email or username), user segment, route, status, business code, release and
     /// environment.
-    public internal(set) var users: [String: Int] = [:]
-    public internal(set) var segments: [String: Int] = [:]
-    public internal(set) var routes: [String: Int] = [:]
-    public internal(set) var statuses: [String: Int] = [:]
-    public internal(set) var serverCodes: [String: Int] = [:]
-    public internal(set) var releases: [String: Int] = [:]
-    public internal(set) var environments: [String: Int] = [:]
+    package internal(set) var users: [String: Int] = [:]
+    package internal(set) var segments: [String: Int] = [:]
+    package internal(set) var routes: [String: Int] = [:]
+    package internal(set) var statuses: [String: Int] = [:]
+    package internal(set) var serverCodes: [String: Int] = [:]
+    package internal(set) var releases: [String: Int] = [:]
+    package internal(set) var environments: [String: Int] = [:]
     /// Event counts by hour (seconds since 1970 divided by 3600), for trends.
-    public internal(set) var hours: [Int: Int] = [:]
+    package internal(set) var hours: [Int: Int] = [:]
     /// Event counts by minute, for the trends of logs that span at most ``minuteTrendSpan``; `nil` for longer ones,
     /// whose trends are drawn from ``hours``, so that memory stays bounded however long the logs are.
-    public internal(set) var minutes: [Int: Int]?
+    package internal(set) var minutes: [Int: Int]?
 
     /// The longest span of logs whose trends are drawn by minute: 12 hours, 720 minutes at most per issue.
     static let minuteTrendSpan: Double = 12 * 3600
     /// The latest event, for `show`.
-    public internal(set) var latest: EventRecord
+    package internal(set) var latest: EventRecord
 
     init(first record: EventRecord, fingerprint: [String], countsMinutes: Bool) {
         id = IssueID.of(fingerprint)

@@ -9,49 +9,49 @@ import Foundation
 ///
 /// Large logs are read on every core: files, and plain logs cut at line boundaries, are scanned in parallel and
 /// their findings merged in file order, so the result is the one a sequential read gives.
-public struct LogScan: Sendable {
+package struct LogScan: Sendable {
     /// The size of the pieces a plain log is cut into for reading on several cores.
     static let pieceSize = 32 << 20
 
     /// How far a scan has read: bytes of the files (compressed bytes for rotated logs).
-    public struct Progress: Hashable, Sendable {
-        public let bytesRead: Int
-        public let totalBytes: Int
+    package struct Progress: Hashable, Sendable {
+        package let bytesRead: Int
+        package let totalBytes: Int
     }
 
     /// The files read.
-    public let files: [LogFile]
+    package let files: [LogFile]
     /// The incident window the signals are computed for, if any: its events are the ones counted, and the events
     /// before it make the issues' histories.
-    public let window: SignalWindow?
+    package let window: SignalWindow?
     /// Each issue's history up to the window's end, by fingerprint; only with a window.
     private(set) var histories: [[String]: IssueHistory] = [:]
     /// Each release's first event and its events up to the window's end; only with a window.
-    public private(set) var releaseFirstSeen: [String: Double] = [:]
-    public private(set) var releaseEvents: [String: Int] = [:]
+    package private(set) var releaseFirstSeen: [String: Double] = [:]
+    package private(set) var releaseEvents: [String: Int] = [:]
     /// The issues, by fingerprint.
-    public private(set) var issues: [[String]: Issue] = [:]
+    package private(set) var issues: [[String]: Issue] = [:]
     /// The issues' ids as shown: each id's shortest prefix of at least 8 digits that no other issue's id has.
     private var shortIDs: [String: String] = [:]
     /// What was read and skipped.
-    public private(set) var counts = ReadCounts()
+    package private(set) var counts = ReadCounts()
     /// The files that could not be opened or read, and why.
-    public private(set) var unreadableFiles: [UnreadableFile] = []
+    package private(set) var unreadableFiles: [UnreadableFile] = []
     /// Events that passed the filter, in all.
-    public private(set) var events = 0
+    package private(set) var events = 0
     /// Events by `error.kind`.
-    public private(set) var kinds: [String: Int] = [:]
+    package private(set) var kinds: [String: Int] = [:]
     /// Distinct users, releases and environments of the events that passed.
-    public private(set) var users: Set<String> = []
-    public private(set) var releases: [String: Int] = [:]
+    package private(set) var users: Set<String> = []
+    package private(set) var releases: [String: Int] = [:]
     /// Events that passed by minute (seconds since 1970 divided by 60), for timelines.
-    public private(set) var minutes: [Int: Int] = [:]
+    package private(set) var minutes: [Int: Int] = [:]
     /// The first and last event time that passed, seconds since 1970.
-    public private(set) var firstSeen: Double?
-    public private(set) var lastSeen: Double?
+    package private(set) var firstSeen: Double?
+    package private(set) var lastSeen: Double?
     /// The requests the reporters counted by route in the same window, read beside the events (``countRequests(_:)``);
     /// `nil` when none were read: an issue's share of its route's requests comes from them.
-    public private(set) var routeRequests: RouteOutcomes?
+    package private(set) var routeRequests: RouteOutcomes?
     /// How many issues fail under each route, method and outcome, counted once with ``routeRequests``.
     private var issuesByOutcomeKey: [OutcomeKey: Int] = [:]
     /// Ids of outbox events that were found in the log too.
@@ -67,7 +67,7 @@ public struct LogScan: Sendable {
     /// Reads `files` and keeps the events `filter` accepts, telling `progress` after each piece it has read. With a
     /// `window`, the events counted are those in it (the filter's own times are not used), and the events before it
     /// are read for the signals (``signals(of:)``), in the same single pass.
-    public init(
+    package init(
         files: [LogFile], filter: EventFilter, window: SignalWindow? = nil, progress: (Progress) -> Void = { _ in }
     ) async {
         await self.init(files: files, filter: filter, window: window, pieceSize: Self.pieceSize, progress: progress)
@@ -230,14 +230,14 @@ public struct LogScan: Sendable {
 
     /// When `issue` was first seen in the logs read: its first event, before the window too when there is one (the
     /// window bounds what is counted, not how old an issue is).
-    public func firstSeen(of issue: Issue) -> Double {
+    package func firstSeen(of issue: Issue) -> Double {
         histories[issue.fingerprint].map { min($0.firstSeen, issue.firstSeen) } ?? issue.firstSeen
     }
 
     /// Takes the requests the reporters counted by route in the scan's window (and those estimated from spans where
     /// only spans were sent), for each issue's share of its route's requests (``requests(of:)``); nothing when none
     /// were counted.
-    public mutating func countRequests(_ outcomes: RouteOutcomes) {
+    package mutating func countRequests(_ outcomes: RouteOutcomes) {
         routeRequests = outcomes.read.intervals > 0 || !outcomes.estimates.isEmpty ? outcomes : nil
         issuesByOutcomeKey = [:]
         guard routeRequests != nil else { return }
@@ -251,7 +251,7 @@ public struct LogScan: Sendable {
     /// issue of its route, kind and status class, so that they are its own; `nil` when the route has no request counts
     /// (its app does not record them, or the events have no route). Either count is estimated in part when spans
     /// were all some release sent of the route (``RouteOutcomes/requests(ofRoute:method:outcome:)``).
-    public func requests(of issue: Issue) -> (all: RouteOutcomes.Count, failed: RouteOutcomes.Count?)? {
+    package func requests(of issue: Issue) -> (all: RouteOutcomes.Count, failed: RouteOutcomes.Count?)? {
         guard let routeRequests, let key = Self.outcomeKey(of: issue) else { return nil }
         guard let all = routeRequests.requests(ofRoute: key.route, method: key.method) else { return nil }
         let isAlone = issuesByOutcomeKey[key] == 1
@@ -274,14 +274,14 @@ public struct LogScan: Sendable {
 
     /// The id of `issue` as it is shown: the shortest prefix of its id, of at least 8 digits, that no other issue
     /// read has.
-    public func shortID(of issue: Issue) -> String {
+    package func shortID(of issue: Issue) -> String {
         shortIDs[issue.id] ?? String(issue.id.prefix(IssueID.shortLength))
     }
 
     /// The issue whose id starts with `id`: its id as shown, any longer prefix, or the whole id.
     ///
     /// - Throws: ``IssueLookupError`` when no issue or more than one matches.
-    public func issue(_ id: String) throws(IssueLookupError) -> Issue {
+    package func issue(_ id: String) throws(IssueLookupError) -> Issue {
         let prefix = id.lowercased()
         let matches = prefix.isEmpty ? [] : issues.values.filter { $0.id.hasPrefix(prefix) }
         guard matches.count == 1, let issue = matches.first else {
@@ -292,7 +292,7 @@ public struct LogScan: Sendable {
 
     /// The latest event of `issue` decoded in full (breadcrumbs, contexts, request), read again from the files:
     /// a scan keeps only what it counts.
-    public func latestEvent(of issue: Issue) -> SentryEvent? {
+    package func latestEvent(of issue: Issue) -> SentryEvent? {
         var reader = LogReader()
         var found: SentryEvent?
         for file in files where found == nil {
@@ -306,11 +306,11 @@ public struct LogScan: Sendable {
 }
 
 /// Why `faultline show` found no single issue.
-public enum IssueLookupError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum IssueLookupError: Error, Hashable, Sendable, CustomStringConvertible {
     case notFound(String)
     case ambiguous(String, [String])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notFound(let id):
             "No issue \(id) in these logs and filters. Run 'faultline issues' to list the ids."

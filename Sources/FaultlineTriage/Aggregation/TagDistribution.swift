@@ -3,16 +3,16 @@ import FaultlineLogReading
 /// How an event's tags are spread: for each tag (those the events sent, and Sentry's built-in ones, ``BuiltInTags``),
 /// how many events have it and how many have each value, as Sentry's tag distribution shows them. Each event counts once however many times it was read, and for the events its
 /// reporter suppressed (``EventRecord/eventCount``).
-public struct TagDistribution: Sendable {
+package struct TagDistribution: Sendable {
     /// Events that passed the filter.
-    public private(set) var events = 0
+    package private(set) var events = 0
     /// Events by tag and value.
-    public private(set) var counts: [String: [String: Int]] = [:]
-    public private(set) var readCounts = ReadCounts()
-    public private(set) var unreadableFiles: [UnreadableFile] = []
+    package private(set) var counts: [String: [String: Int]] = [:]
+    package private(set) var readCounts = ReadCounts()
+    package private(set) var unreadableFiles: [UnreadableFile] = []
 
     /// Reads `files` and counts the tags of the events `filter` accepts.
-    public init(files: [LogFile], filter: EventFilter) {
+    package init(files: [LogFile], filter: EventFilter) {
         var reader = LogReader()
         var seen: Set<EventKey> = []
         for file in files {
@@ -32,7 +32,7 @@ public struct TagDistribution: Sendable {
     }
 
     /// Keeps only the tags named `keys`.
-    public mutating func keep(_ keys: Set<String>) {
+    package mutating func keep(_ keys: Set<String>) {
         counts = counts.filter { keys.contains($0.key) }
     }
 }

@@ -2,11 +2,11 @@ import FaultlineLogReading
 
 /// `--grep TEXT`: events whose message, title, exception type or exception value contains the text, compared
 /// case-insensitively as a fixed string (not a regular expression).
-public struct TextSearch: Hashable, Sendable {
+package struct TextSearch: Hashable, Sendable {
     /// The text, lower-cased.
     let needle: String
 
-    public init(_ text: String) {
+    package init(_ text: String) {
         needle = text.lowercased()
     }
 

@@ -17,29 +17,29 @@ import Foundation
 ///   the work.
 /// - It holds the directory's lock exclusively, so it refuses to run while a process writes the directory (`faultline
 ///   serve`, an app's reporter), and a writer that starts meanwhile waits for it to finish.
-public struct UserErasure: Sendable {
+package struct UserErasure: Sendable {
     /// What an erasure blanked, or with a dry run would blank.
-    public struct Result: Hashable, Sendable, Encodable {
+    package struct Result: Hashable, Sendable, Encodable {
         /// A file or queue with events of the users, and how many.
-        public struct Erased: Hashable, Sendable, Encodable {
+        package struct Erased: Hashable, Sendable, Encodable {
             /// The path from the log directory: a log file, `outbox`, or `forward/<upstream>`.
-            public let path: String
+            package let path: String
             /// Lines of a log file, envelopes of a queue.
-            public let count: Int
+            package let count: Int
         }
 
         /// The files and queues that held events of the users.
-        public internal(set) var erased: [Erased] = []
+        package internal(set) var erased: [Erased] = []
         /// Files that could not be read whole (a corrupt or cut gzip file), left as they were: they may hold events of
         /// the users.
-        public internal(set) var failures: [String] = []
+        package internal(set) var failures: [String] = []
         /// How many log files and queues were read.
-        public internal(set) var filesRead = 0
+        package internal(set) var filesRead = 0
         /// Whether nothing was changed, only counted.
-        public let dryRun: Bool
+        package let dryRun: Bool
 
         /// The events (lines and envelopes) erased in all.
-        public var total: Int { erased.map(\.count).reduce(0, +) }
+        package var total: Int { erased.map(\.count).reduce(0, +) }
 
         enum CodingKeys: String, CodingKey {
             case erased, failures, total
@@ -47,7 +47,7 @@ public struct UserErasure: Sendable {
             case dryRun = "dry_run"
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             try JSONSchemaVersion.encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(erased, forKey: .erased)
@@ -58,7 +58,7 @@ public struct UserErasure: Sendable {
         }
 
         /// The result as the terminal shows it, for the erasure of `users`.
-        public func text(users: [String]) -> String {
+        package func text(users: [String]) -> String {
             let who = TerminalText.safe(users.joined(separator: ", "))
             let verb = dryRun ? "would forget" : "forgot"
             var lines = [
@@ -80,19 +80,19 @@ public struct UserErasure: Sendable {
     }
 
     /// Why an erasure could not start.
-    public struct Refusal: Error, CustomStringConvertible {
-        public let description: String
+    package struct Refusal: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// The users whose events are erased: ids, emails or usernames.
-    public let users: Set<String>
+    package let users: Set<String>
     /// The users' identities as bytes when a line that holds one holds them as they are, so that a line without them
     /// is passed over unread: none has a character that JSON escapes other than as `\u` (`"`, `\`, `/`, control
     /// characters). `nil` otherwise, and every line is read.
     private let plainIdentities: [[UInt8]]?
 
     /// An erasure of the events of `users`.
-    public init(users: Set<String>) {
+    package init(users: Set<String>) {
         self.users = users
         let isPlain = users.allSatisfy { user in
             user.utf8.allSatisfy {
@@ -105,7 +105,7 @@ public struct UserErasure: Sendable {
     /// Erases the users' events in the log directory `directory`; with `dryRun`, only counts them, without the lock.
     ///
     /// - Throws: ``Refusal`` when the directory is missing, or a process writes it.
-    public func run(in directory: URL, dryRun: Bool = false) throws(Refusal) -> Result {
+    package func run(in directory: URL, dryRun: Bool = false) throws(Refusal) -> Result {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue
         else { throw Refusal(description: "\(directory.path) is not a log directory: it does not exist") }

@@ -2,17 +2,17 @@ import FaultlineLogReading
 import Foundation
 
 /// Finding events by their id, as `faultline show` does when it is given an event id rather than an issue's.
-public enum EventLookup {
+package enum EventLookup {
     /// An event found, with its line exactly as stored.
-    public struct Found: Sendable {
-        public let record: EventRecord
-        public let line: Data
+    package struct Found: Sendable {
+        package let record: EventRecord
+        package let line: Data
     }
 
     /// The events of `files` whose `event_id` starts with `prefix` (any case, dashes aside, as a UUID is sometimes
     /// written), each id once: the first copy read, so a log's before an outbox envelope's. The read stops at a second
     /// id, which makes the prefix ambiguous.
-    public static func events(withIDPrefix prefix: String, in files: [LogFile]) -> [Found] {
+    package static func events(withIDPrefix prefix: String, in files: [LogFile]) -> [Found] {
         let wanted = Self.normalized(prefix)
         guard !wanted.isEmpty else { return [] }
         var reader = LogReader()

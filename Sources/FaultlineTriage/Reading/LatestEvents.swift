@@ -2,15 +2,15 @@ import FaultlineLogReading
 
 /// The latest events of the logs, for `faultline tail`: files are read newest first, and older ones only while fewer
 /// events than asked for were found, so that a long history costs only its end.
-public struct LatestEvents: Sendable {
+package struct LatestEvents: Sendable {
     /// The events found, oldest first.
-    public let events: [EventRecord]
+    package let events: [EventRecord]
     /// The files read that could not be opened or read.
-    public let unreadableFiles: [UnreadableFile]
+    package let unreadableFiles: [UnreadableFile]
 
     /// The last `count` events of `files` (oldest first, as ``LogFile/all(in:)`` lists them) that `filter` accepts.
     /// Outbox envelopes are left out: their events are in the log.
-    public init(_ count: Int, from files: [LogFile], filter: EventFilter) {
+    package init(_ count: Int, from files: [LogFile], filter: EventFilter) {
         var reader = LogReader()
         var latest: [EventRecord] = []
         for file in files.reversed() where count > 0 && file.kind != .envelope {

@@ -3,43 +3,43 @@ import Foundation
 
 /// One event read again in full: what Sentry's event page shows of it, as `show` prints an issue's latest event or
 /// one event by its id.
-public struct EventDetail: Hashable, Sendable, Encodable {
-    public let eventID: String
-    public let timestamp: String
-    public let title: String
+package struct EventDetail: Hashable, Sendable, Encodable {
+    package let eventID: String
+    package let timestamp: String
+    package let title: String
     /// `debug`, `info`, `warning`, `error` or `fatal`.
-    public let level: String
+    package let level: String
     /// The SDK that sent it, such as `sentry.python/2.19.0`.
-    public let sdk: String
+    package let sdk: String
     /// Where it happened, as Sentry's culprit names it: the event's transaction, else its raised exception's
     /// last in-app frame (`shop.checkout in pay`), else its last frame.
-    public let culprit: String?
-    public let release: String?
-    public let environment: String?
+    package let culprit: String?
+    package let release: String?
+    package let environment: String?
     /// The host it happened on (`server_name`).
-    public let serverName: String?
+    package let serverName: String?
     /// Who it happened to, as the event names them.
-    public let user: UserContext?
+    package let user: UserContext?
     /// Every tag, by name.
-    public let tags: [String: String]
+    package let tags: [String: String]
     /// The name and version of each of its `os`, `runtime`, `device`, `app` and `browser` contexts it has.
-    public let contexts: [String: String]
+    package let contexts: [String: String]
     /// Its exceptions, `Type: value`, the first cause first and the one raised last (a chain of one for most).
-    public let exceptions: [String]
+    package let exceptions: [String]
     /// The same exceptions with their stack traces.
-    public let chain: [ChainedException]
+    package let chain: [ChainedException]
     /// The request it was about, as stored (scrubbed): method, URL, query, headers and body.
-    public let request: SentryEvent.Request?
+    package let request: SentryEvent.Request?
     /// The message the server sent with its error, if it sent one.
-    public let serverMessage: String?
+    package let serverMessage: String?
     /// Where decoding failed, and the decoder's words.
-    public let decodingPath: String?
-    public let decodingDetail: String?
+    package let decodingPath: String?
+    package let decodingDetail: String?
     /// The frames of its exception's stack trace (else its current thread's), oldest first: for a Faultline
     /// event, the code that sent the request.
-    public let stacktrace: [SentryEvent.Stacktrace.Frame]
+    package let stacktrace: [SentryEvent.Stacktrace.Frame]
     /// Oldest first.
-    public let breadcrumbs: [Crumb]
+    package let breadcrumbs: [Crumb]
 
     enum CodingKeys: String, CodingKey {
         case timestamp, title, level, sdk, culprit, release, environment, user, tags, contexts, exceptions, chain,
@@ -102,7 +102,7 @@ public struct EventDetail: Hashable, Sendable, Encodable {
         return summaries
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(eventID, forKey: .eventID)
         try container.encode(timestamp, forKey: .timestamp)
@@ -263,21 +263,21 @@ public struct EventDetail: Hashable, Sendable, Encodable {
 
 extension EventDetail {
     /// One exception of an event's chain and the frames of its stack trace, oldest first.
-    public struct ChainedException: Hashable, Sendable, Encodable {
-        public let type: String
-        public let value: String
-        public let stacktrace: [SentryEvent.Stacktrace.Frame]
+    package struct ChainedException: Hashable, Sendable, Encodable {
+        package let type: String
+        package let value: String
+        package let stacktrace: [SentryEvent.Stacktrace.Frame]
     }
 
     /// A breadcrumb of the event, with the request an `http` breadcrumb records: its method, URL and status.
-    public struct Crumb: Hashable, Sendable, Encodable {
-        public let timestamp: String
-        public let category: String?
-        public let level: String
-        public let message: String?
-        public let method: String?
-        public let url: String?
-        public let statusCode: Int?
+    package struct Crumb: Hashable, Sendable, Encodable {
+        package let timestamp: String
+        package let category: String?
+        package let level: String
+        package let message: String?
+        package let method: String?
+        package let url: String?
+        package let statusCode: Int?
 
         enum CodingKeys: String, CodingKey {
             case timestamp, category, level, message, method, url
@@ -299,7 +299,7 @@ extension EventDetail {
                 }
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(timestamp, forKey: .timestamp)
             try container.encode(category, forKey: .category)

@@ -3,16 +3,16 @@ import FaultlineReporting
 
 /// One event as `faultline tail` prints it: a line in ``TailColumns``, or a JSON object per line with `--json` (every field
 /// present, `null` when the event did not say; `status` a number).
-public struct EventLine: Hashable, Sendable, Encodable {
-    public let eventID: String
-    public let timestamp: String
-    public let kind: String
-    public let status: String?
-    public let serverCode: String?
-    public let route: String?
-    public let user: String?
-    public let release: String?
-    public let title: String
+package struct EventLine: Hashable, Sendable, Encodable {
+    package let eventID: String
+    package let timestamp: String
+    package let kind: String
+    package let status: String?
+    package let serverCode: String?
+    package let route: String?
+    package let user: String?
+    package let release: String?
+    package let title: String
 
     enum CodingKeys: String, CodingKey {
         case timestamp, kind, status, route, user, release, title
@@ -20,7 +20,7 @@ public struct EventLine: Hashable, Sendable, Encodable {
         case serverCode = "server_code"
     }
 
-    public init(_ record: EventRecord) {
+    package init(_ record: EventRecord) {
         eventID = record.eventID
         timestamp = RFC3339.string(seconds: record.timestamp, precision: .seconds)
         kind = record.kind
@@ -32,7 +32,7 @@ public struct EventLine: Hashable, Sendable, Encodable {
         title = record.title
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try JSONSchemaVersion.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(eventID, forKey: .eventID)

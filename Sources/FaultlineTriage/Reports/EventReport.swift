@@ -2,13 +2,13 @@ import FaultlineLogReading
 import FaultlineReporting
 
 /// `faultline show <event id>`: one event in full, with the issue it belongs to.
-public struct EventReport: Hashable, Sendable, Encodable {
+package struct EventReport: Hashable, Sendable, Encodable {
     /// The issue's id as shown, and its kind.
-    public let issue: String
-    public let kind: String
-    public let event: EventDetail
+    package let issue: String
+    package let kind: String
+    package let event: EventDetail
     /// What the event was grouped by, value by value, as Sentry's "event grouping information" shows it.
-    public let grouping: GroupingExplanation
+    package let grouping: GroupingExplanation
 
     enum CodingKeys: String, CodingKey {
         case issue, kind, event, grouping
@@ -16,7 +16,7 @@ public struct EventReport: Hashable, Sendable, Encodable {
 
     /// The report of the event `record` read, decoded in full as `event`, among the issues of `scan`; `grouping`
     /// is what it was grouped by.
-    public init(
+    package init(
         _ record: EventRecord, decoded event: SentryEvent, grouping: GroupingExplanation, in scan: LogScan
     ) {
         issue = scan.issues[record.grouping].map(scan.shortID(of:)) ?? IssueID.of(record.grouping)
@@ -25,7 +25,7 @@ public struct EventReport: Hashable, Sendable, Encodable {
         self.grouping = grouping
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try JSONSchemaVersion.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(issue, forKey: .issue)
@@ -35,7 +35,7 @@ public struct EventReport: Hashable, Sendable, Encodable {
     }
 
     /// The event as the terminal shows it, after the issue it belongs to.
-    public func text(style: TextStyle) -> String {
+    package func text(style: TextStyle) -> String {
         let header = "issue \(issue) · \(TerminalText.safe(kind)) · 'faultline events \(issue)' lists its events"
         let lines =
             [header] + event.lines(heading: "event", style: style) + ["", style.bold("grouped by")] + grouping.lines

@@ -2,15 +2,15 @@ import FaultlineLogReading
 
 /// `faultline events <id>`: an issue's events, newest first, one row each: time, event id, user, release, route,
 /// status and title; as a table, JSON, JSON lines or CSV.
-public struct EventsReport: Hashable, Sendable, Encodable {
+package struct EventsReport: Hashable, Sendable, Encodable {
     /// The issue's id as shown, and its title.
-    public let issue: String
-    public let title: String
+    package let issue: String
+    package let title: String
     /// Newest first.
-    public let events: [EventLine]
+    package let events: [EventLine]
     /// The issue's events in the scan that are not listed, those its app's reporter suppressed included.
-    public let leftOut: Int
-    public let read: ReadCounts
+    package let leftOut: Int
+    package let read: ReadCounts
 
     enum CodingKeys: String, CodingKey {
         case issue, title, events, read
@@ -18,7 +18,7 @@ public struct EventsReport: Hashable, Sendable, Encodable {
     }
 
     /// The report of `issue` from `scan`, listing `records` (its latest events, in any order).
-    public init(_ issue: Issue, in scan: LogScan, records: [EventRecord]) {
+    package init(_ issue: Issue, in scan: LogScan, records: [EventRecord]) {
         self.issue = scan.shortID(of: issue)
         title = issue.latest.title
         events = records.sorted { $0.timestamp > $1.timestamp }.map(EventLine.init)
@@ -26,7 +26,7 @@ public struct EventsReport: Hashable, Sendable, Encodable {
         read = scan.counts
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try JSONSchemaVersion.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(issue, forKey: .issue)
@@ -37,7 +37,7 @@ public struct EventsReport: Hashable, Sendable, Encodable {
     }
 
     /// The events as a table fitted to the terminal, the title giving up cells first.
-    public func text(style: TextStyle) -> String {
+    package func text(style: TextStyle) -> String {
         var table = TextTable(
             header: ["TIME (UTC)", "EVENT ID", "USER", "RELEASE", "ROUTE", "STATUS", "TITLE"], rightAligned: [5],
             flexible: 6, dropOrder: [3, 4, 2, 5])
@@ -56,7 +56,7 @@ public struct EventsReport: Hashable, Sendable, Encodable {
     }
 
     /// The events as CSV: a header row, then one row per event, newest first.
-    public func csv() -> String {
+    package func csv() -> String {
         CSV.row(["timestamp", "event_id", "kind", "status", "server_code", "route", "user", "release", "title"])
             + events.map { event in
                 CSV.row([

@@ -4,17 +4,17 @@ import Foundation
 
 /// One queue of `faultline serve --forward`: the envelopes waiting for an upstream, in
 /// `<log directory>/forward/<upstream>/`, and what its uploader did (`delivery-stats.json` beside them).
-public struct ForwardQueue: Hashable, Sendable, Encodable {
+package struct ForwardQueue: Hashable, Sendable, Encodable {
     /// The queue's folder name: the upstream's host, port and project, such as `sentry.example.com_443_42`.
-    public let upstream: String
+    package let upstream: String
     /// The envelopes waiting, and their bytes.
-    public let envelopes: Int
-    public let bytes: Int
+    package let envelopes: Int
+    package let bytes: Int
     /// When the oldest envelope waiting was received; `nil` when none waits, or only envelopes an earlier
     /// version stored, without the time.
-    public let oldestWaiting: Date?
+    package let oldestWaiting: Date?
     /// The uploader's cumulative counts: forwarded (`delivered`), retried, dropped by reason.
-    public let delivery: DeliveryStatistics
+    package let delivery: DeliveryStatistics
 
     enum CodingKeys: String, CodingKey {
         case upstream, envelopes, bytes, delivery
@@ -22,7 +22,7 @@ public struct ForwardQueue: Hashable, Sendable, Encodable {
     }
 
     /// The queues in `logDirectory`, by upstream; none when `serve` never forwarded from it.
-    public static func all(in logDirectory: URL) -> [ForwardQueue] {
+    package static func all(in logDirectory: URL) -> [ForwardQueue] {
         let root = LogLayout(logDirectory).forwardQueues
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
         return names.sorted().compactMap { name in

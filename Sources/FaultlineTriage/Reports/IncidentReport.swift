@@ -4,14 +4,14 @@ import FaultlineReporting
 /// `faultline incident`: the first questions of an incident answered for a window: what is new, what is spiking,
 /// what regressed in the newest release, since when, and for whom; and which routes fail more often or got slower
 /// (``RouteSignals``). ``SignalWindow`` defines each signal.
-public struct IncidentReport: Hashable, Sendable, Encodable {
+package struct IncidentReport: Hashable, Sendable, Encodable {
     /// The window and the thresholds, as the report used them.
-    public struct Window: Hashable, Sendable, Encodable {
-        public let start: String
-        public let end: String
-        public let baselineHours: Double
-        public let spikeFactor: Double
-        public let spikeMinimum: Int
+    package struct Window: Hashable, Sendable, Encodable {
+        package let start: String
+        package let end: String
+        package let baselineHours: Double
+        package let spikeFactor: Double
+        package let spikeMinimum: Int
 
         enum CodingKeys: String, CodingKey {
             case start, end
@@ -21,19 +21,19 @@ public struct IncidentReport: Hashable, Sendable, Encodable {
         }
     }
 
-    public let window: Window
-    public let events: Int
-    public let issues: Int
-    public let users: Int
-    public let newestRelease: String?
-    public let previousRelease: String?
+    package let window: Window
+    package let events: Int
+    package let issues: Int
+    package let users: Int
+    package let newestRelease: String?
+    package let previousRelease: String?
     /// The issues a signal flags: new first, then spiking, then regressed, most events first within each.
-    public private(set) var flagged: [IssueRow]
+    package private(set) var flagged: [IssueRow]
     /// The routes a signal flags, most failed requests first.
-    public let routes: [RouteSignals]
-    public let read: ReadCounts
+    package let routes: [RouteSignals]
+    package let read: ReadCounts
     /// Flagged issues left out by ``limited(to:)``, after the ones listed.
-    public private(set) var leftOut = 0
+    package private(set) var leftOut = 0
     /// How many issues are new, spiking and regressed, listed or not.
     private let newIssues, spikingIssues, regressedIssues: Int
 
@@ -49,7 +49,7 @@ public struct IncidentReport: Hashable, Sendable, Encodable {
 
     /// The incident view of a scan made with a window, with the signals of its routes' requests (the flagged are
     /// kept).
-    public init(_ scan: LogScan, routes: [RouteSignals] = []) {
+    package init(_ scan: LogScan, routes: [RouteSignals] = []) {
         self.routes = routes.filter(\.isFlagged)
         let signalWindow = scan.window ?? SignalWindow(start: scan.firstSeen ?? 0, end: (scan.lastSeen ?? 0) + 1)
         window = Window(
@@ -76,7 +76,7 @@ public struct IncidentReport: Hashable, Sendable, Encodable {
         read = scan.counts
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try JSONSchemaVersion.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(window, forKey: .window)
@@ -93,7 +93,7 @@ public struct IncidentReport: Hashable, Sendable, Encodable {
 
     /// The report with its first `count` flagged issues only; the others are counted in ``leftOut``, and in the
     /// signals' counts.
-    public func limited(to count: Int) -> IncidentReport {
+    package func limited(to count: Int) -> IncidentReport {
         var report = self
         report.flagged = Array(flagged.prefix(count))
         report.leftOut += flagged.count - report.flagged.count
@@ -102,7 +102,7 @@ public struct IncidentReport: Hashable, Sendable, Encodable {
 
     /// The incident as the terminal shows it: the window, the flagged issues with their numbers, and the
     /// definitions the flags follow.
-    public func text(style: TextStyle) -> String {
+    package func text(style: TextStyle) -> String {
         let counts = [
             counted(newIssues, "new issue"), "\(spikingIssues) spiking", "\(regressedIssues) regressed",
         ]

@@ -3,27 +3,27 @@ import FaultlineReporting
 
 /// `faultline show <id>`: one issue in depth: how its events spread over users, routes, codes, releases and
 /// environments, the server's message or the decoding path, and what led to its latest event.
-public struct IssueReport: Hashable, Sendable, Encodable {
+package struct IssueReport: Hashable, Sendable, Encodable {
     /// A value and how many of the issue's events had it.
-    public struct Count: Hashable, Sendable, Codable {
-        public let value: String
-        public let events: Int
+    package struct Count: Hashable, Sendable, Codable {
+        package let value: String
+        package let events: Int
     }
 
     /// The most values listed per distribution.
     static let listed = 10
 
-    public let issue: IssueRow
-    public let fingerprint: [String]
-    public let users: [Count]
-    public let segments: [Count]
-    public let routes: [Count]
-    public let statuses: [Count]
-    public let serverCodes: [Count]
-    public let releases: [Count]
-    public let environments: [Count]
-    public let latest: EventDetail?
-    public let read: ReadCounts
+    package let issue: IssueRow
+    package let fingerprint: [String]
+    package let users: [Count]
+    package let segments: [Count]
+    package let routes: [Count]
+    package let statuses: [Count]
+    package let serverCodes: [Count]
+    package let releases: [Count]
+    package let environments: [Count]
+    package let latest: EventDetail?
+    package let read: ReadCounts
 
     enum CodingKeys: String, CodingKey {
         case issue, fingerprint, users, segments, routes, statuses, releases, environments, latest, read
@@ -31,7 +31,7 @@ public struct IssueReport: Hashable, Sendable, Encodable {
     }
 
     /// The report of `issue` from `scan`, with its latest event decoded in full when it could be read again.
-    public init(_ issue: Issue, in scan: LogScan, latestEvent: SentryEvent?) {
+    package init(_ issue: Issue, in scan: LogScan, latestEvent: SentryEvent?) {
         self.issue = IssueRow(
             issue, in: scan, trendFrom: scan.window?.start ?? scan.firstSeen ?? issue.firstSeen,
             to: scan.window.map { $0.end.nextDown } ?? scan.lastSeen ?? issue.lastSeen,
@@ -48,7 +48,7 @@ public struct IssueReport: Hashable, Sendable, Encodable {
         read = scan.counts
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try JSONSchemaVersion.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(issue, forKey: .issue)
@@ -65,7 +65,7 @@ public struct IssueReport: Hashable, Sendable, Encodable {
     }
 
     /// The issue as the terminal shows it. Everything the events said is made safe with ``TerminalText/safe(_:)``.
-    public func text(style: TextStyle) -> String {
+    package func text(style: TextStyle) -> String {
         let safe = TerminalText.safe
         var lines = [
             style.bold("\(issue.id)  \(safe(issue.kind))  \(safe(issue.title))"),

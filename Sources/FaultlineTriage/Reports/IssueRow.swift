@@ -2,42 +2,42 @@ import FaultlineReporting
 
 /// One row of `faultline issues`, and an issue in every `--json` output: every field is always present, `null` when
 /// the issue's events did not say (`route`, `status`, `server_code`); `status` is a number.
-public struct IssueRow: Hashable, Sendable, Codable {
+package struct IssueRow: Hashable, Sendable, Codable {
     /// Its id as shown: the shortest prefix of its 32-digit id, of 8 digits or more, that no other issue read has;
     /// `show` takes it or any longer prefix.
-    public let id: String
+    package let id: String
     /// The grouping key the id is made from.
-    public let fingerprint: [String]
-    public let kind: String
-    public let title: String
+    package let fingerprint: [String]
+    package let kind: String
+    package let title: String
     /// The route, status and business code of most of its events.
-    public let route: String?
-    public let status: String?
-    public let serverCode: String?
-    public let events: Int
+    package let route: String?
+    package let status: String?
+    package let serverCode: String?
+    package let events: Int
     /// The requests of its route (and method) in the window, as the reporters counted them (`faultline routes`), and
     /// of them those that failed as its events did (its kind and status class, such as `decoding.2xx`) when it is the
     /// only issue of its route, kind and status class: exact where its events are not (sampled, over the fingerprint
     /// limit, or a session expiry that many requests share); `null` where the route has no request counts, or the
     /// failures are shared.
-    public let routeRequests: Int?
-    public let failedRequests: Int?
+    package let routeRequests: Int?
+    package let failedRequests: Int?
     /// Whether those counts are in part estimated from sampled spans (each one standing for 1 / its trace's sample
     /// rate requests), for releases that sent spans and no request outcomes: `faultline serve`'s log, from SDKs that
     /// send only transactions.
-    public let requestsEstimated: Bool
-    public let users: Int
+    package let requestsEstimated: Bool
+    package let users: Int
     /// RFC 3339, UTC.
-    public let firstSeen: String
-    public let lastSeen: String
+    package let firstSeen: String
+    package let lastSeen: String
     /// Its releases, most events first.
-    public let releases: [String]
+    package let releases: [String]
     /// Events per bucket over the range of the whole report, oldest first: buckets of whole minutes for logs that span
     /// up to 12 hours, of whole hours beyond.
-    public let trend: [Int]
+    package let trend: [Int]
     /// Its signals in the incident window (`incident`, and `summary` and `issues` with `--since`); `null` without a
     /// window.
-    public let signals: IssueSignals?
+    package let signals: IssueSignals?
 
     enum CodingKeys: String, CodingKey {
         case id, fingerprint, kind, title, route, status, events, users, releases, trend, signals
@@ -76,7 +76,7 @@ public struct IssueRow: Hashable, Sendable, Codable {
             }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(fingerprint, forKey: .fingerprint)
@@ -97,7 +97,7 @@ public struct IssueRow: Hashable, Sendable, Codable {
         try container.encode(signals, forKey: .signals)
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
         fingerprint = try container.decode([String].self, forKey: .fingerprint)
@@ -120,7 +120,7 @@ public struct IssueRow: Hashable, Sendable, Codable {
 
     /// Its share of its route's requests: `5.0 % of 100`, `~5.0 % of ~100` where they are estimated in part; `-`
     /// where the route has no request counts.
-    public var shareOfRequests: String {
+    package var shareOfRequests: String {
         guard let routeRequests, routeRequests > 0 else { return "-" }
         let about = requestsEstimated ? "~" : ""
         let share = RoutesReport.percent(Double(failedRequests ?? events) / Double(routeRequests))
@@ -129,7 +129,7 @@ public struct IssueRow: Hashable, Sendable, Codable {
 
     /// Its failed requests (or, where the route's failures of its kind are shared with other issues, its events) out
     /// of its route's requests: `5 of 100 requests (5.0 %)`; or that the route has no request counts.
-    public var ofRequests: String {
+    package var ofRequests: String {
         guard let routeRequests, routeRequests > 0 else {
             return "no request counts for \(route ?? "its route") (the app records none, or none in the window)"
         }
@@ -145,7 +145,7 @@ public struct IssueRow: Hashable, Sendable, Codable {
     }
 
     /// The sparkline of ``trend``.
-    public var sparkline: String { Sparkline.draw(trend) }
+    package var sparkline: String { Sparkline.draw(trend) }
 
     static func mostCommon(_ counts: [String: Int]) -> String? {
         ranked(counts).first

@@ -1,9 +1,9 @@
 import FaultlineLogReading
 
 /// `faultline issues`: one row per issue.
-public struct IssuesReport: Hashable, Sendable, Codable {
+package struct IssuesReport: Hashable, Sendable, Codable {
     /// How rows are ordered.
-    public enum Order: String, Sendable, CaseIterable {
+    package enum Order: String, Sendable, CaseIterable {
         /// Most events first.
         case events
         /// Most users first.
@@ -15,11 +15,11 @@ public struct IssuesReport: Hashable, Sendable, Codable {
     /// Buckets in a trend.
     static let trendBuckets = 12
 
-    public private(set) var issues: [IssueRow]
-    public let events: Int
-    public let read: ReadCounts
+    package private(set) var issues: [IssueRow]
+    package let events: Int
+    package let read: ReadCounts
     /// Issues left out by ``limited(to:)``, after the ones listed.
-    public private(set) var leftOut = 0
+    package private(set) var leftOut = 0
 
     enum CodingKeys: String, CodingKey {
         case issues, read
@@ -29,13 +29,13 @@ public struct IssuesReport: Hashable, Sendable, Codable {
     }
 
     /// The issues of a scan in `order`.
-    public init(_ scan: LogScan, order: Order) {
+    package init(_ scan: LogScan, order: Order) {
         issues = Self.rows(of: scan, sortedBy: order)
         events = scan.events
         read = scan.counts
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try JSONSchemaVersion.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(issues.count + leftOut, forKey: .issueCount)
@@ -45,7 +45,7 @@ public struct IssuesReport: Hashable, Sendable, Codable {
         try container.encode(read, forKey: .read)
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         issues = try container.decode([IssueRow].self, forKey: .issues)
         events = try container.decode(Int.self, forKey: .events)
@@ -54,7 +54,7 @@ public struct IssuesReport: Hashable, Sendable, Codable {
     }
 
     /// The report with its first `count` issues only; the others are counted in ``leftOut``.
-    public func limited(to count: Int) -> IssuesReport {
+    package func limited(to count: Int) -> IssuesReport {
         var report = self
         report.issues = Array(issues.prefix(count))
         report.leftOut += issues.count - report.issues.count
@@ -63,7 +63,7 @@ public struct IssuesReport: Hashable, Sendable, Codable {
 
     /// The report with only the issues whose signals pass `isKept` (issues without signals are left out), and only
     /// their events counted.
-    public func keeping(_ isKept: (IssueSignals) -> Bool) -> IssuesReport {
+    package func keeping(_ isKept: (IssueSignals) -> Bool) -> IssuesReport {
         let kept = issues.filter { $0.signals.map(isKept) ?? false }
         return IssuesReport(issues: kept, events: kept.reduce(0) { $0 + $1.events }, read: read)
     }
@@ -75,7 +75,7 @@ public struct IssuesReport: Hashable, Sendable, Codable {
     }
 
     /// The issues as the terminal shows them, with a footer that names the drill-down command.
-    public func text(style: TextStyle) -> String {
+    package func text(style: TextStyle) -> String {
         guard !issues.isEmpty else { return "No issues found.\n" + ReadCounts.text(read, style: style) }
         let listed =
             leftOut > 0
@@ -88,7 +88,7 @@ public struct IssuesReport: Hashable, Sendable, Codable {
 
     /// The issues as CSV: a header row, then one row per issue in the report's order, with the fields of `--json`
     /// (releases and signals joined with `;`, empty where an issue does not say).
-    public func csv() -> String {
+    package func csv() -> String {
         CSV.row([
             "id", "kind", "title", "route", "status", "server_code", "events", "users", "route_requests",
             "failed_requests", "requests_estimated", "first_seen", "last_seen", "releases", "signals",

@@ -1,8 +1,8 @@
 /// The version of the schema of every `--json` output, written first in each as `schema_version`. It changes only
 /// when a field is renamed, retyped or removed; fields may be added within a version.
-public enum JSONSchemaVersion {
+package enum JSONSchemaVersion {
     /// The current version.
-    public static let current = 1
+    package static let current = 1
 
     private enum Key: String, CodingKey {
         case schemaVersion = "schema_version"
@@ -19,7 +19,7 @@ extension JSONSchemaVersion {
     /// `json`, an object `JSONEncoder` wrote with sorted keys (pretty-printed or compact), with its `schema_version`
     /// member moved first, where the schema promises it; every other byte as it was. `json` is returned as it is when
     /// the member is first already or missing.
-    public static func movedFirst(in json: [UInt8]) -> [UInt8] {
+    package static func movedFirst(in json: [UInt8]) -> [UInt8] {
         guard json.first == UInt8(ascii: "{"), let member = topLevelMember(in: json) else { return json }
         // The member is removed with the comma before it, then placed after the brace with a comma after it.
         var moved = json

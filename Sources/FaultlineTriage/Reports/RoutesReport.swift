@@ -7,16 +7,16 @@ import Foundation
 ///
 /// Beside them, apart and labelled so, the routes of releases that sent no request outcomes, estimated from the
 /// `http.client` spans of their sampled transactions (``SpanEstimate``).
-public struct RoutesReport: Hashable, Sendable, Encodable {
+package struct RoutesReport: Hashable, Sendable, Encodable {
     /// How a set of requests ended: counts, the failure rate (0 to 1, `nil` without requests), and percentiles of
     /// their durations.
-    public struct Requests: Hashable, Sendable, Encodable {
-        public let requests: Int
-        public let failures: Int
-        public let failureRate: Double?
+    package struct Requests: Hashable, Sendable, Encodable {
+        package let requests: Int
+        package let failures: Int
+        package let failureRate: Double?
         /// Requests by outcome: `ok`, or a failure's kind and status class (`decoding.2xx`).
-        public let outcomes: [String: Int]
-        public let durationMilliseconds: Durations
+        package let outcomes: [String: Int]
+        package let durationMilliseconds: Durations
 
         init(_ tally: RequestOutcomes.Tally) {
             requests = tally.requests
@@ -44,10 +44,10 @@ public struct RoutesReport: Hashable, Sendable, Encodable {
 
     /// Percentiles of durations in milliseconds, to the microsecond, read at the middle of a histogram bucket: within
     /// 1/32 of the durations they stand for; `nil` when no request was timed.
-    public struct Durations: Hashable, Sendable, Encodable {
-        public let p50: Double?
-        public let p95: Double?
-        public let p99: Double?
+    package struct Durations: Hashable, Sendable, Encodable {
+        package let p50: Double?
+        package let p95: Double?
+        package let p99: Double?
 
         init(_ histogram: LatencyHistogram) {
             func milliseconds(_ fraction: Double) -> Double? {
@@ -58,35 +58,35 @@ public struct RoutesReport: Hashable, Sendable, Encodable {
     }
 
     /// A route, all its requests, and those of each release when it has several.
-    public struct Route: Hashable, Sendable, Encodable {
-        public let method: String
-        public let route: String
-        public let totals: Requests
+    package struct Route: Hashable, Sendable, Encodable {
+        package let method: String
+        package let route: String
+        package let totals: Requests
         /// By release, by requests; empty when the route's requests are of one release.
-        public let releases: [Release]
+        package let releases: [Release]
     }
 
     /// One release's requests of a route.
-    public struct Release: Hashable, Sendable, Encodable {
-        public let release: String?
-        public let totals: Requests
+    package struct Release: Hashable, Sendable, Encodable {
+        package let release: String?
+        package let totals: Requests
     }
 
     /// A route's requests estimated from spans: each span counts for as many requests as its trace's sample rate
     /// says (4 at 25 %), counts rounded to whole requests.
-    public struct EstimatedRoute: Hashable, Sendable, Encodable {
-        public let method: String
-        public let route: String
+    package struct EstimatedRoute: Hashable, Sendable, Encodable {
+        package let method: String
+        package let route: String
         /// Always `true`: these are estimates, not counts.
-        public let estimated = true
-        public let totals: Requests
+        package let estimated = true
+        package let totals: Requests
         /// The spans the estimate is made of, those whose transaction did not say its sample rate (each counted as
         /// one request, so the estimate is then a floor), and the sample rates of the others' traces.
-        public let spans: Int
-        public let unweightedSpans: Int
-        public let sampleRates: [Double]
+        package let spans: Int
+        package let unweightedSpans: Int
+        package let sampleRates: [Double]
         /// The releases the spans came from.
-        public let releases: [String?]
+        package let releases: [String?]
 
         init(_ route: RequestOutcomes.Route, _ releases: [String?: SpanEstimate]) {
             var all = SpanEstimate()
@@ -108,19 +108,19 @@ public struct RoutesReport: Hashable, Sendable, Encodable {
     }
 
     /// When the first interval counted started and the last one ended, RFC 3339; `nil` when none was.
-    public let from: String?
-    public let to: String?
+    package let from: String?
+    package let to: String?
     /// Every request counted.
-    public let totals: Requests
-    public let routes: [Route]
+    package let totals: Requests
+    package let routes: [Route]
     /// The requests the reporters counted together past their route limit; `nil` when there were none.
-    public let overflow: Requests?
+    package let overflow: Requests?
     /// The routes of releases without request outcomes, estimated from their spans, listed as ``routes`` are.
-    public let estimatedRoutes: [EstimatedRoute]
-    public let read: RouteOutcomes.ReadCounts
+    package let estimatedRoutes: [EstimatedRoute]
+    package let read: RouteOutcomes.ReadCounts
 
     /// The report of `outcomes`.
-    public init(_ outcomes: RouteOutcomes) {
+    package init(_ outcomes: RouteOutcomes) {
         from = outcomes.firstStart.map { RFC3339.string(seconds: $0) }
         to = outcomes.lastEnd.map { RFC3339.string(seconds: $0) }
         var all = outcomes.overflow
@@ -147,7 +147,7 @@ public struct RoutesReport: Hashable, Sendable, Encodable {
         read = outcomes.read
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try JSONSchemaVersion.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(from, forKey: .from)
@@ -165,7 +165,7 @@ public struct RoutesReport: Hashable, Sendable, Encodable {
     }
 
     /// A table of the routes, each release of a route with several indented under it, with a headline of the totals.
-    public func text(style: TextStyle) -> String {
+    package func text(style: TextStyle) -> String {
         guard read.intervals > 0 else {
             let none =
                 "No request outcomes: the reporters wrote none (Reporter.Options.recordsRequestOutcomes is on by "

@@ -5,14 +5,14 @@ import Foundation
 /// `faultline stats`: the state of the pipeline on this device: what waits to be sent in the log and the outbox,
 /// what was delivered, retried and dropped (by reason), the same for each upstream `faultline serve --forward` sends
 /// to with what `serve` received and refused, and what the logs held that could not be read.
-public struct StatsReport: Hashable, Sendable, Encodable {
+package struct StatsReport: Hashable, Sendable, Encodable {
     /// The envelopes waiting in the outbox.
-    public struct Outbox: Hashable, Sendable, Codable {
-        public let envelopes: Int
-        public let bytes: Int
+    package struct Outbox: Hashable, Sendable, Codable {
+        package let envelopes: Int
+        package let bytes: Int
         /// When the oldest envelope waiting was stored; `nil` when none waits, or only envelopes an earlier version
         /// stored, without the time.
-        public let oldestWaiting: Date?
+        package let oldestWaiting: Date?
 
         enum CodingKeys: String, CodingKey {
             case envelopes, bytes
@@ -21,12 +21,12 @@ public struct StatsReport: Hashable, Sendable, Encodable {
     }
 
     /// A reporter's records that wait in its logs to be sent: events, transactions, and intervals of request outcomes.
-    public struct LogBacklog: Hashable, Sendable, Codable {
-        public let events: Int
-        public let transactions: Int
-        public let requestOutcomes: Int
+    package struct LogBacklog: Hashable, Sendable, Codable {
+        package let events: Int
+        package let transactions: Int
+        package let requestOutcomes: Int
         /// Their bytes, in all.
-        public let bytes: Int
+        package let bytes: Int
 
         enum CodingKeys: String, CodingKey {
             case events, transactions, bytes
@@ -55,18 +55,18 @@ public struct StatsReport: Hashable, Sendable, Encodable {
 
     /// `null` when files were named instead of a log directory, or for the directory of a relay (`serve --forward`
     /// with forward queues and no app's outbox).
-    public let outbox: Outbox?
+    package let outbox: Outbox?
     /// `null` as ``outbox`` is.
-    public let log: LogBacklog?
+    package let log: LogBacklog?
     /// The uploader's cumulative counts (`outbox/delivery-stats.json`); zeros when it never ran; `null` as ``outbox``
     /// is.
-    public let delivery: DeliveryStatistics?
+    package let delivery: DeliveryStatistics?
     /// The queues of `faultline serve --forward` in the log directory, one per upstream; in the JSON only when
     /// there are some.
-    public let forward: [ForwardQueue]
+    package let forward: [ForwardQueue]
     /// What `faultline serve` received and refused, when it ran on the log directory; in the JSON only then.
-    public let ingest: IngestStatistics?
-    public let read: ReadCounts
+    package let ingest: IngestStatistics?
+    package let read: ReadCounts
     /// When the report was made: what the ages of the text count from.
     let now: Date
 
@@ -75,7 +75,7 @@ public struct StatsReport: Hashable, Sendable, Encodable {
     }
 
     /// The stats of `scan` at `now`, with the outbox of `logDirectory` when the logs came from one.
-    public init(_ scan: LogScan, logDirectory: URL?, now: Date = Date()) {
+    package init(_ scan: LogScan, logDirectory: URL?, now: Date = Date()) {
         read = scan.counts
         self.now = now
         guard let logDirectory else {
@@ -102,7 +102,7 @@ public struct StatsReport: Hashable, Sendable, Encodable {
         delivery = DeliveryStatistics.stored(in: directory)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try JSONSchemaVersion.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(outbox, forKey: .outbox)
@@ -114,7 +114,7 @@ public struct StatsReport: Hashable, Sendable, Encodable {
     }
 
     /// The stats as the terminal shows them.
-    public func text(style: TextStyle) -> String {
+    package func text(style: TextStyle) -> String {
         var lines: [String] = []
         if let outbox, let log, let delivery {
             lines.append(style.bold("log: \(log.text) waiting to be sent, \(log.bytes) bytes"))

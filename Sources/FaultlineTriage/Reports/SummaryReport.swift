@@ -3,36 +3,36 @@ import FaultlineReporting
 
 /// `faultline summary`: what broke, since when, how much, for how many users, in which releases, and what could
 /// not be read.
-public struct SummaryReport: Hashable, Sendable, Encodable {
+package struct SummaryReport: Hashable, Sendable, Encodable {
     /// The kinds every summary counts, present even at zero.
-    public static let kinds = ["server", "transport", "decoding", "session_expired", "other", "error", "message"]
+    package static let kinds = ["server", "transport", "decoding", "session_expired", "other", "error", "message"]
 
-    public struct Release: Hashable, Sendable, Codable {
-        public let release: String
-        public let events: Int
+    package struct Release: Hashable, Sendable, Codable {
+        package let release: String
+        package let events: Int
     }
 
     /// The first and last event that passed the filters, RFC 3339 UTC; `null` when there is none.
-    public let firstSeen: String?
-    public let lastSeen: String?
-    public let events: Int
-    public let issues: Int
-    public let users: Int
+    package let firstSeen: String?
+    package let lastSeen: String?
+    package let events: Int
+    package let issues: Int
+    package let users: Int
     /// Events by `error.kind`.
-    public let kinds: [String: Int]
-    public let releases: [Release]
+    package let kinds: [String: Int]
+    package let releases: [Release]
     /// The issues with the most events, at most five.
-    public let topIssues: [IssueRow]
+    package let topIssues: [IssueRow]
     /// How many issues each signal flags, when the summary has a window (`--since`); `null` otherwise.
-    public let signals: SignalCounts?
+    package let signals: SignalCounts?
 
     /// How many issues are new, spiking and regressed in the window.
-    public struct SignalCounts: Hashable, Sendable, Encodable {
-        public let new: Int
-        public let spiking: Int
-        public let regressed: Int
+    package struct SignalCounts: Hashable, Sendable, Encodable {
+        package let new: Int
+        package let spiking: Int
+        package let regressed: Int
     }
-    public let read: ReadCounts
+    package let read: ReadCounts
 
     enum CodingKeys: String, CodingKey {
         case kinds, releases, read
@@ -46,7 +46,7 @@ public struct SummaryReport: Hashable, Sendable, Encodable {
     }
 
     /// The summary of a scan.
-    public init(_ scan: LogScan) {
+    package init(_ scan: LogScan) {
         firstSeen = scan.firstSeen.map { RFC3339.string(seconds: $0, precision: .seconds) }
         lastSeen = scan.lastSeen.map { RFC3339.string(seconds: $0, precision: .seconds) }
         events = scan.events
@@ -68,7 +68,7 @@ public struct SummaryReport: Hashable, Sendable, Encodable {
         read = scan.counts
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try JSONSchemaVersion.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(firstSeen, forKey: .firstSeen)  // null, not absent, when there are no events
@@ -90,7 +90,7 @@ public struct SummaryReport: Hashable, Sendable, Encodable {
     }
 
     /// The summary as the terminal shows it. Everything the events said is made safe with ``TerminalText/safe(_:)``.
-    public func text(style: TextStyle) -> String {
+    package func text(style: TextStyle) -> String {
         guard let firstSeen, let lastSeen else {
             return "No events found.\n" + ReadCounts.text(read, style: style)
         }

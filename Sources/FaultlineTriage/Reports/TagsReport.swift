@@ -2,13 +2,13 @@ import FaultlineLogReading
 
 /// `faultline tags [id]`: each tag's top values with their counts and shares of the events, for all events or one
 /// issue's, as Sentry's tag distribution shows them.
-public struct TagsReport: Hashable, Sendable, Encodable {
+package struct TagsReport: Hashable, Sendable, Encodable {
     /// One tag: how many events have it, its most frequent values, and how many other values it has.
-    public struct Tag: Hashable, Sendable, Encodable {
-        public let key: String
-        public let events: Int
-        public let values: [Value]
-        public let otherValues: Int
+    package struct Tag: Hashable, Sendable, Encodable {
+        package let key: String
+        package let events: Int
+        package let values: [Value]
+        package let otherValues: Int
 
         enum CodingKeys: String, CodingKey {
             case key, events, values
@@ -17,21 +17,21 @@ public struct TagsReport: Hashable, Sendable, Encodable {
     }
 
     /// A value of a tag, its events and their share of all the events counted, 0 to 1.
-    public struct Value: Hashable, Sendable, Encodable {
-        public let value: String
-        public let events: Int
-        public let share: Double
+    package struct Value: Hashable, Sendable, Encodable {
+        package let value: String
+        package let events: Int
+        package let share: Double
     }
 
     /// The issue's id as shown, when the tags are one issue's.
-    public let issue: String?
-    public let events: Int
+    package let issue: String?
+    package let events: Int
     /// By key.
-    public let tags: [Tag]
-    public let read: ReadCounts
+    package let tags: [Tag]
+    package let read: ReadCounts
 
     /// The report of `distribution`, each tag with its `valuesListed` most frequent values.
-    public init(_ distribution: TagDistribution, issue: String?, valuesListed: Int) {
+    package init(_ distribution: TagDistribution, issue: String?, valuesListed: Int) {
         self.issue = issue
         events = distribution.events
         tags = distribution.counts.keys.sorted().map { key in
@@ -48,7 +48,7 @@ public struct TagsReport: Hashable, Sendable, Encodable {
         read = distribution.readCounts
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try JSONSchemaVersion.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(issue, forKey: .issue)
@@ -62,7 +62,7 @@ public struct TagsReport: Hashable, Sendable, Encodable {
     }
 
     /// Each tag on a line of its own, then its values with their counts and shares, indented.
-    public func text(style: TextStyle) -> String {
+    package func text(style: TextStyle) -> String {
         let safe = TerminalText.safe
         var lines = [
             style.bold((issue.map { "issue \($0): " } ?? "") + "tags of \(counted(events, "event"))")

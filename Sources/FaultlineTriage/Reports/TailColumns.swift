@@ -6,12 +6,12 @@
 /// pipe, a file) nothing is cut. The title, last, takes what is left of a terminal of
 /// known width (at least half of it: the kind, user, code, status and route columns go first), cut in its middle,
 /// and is said without the method and route its ROUTE column shows (``TableTitle``).
-public struct TailColumns: Sendable {
+package struct TailColumns: Sendable {
     private static let header = ["TIME (UTC)", "KIND", "STATUS", "CODE", "ROUTE", "USER", "TITLE"]
     private let layout: TextTable.Layout
 
     /// Columns for a terminal `width` cells wide (`nil`: no limit) that fit `lines`.
-    public init(fitting lines: [EventLine], width: Int?) {
+    package init(fitting lines: [EventLine], width: Int?) {
         var table = TextTable(
             header: Self.header, rightAligned: [], flexible: 6, dropOrder: [1, 5, 3, 2, 4])
         table.minimumWidths = [1: 9, 3: 5, 4: 16, 5: 8]
@@ -25,13 +25,13 @@ public struct TailColumns: Sendable {
     }
 
     /// The header line.
-    public func header(style: TextStyle) -> String {
+    package func header(style: TextStyle) -> String {
         style.bold(layout.line(Self.header, head: 0))
     }
 
     /// `line` in these columns, `-` for what it did not say, on one line however the event's text runs: control
     /// characters are shown escaped.
-    public func text(_ line: EventLine, style: TextStyle) -> String {
+    package func text(_ line: EventLine, style: TextStyle) -> String {
         let (cells, head) = Self.cells(line)
         let text = layout.line(cells, head: head)
         return style.dim(String(text.prefix(line.timestamp.count))) + text.dropFirst(line.timestamp.count)

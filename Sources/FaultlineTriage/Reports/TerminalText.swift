@@ -9,9 +9,9 @@
 ///
 /// Columns are measured in terminal cells by ``width(_:)``: Hangul, CJK ideographs, fullwidth forms and most emoji
 /// take two cells, combining marks none.
-public enum TerminalText {
+package enum TerminalText {
     /// `text` with every control character shown escaped, on one line.
-    public static func safe(_ text: String) -> String {
+    package static func safe(_ text: String) -> String {
         guard text.utf8.contains(where: mayNeedEscaping) else { return text }
         var safe = ""
         safe.reserveCapacity(text.utf8.count)
@@ -22,13 +22,13 @@ public enum TerminalText {
     }
 
     /// The cells `text` takes on a terminal.
-    public static func width(_ text: String) -> Int {
+    package static func width(_ text: String) -> Int {
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
         return text.unicodeScalars.reduce(0) { $0 + width(of: $1) }
     }
 
     /// `text` cut to at most `cells` cells, ending in `…` when it was cut.
-    public static func truncated(_ text: String, toWidth cells: Int) -> String {
+    package static func truncated(_ text: String, toWidth cells: Int) -> String {
         guard width(text) > cells else { return text }
         guard cells > 0 else { return "" }
         var kept = ""
@@ -44,7 +44,7 @@ public enum TerminalText {
 
     /// `text` cut to at most `cells` cells in its middle: its first `head` cells whole (where they fit), then as much
     /// of its start and of its end as fit either side of `…`. A title keeps what it is about and how it ends.
-    public static func truncatedInMiddle(_ text: String, toWidth cells: Int, keepingHead head: Int = 0) -> String {
+    package static func truncatedInMiddle(_ text: String, toWidth cells: Int, keepingHead head: Int = 0) -> String {
         guard width(text) > cells else { return text }
         let startCells = max(head, (cells - 1) / 2)
         let endCells = cells - 1 - startCells
@@ -70,7 +70,7 @@ public enum TerminalText {
 
     /// `text` (prose, on one line) broken at spaces into lines of at most `cells` cells; as it is when `cells` is
     /// `nil`. A word longer than a line stays whole.
-    public static func wrapped(_ text: String, toWidth cells: Int?) -> String {
+    package static func wrapped(_ text: String, toWidth cells: Int?) -> String {
         guard let cells, width(text) > cells else { return text }
         var lines: [String] = []
         var line = ""

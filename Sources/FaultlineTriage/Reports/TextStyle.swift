@@ -1,18 +1,18 @@
 /// How text reports are laid out and decorated: ANSI colours or none, and the width they fit in.
-public struct TextStyle: Sendable {
-    public var colors: Bool
+package struct TextStyle: Sendable {
+    package var colors: Bool
     /// The terminal's width in cells: tables narrow their title column and leave out columns to fit, and `tail`
     /// cuts its lines; `nil` for no limit.
-    public var width: Int?
+    package var width: Int?
 
-    public init(colors: Bool, width: Int? = nil) {
+    package init(colors: Bool, width: Int? = nil) {
         self.colors = colors
         self.width = width
     }
 
     /// The style for standard output: colours only on a terminal whose `TERM` is not `dumb` and when `NO_COLOR` is
     /// not set to a non-empty value (no-color.org); the width of `COLUMNS` when it is set, else of the terminal.
-    public static func forStandardOutput(environment: [String: String], isTerminal: Bool, terminalWidth: Int?)
+    package static func forStandardOutput(environment: [String: String], isTerminal: Bool, terminalWidth: Int?)
         -> TextStyle
     {
         let colors = isTerminal && environment["TERM"] != "dumb" && (environment["NO_COLOR"] ?? "").isEmpty

@@ -3,15 +3,15 @@ import FaultlineReporting
 /// Reads the times `--since` and `--until` take: relative to now (`90s`, `30m`, `2h`, `7d`, `1w`) or absolute
 /// (`2026-11-23`, `2026-11-23T14:00:00Z`, `2026-11-23T14:00Z`, or `2026-11-23 14:00` as the tables show times; with an
 /// offset or not: UTC is assumed).
-public enum TimeExpression {
+package enum TimeExpression {
     /// The seconds a duration such as `90s`, `30m`, `24h`, `7d` or `1w` stands for, or `nil` when `text` is not one.
-    public static func duration(_ text: String) -> Double? {
+    package static func duration(_ text: String) -> Double? {
         guard let start = seconds(text, now: 0), start <= 0, text.last?.isLetter == true else { return nil }
         return -start
     }
 
     /// Seconds since 1970 for `text`, or `nil` when it is neither form.
-    public static func seconds(_ text: String, now: Double) -> Double? {
+    package static func seconds(_ text: String, now: Double) -> Double? {
         if let unit = text.last, let amount = Double(text.dropLast()), amount >= 0, amount.isFinite {
             let scale: Double? =
                 switch unit {

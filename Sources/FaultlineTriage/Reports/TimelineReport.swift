@@ -3,11 +3,11 @@ import FaultlineReporting
 
 /// `faultline timeline`: events over time in equal buckets, empty buckets shown, so that the start of an incident
 /// and its gaps stand out.
-public struct TimelineReport: Hashable, Sendable, Encodable {
+package struct TimelineReport: Hashable, Sendable, Encodable {
     /// One bucket: its start (RFC 3339 UTC) and its events.
-    public struct Bucket: Hashable, Sendable, Encodable {
-        public let start: String
-        public let events: Int
+    package struct Bucket: Hashable, Sendable, Encodable {
+        package let start: String
+        package let events: Int
     }
 
     /// The bucket sizes chosen from, in minutes, smallest first.
@@ -15,10 +15,10 @@ public struct TimelineReport: Hashable, Sendable, Encodable {
     /// The most buckets a chosen size gives.
     static let maximumBuckets = 48
 
-    public let bucketMinutes: Int
-    public let buckets: [Bucket]
-    public let events: Int
-    public let read: ReadCounts
+    package let bucketMinutes: Int
+    package let buckets: [Bucket]
+    package let events: Int
+    package let read: ReadCounts
 
     enum CodingKeys: String, CodingKey {
         case buckets, read
@@ -26,7 +26,7 @@ public struct TimelineReport: Hashable, Sendable, Encodable {
         case bucketMinutes = "bucket_minutes"
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try JSONSchemaVersion.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(bucketMinutes, forKey: .bucketMinutes)
@@ -37,24 +37,24 @@ public struct TimelineReport: Hashable, Sendable, Encodable {
 
     /// Why a timeline with the bucket size asked for is not made: it would have more than
     /// ``maximumRequestedBuckets`` buckets.
-    public struct TooManyBuckets: Error, CustomStringConvertible {
-        public let bucketMinutes: Int
-        public let buckets: Int
+    package struct TooManyBuckets: Error, CustomStringConvertible {
+        package let bucketMinutes: Int
+        package let buckets: Int
 
-        public var description: String {
+        package var description: String {
             "buckets of \(counted(bucketMinutes, "minute")) would make \(buckets) buckets, more than "
                 + "\(TimelineReport.maximumRequestedBuckets): ask for larger buckets or a shorter window (--since, --until)"
         }
     }
 
     /// The most buckets a bucket size asked for may give.
-    public static let maximumRequestedBuckets = 10_000
+    package static let maximumRequestedBuckets = 10_000
 
     /// The timeline of `scan` from `start` to `end` (seconds since 1970; by default its first and last event), in
     /// buckets of the smallest size of 1, 5, 15, 60, 360 and 1440 minutes that gives at most 48, or else of as many
     /// days as give at most 48. A window that runs past the last event (`--since 2h` runs to now) shows its empty
     /// buckets: that errors stopped is news too.
-    public init(_ scan: LogScan, from start: Double? = nil, to end: Double? = nil) {
+    package init(_ scan: LogScan, from start: Double? = nil, to end: Double? = nil) {
         let range = Self.minutes(of: scan, from: start, to: end)
         let size = range.map { range in
             Self.sizes.first { Self.bucketCount(range, size: $0) <= Self.maximumBuckets }
@@ -67,7 +67,7 @@ public struct TimelineReport: Hashable, Sendable, Encodable {
     /// buckets of `bucketMinutes`.
     ///
     /// - Throws: When that gives more than ``maximumRequestedBuckets`` buckets.
-    public init(
+    package init(
         _ scan: LogScan, bucketMinutes: Int, from start: Double? = nil, to end: Double? = nil
     ) throws(TooManyBuckets) {
         let size = max(1, bucketMinutes)
@@ -126,7 +126,7 @@ public struct TimelineReport: Hashable, Sendable, Encodable {
     }
 
     /// The timeline as the terminal shows it: one line per bucket with a bar scaled to the largest.
-    public func text(style: TextStyle) -> String {
+    package func text(style: TextStyle) -> String {
         guard !buckets.isEmpty else { return "No events found.\n" + ReadCounts.text(read, style: style) }
         let largest = buckets.map(\.events).max() ?? 1
         let width = String(largest).count

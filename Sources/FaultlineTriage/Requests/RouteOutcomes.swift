@@ -9,18 +9,18 @@ import Foundation
 /// Requests that only other SDKs' spans tell of (transactions a `faultline serve` stored, from apps that send no
 /// request outcomes) are estimated apart (``SpanEstimate``): a release and environment with request outcomes is
 /// counted from them alone, so that a Faultline reporter's sampled requests are not counted twice.
-public struct RouteOutcomes: Sendable {
+package struct RouteOutcomes: Sendable {
     /// Which lines of request outcomes count.
-    public struct Filter: Hashable, Sendable {
+    package struct Filter: Hashable, Sendable {
         /// The window, seconds since 1970: a line counts when its interval ends in it.
-        public var since: Double?
-        public var until: Double?
+        package var since: Double?
+        package var until: Double?
         /// Only these route templates, releases and environments, when not empty.
-        public var routes: Set<String> = []
-        public var releases: Set<String> = []
-        public var environments: Set<String> = []
+        package var routes: Set<String> = []
+        package var releases: Set<String> = []
+        package var environments: Set<String> = []
 
-        public init() {}
+        package init() {}
 
         func accepts(end: Double, release: String?, environment: String?) -> Bool {
             accepts(end: end) && accepts(release: release) && accepts(environment: environment)
@@ -40,20 +40,20 @@ public struct RouteOutcomes: Sendable {
     }
 
     /// What was read: files and bytes, lines of request outcomes, and lines that were not.
-    public struct ReadCounts: Hashable, Sendable, Encodable {
-        public var files = 0
-        public var bytes = 0
+    package struct ReadCounts: Hashable, Sendable, Encodable {
+        package var files = 0
+        package var bytes = 0
         /// Lines of request outcomes read, each an interval of one reporter.
-        public var intervals = 0
+        package var intervals = 0
         /// Lines of the transactions' logs read, each a transaction, and the requests they timed (`http.client` spans).
-        public var transactions = 0
-        public var spans = 0
+        package var transactions = 0
+        package var spans = 0
         /// Lines that are not request outcomes or transactions (not JSON, or not of their shape), skipped.
-        public var unreadableLines = 0
+        package var unreadableLines = 0
         /// Rotated files that end inside a gzip member or are not gzip, and files that could not be opened or read.
-        public var truncatedGzip = 0
-        public var corruptGzip = 0
-        public var unreadableFiles = 0
+        package var truncatedGzip = 0
+        package var corruptGzip = 0
+        package var unreadableFiles = 0
 
         /// Adds the counts of `other`.
         mutating func add(_ other: ReadCounts) {
@@ -87,11 +87,11 @@ public struct RouteOutcomes: Sendable {
     /// When each release's first interval counted started, seconds since 1970: the order releases came in.
     package private(set) var releaseStarts: [String: Double] = [:]
     /// When the first interval counted started and the last one ended, seconds since 1970.
-    public private(set) var firstStart: Double?
-    public private(set) var lastEnd: Double?
-    public private(set) var read = ReadCounts()
+    package private(set) var firstStart: Double?
+    package private(set) var lastEnd: Double?
+    package private(set) var read = ReadCounts()
     /// The files that could not be opened or read, and why.
-    public private(set) var unreadableFiles: [UnreadableFile] = []
+    package private(set) var unreadableFiles: [UnreadableFile] = []
 
     /// The spans read, by release and environment and route, until they are made into ``estimates``.
     private var spans: [ReleaseEnvironment: [RequestOutcomes.Route: SpanEstimate]] = [:]
@@ -99,12 +99,12 @@ public struct RouteOutcomes: Sendable {
     private var counted: Set<ReleaseEnvironment> = []
 
     /// No requests: what a log directory without request outcomes or transactions holds.
-    public init() {}
+    package init() {}
 
     /// Reads `files`, logs of request outcomes, and adds up the intervals `filter` accepts; then `transactionFiles`,
     /// logs of transactions, and estimates the requests of their spans that `filter` accepts, of the releases and
     /// environments no interval counted. Large logs are read on every core, in pieces (as ``LogScan`` reads them).
-    public init(files: [LogFile], transactionFiles: [LogFile] = [], filter: Filter) async {
+    package init(files: [LogFile], transactionFiles: [LogFile] = [], filter: Filter) async {
         await self.init(files: files, transactionFiles: transactionFiles, filter: filter, pieceSize: LogScan.pieceSize)
     }
 
@@ -189,16 +189,16 @@ public struct RouteOutcomes: Sendable {
     }
 
     /// A number of requests, and whether part of it is estimated from spans.
-    public struct Count: Hashable, Sendable {
-        public var requests: Int
+    package struct Count: Hashable, Sendable {
+        package var requests: Int
         /// Whether some of the requests are estimated from sampled spans (``SpanEstimate``), rounded to whole requests.
-        public var isEstimated: Bool
+        package var isEstimated: Bool
     }
 
     /// The requests of `route` with `method` (of every method when it is `nil`), all releases, and of them those that
     /// ended as `outcome` when it is given: exact where request outcomes counted them, estimated from spans for the
     /// releases that sent only spans; `nil` when neither has the route.
-    public func requests(ofRoute route: String, method: String?, outcome: String? = nil) -> Count? {
+    package func requests(ofRoute route: String, method: String?, outcome: String? = nil) -> Count? {
         func isOfRoute(_ key: RequestOutcomes.Route) -> Bool {
             key.route == route && (method == nil || key.method == method)
         }
@@ -214,12 +214,12 @@ public struct RouteOutcomes: Sendable {
 
     /// The files of the request outcomes' log in `directory`, oldest first (not the transactions' log beside it); none
     /// when it has none.
-    public static func files(in directory: URL) -> [LogFile] {
+    package static func files(in directory: URL) -> [LogFile] {
         files(of: .outcomes, in: directory)
     }
 
     /// The files of the transactions' log in `directory`, oldest first; none when it has none.
-    public static func transactionFiles(in directory: URL) -> [LogFile] {
+    package static func transactionFiles(in directory: URL) -> [LogFile] {
         files(of: .transactions, in: directory)
     }
 

@@ -2,15 +2,15 @@ import FaultlineReporting
 
 /// What an issue's events in an incident window say against its history (``SignalWindow`` defines each): whether it
 /// is new, spiking or regressed, since when, for whom, and in which releases.
-public struct IssueSignals: Hashable, Sendable, Codable {
+package struct IssueSignals: Hashable, Sendable, Codable {
     /// A spike: the issue's events and rates (events per hour) in the baseline and the window, and their ratio,
     /// `null` when the baseline had none.
-    public struct Spike: Hashable, Sendable, Codable {
-        public let baselineEvents: Int
-        public let windowEvents: Int
-        public let baselineRate: Double
-        public let windowRate: Double
-        public let factor: Double?
+    package struct Spike: Hashable, Sendable, Codable {
+        package let baselineEvents: Int
+        package let windowEvents: Int
+        package let baselineRate: Double
+        package let windowRate: Double
+        package let factor: Double?
 
         enum CodingKeys: String, CodingKey {
             case factor
@@ -22,35 +22,35 @@ public struct IssueSignals: Hashable, Sendable, Codable {
     }
 
     /// The issue's share of one release's events.
-    public struct ReleaseShare: Hashable, Sendable, Codable {
-        public let release: String
-        public let events: Int
+    package struct ReleaseShare: Hashable, Sendable, Codable {
+        package let release: String
+        package let events: Int
         /// Its events over all the release's events, 0 to 1.
-        public let share: Double
+        package let share: Double
     }
 
     /// First seen in the window.
-    public let isNew: Bool
+    package let isNew: Bool
     /// Its rates, whether it spikes or not; ``isSpiking`` says whether they make a spike.
-    public let spike: Spike
-    public let isSpiking: Bool
+    package let spike: Spike
+    package let isSpiking: Bool
     /// In the newest release, not in the one before, and in an older one.
-    public let isRegressed: Bool
+    package let isRegressed: Bool
     /// In the newest release and in no older one.
-    public let isNewInRelease: Bool
+    package let isNewInRelease: Bool
     /// The newest release and the one before it, by their first events.
-    public let newestRelease: String?
-    public let previousRelease: String?
+    package let newestRelease: String?
+    package let previousRelease: String?
     /// RFC 3339 UTC: when a new issue started, the minute a spiking one jumped, or a regressed one's first event in the
     /// window; `null` for the others.
-    public let since: String?
+    package let since: String?
     /// The users it hit in the window, and all users seen in the window.
-    public let users: Int
-    public let usersInWindow: Int
+    package let users: Int
+    package let usersInWindow: Int
     /// Its events by user segment in the window, most first.
-    public let segments: [String: Int]
+    package let segments: [String: Int]
     /// Its releases up to the window's end, newest first, with its share of each.
-    public let releases: [ReleaseShare]
+    package let releases: [ReleaseShare]
 
     enum CodingKeys: String, CodingKey {
         case spike, since, users, segments, releases
@@ -65,7 +65,7 @@ public struct IssueSignals: Hashable, Sendable, Codable {
 
     /// The signals' names, as the text reports list them: `new`, `spiking`, `regressed`, `new in <release>` (for an
     /// issue not new in the window: a new issue is new in every release it has).
-    public var names: [String] {
+    package var names: [String] {
         var names: [String] = []
         if isNew { names.append("new") }
         if isSpiking { names.append("spiking") }
@@ -75,12 +75,12 @@ public struct IssueSignals: Hashable, Sendable, Codable {
     }
 
     /// Whether any signal flags it.
-    public var isFlagged: Bool { isNew || isSpiking || isRegressed }
+    package var isFlagged: Bool { isNew || isSpiking || isRegressed }
 }
 
 extension LogScan {
     /// The signals of `issue` in the scan's window; `nil` for a scan without one.
-    public func signals(of issue: Issue) -> IssueSignals? {
+    package func signals(of issue: Issue) -> IssueSignals? {
         guard let window, let history = histories[issue.fingerprint] else { return nil }
         let isNew = history.firstSeen >= window.start
         let hours = (window.end - window.start) / 3600
@@ -127,7 +127,7 @@ extension LogScan {
     }
 
     /// The releases up to the window's end, by their first event, oldest first; the last is the newest.
-    public var releasesByFirstEvent: [String] {
+    package var releasesByFirstEvent: [String] {
         releaseFirstSeen.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map(\.key)
     }
 

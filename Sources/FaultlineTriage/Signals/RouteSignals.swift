@@ -3,18 +3,18 @@ import FaultlineReporting
 /// What a route's requests say in an incident window against its history (``SignalWindow`` defines each): whether the
 /// share of its requests that fail spiked, and whether it got slower in the newest release. Counted from the request
 /// outcomes the reporters wrote, every request counted, none sampled: exact counts, percentiles within 1/32.
-public struct RouteSignals: Hashable, Sendable, Encodable {
+package struct RouteSignals: Hashable, Sendable, Encodable {
     /// Requests and failures, and their ratio (0 to 1; `nil` without requests).
-    public struct FailureRate: Hashable, Sendable, Encodable {
-        public let requests: Int
-        public let failures: Int
-        public var rate: Double? { requests > 0 ? Double(failures) / Double(requests) : nil }
+    package struct FailureRate: Hashable, Sendable, Encodable {
+        package let requests: Int
+        package let failures: Int
+        package var rate: Double? { requests > 0 ? Double(failures) / Double(requests) : nil }
 
         init(_ tally: RequestOutcomes.Tally) {
             (requests, failures) = (tally.requests, tally.failures)
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(requests, forKey: .requests)
             try container.encode(failures, forKey: .failures)
@@ -27,15 +27,15 @@ public struct RouteSignals: Hashable, Sendable, Encodable {
     }
 
     /// The p95 duration in seconds in the newest release and in the one before, and how many requests each is from.
-    public struct Latency: Hashable, Sendable, Encodable {
-        public let release: String
-        public let p95: Double
-        public let requests: Int
-        public let previousRelease: String
-        public let previousP95: Double
-        public let previousRequests: Int
+    package struct Latency: Hashable, Sendable, Encodable {
+        package let release: String
+        package let p95: Double
+        package let requests: Int
+        package let previousRelease: String
+        package let previousP95: Double
+        package let previousRequests: Int
         /// ``p95`` over ``previousP95``; `nil` when that is 0.
-        public var factor: Double? { previousP95 > 0 ? p95 / previousP95 : nil }
+        package var factor: Double? { previousP95 > 0 ? p95 / previousP95 : nil }
 
         enum CodingKeys: String, CodingKey {
             case release, p95, requests, factor
@@ -44,7 +44,7 @@ public struct RouteSignals: Hashable, Sendable, Encodable {
             case previousRequests = "previous_requests"
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(release, forKey: .release)
             try container.encode(p95, forKey: .p95)
@@ -56,17 +56,17 @@ public struct RouteSignals: Hashable, Sendable, Encodable {
         }
     }
 
-    public let method: String
-    public let route: String
+    package let method: String
+    package let route: String
     /// Its requests in the window and in the baseline before it.
-    public let window: FailureRate
-    public let baseline: FailureRate
+    package let window: FailureRate
+    package let baseline: FailureRate
     /// The window's failure rate over the baseline's; `nil` when the baseline had no failure or too few requests.
-    public let rateFactor: Double?
-    public let isFailureRateSpiking: Bool
+    package let rateFactor: Double?
+    package let isFailureRateSpiking: Bool
     /// Its p95 in the newest release against the release before, when both have enough requests.
-    public let latency: Latency?
-    public let isLatencyRegressed: Bool
+    package let latency: Latency?
+    package let isLatencyRegressed: Bool
 
     enum CodingKeys: String, CodingKey {
         case method, route, window, baseline, latency
@@ -76,16 +76,16 @@ public struct RouteSignals: Hashable, Sendable, Encodable {
     }
 
     /// The signals' names, as the text reports list them.
-    public var names: [String] {
+    package var names: [String] {
         (isFailureRateSpiking ? ["failure rate spiking"] : []) + (isLatencyRegressed ? ["slower"] : [])
     }
 
     /// Whether a signal flags it.
-    public var isFlagged: Bool { isFailureRateSpiking || isLatencyRegressed }
+    package var isFlagged: Bool { isFailureRateSpiking || isLatencyRegressed }
 
     /// The signals of every route with requests in `window`, against `baseline`, the requests of the
     /// ``SignalWindow/baseline`` before it, with `thresholds`; flagged routes first, most failures first.
-    public static func signals(
+    package static func signals(
         window: RouteOutcomes, baseline: RouteOutcomes, thresholds: SignalWindow
     ) -> [RouteSignals] {
         let releases = window.releaseStarts.merging(baseline.releaseStarts, uniquingKeysWith: min)

@@ -18,37 +18,37 @@
 /// - **Since**: when a new issue started; the first minute in the window in which a spiking issue had at least
 ///   ``spikeFactor`` times its baseline's events per minute (and at least one); a regressed issue's first event in the
 ///   window.
-public struct SignalWindow: Hashable, Sendable {
+package struct SignalWindow: Hashable, Sendable {
     /// The window, seconds since 1970: events at or after `start` and before `end`.
-    public var start: Double
-    public var end: Double
+    package var start: Double
+    package var end: Double
     /// The length of the baseline before the window, in seconds: 24 hours by default.
-    public var baseline: Double = 24 * 3600
+    package var baseline: Double = 24 * 3600
     /// How many times its baseline rate an issue's window rate must be to spike: 5 by default.
-    public var spikeFactor: Double = 5
+    package var spikeFactor: Double = 5
     /// The fewest events in the window a spiking issue has: 10 by default, so that 1 → 5 is no spike.
-    public var spikeMinimum = 10
+    package var spikeMinimum = 10
     /// The fewest requests a route's rate or percentile is compared from: 100 by default, so that 1 failure in 3
     /// requests is no spike.
-    public var minimumRequests = 100
+    package var minimumRequests = 100
     /// How many times the release before's p95 a route's p95 in the newest release must be to regress: 1.5 by default.
-    public var latencyFactor = 1.5
+    package var latencyFactor = 1.5
     /// How many seconds more than the release before's p95 it must also be: 10 ms by default, so that 2 → 4 ms is no
     /// regression.
-    public var latencyFloor = 0.01
+    package var latencyFloor = 0.01
 
     /// A window from `start` to `end`, with the default baseline and thresholds.
-    public init(start: Double, end: Double) {
+    package init(start: Double, end: Double) {
         self.start = start
         self.end = end
     }
 
     /// Whether events after ``end`` count as the window's too: a window that runs to now (no `--until`) keeps the
     /// events of a clock that runs ahead, so that no event is left out; its rates still use ``end``.
-    public var includesLaterEvents = false
+    package var includesLaterEvents = false
 
     /// Where the baseline starts.
-    public var baselineStart: Double { start - baseline }
+    package var baselineStart: Double { start - baseline }
 
     /// Whether an event at `time` is before the window's end, or counts as if it were.
     func contains(before time: Double) -> Bool {

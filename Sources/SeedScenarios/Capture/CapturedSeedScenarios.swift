@@ -13,10 +13,10 @@ import FaultlineTestServer
 /// - a request after both tokens expired → one session-expired event.
 ///
 /// The end-to-end tests deliver these to Bugsink, and the CLI's golden transcripts are made from their log.
-public struct CapturedSeedScenarios: Sendable {
+package struct CapturedSeedScenarios: Sendable {
     /// The fingerprints of the events, grouped by issue: what an ingest that groups by fingerprint (Bugsink, Sentry)
     /// must make of them.
-    public static let fingerprintsByIssue: Set<[[String]]> = [
+    package static let fingerprintsByIssue: Set<[[String]]> = [
         Array(repeating: ["server", "POST /boleto/travels", "400", "40013"], count: 2),
         [["server", "PATCH /boleto/travels/{id}", "403", "40304"]],
         Array(repeating: ["decoding", "Envelope<User>", "data.profileImage"], count: 2),
@@ -26,12 +26,12 @@ public struct CapturedSeedScenarios: Sendable {
     ]
 
     /// The reporter the failures are captured by.
-    public let reporter: Reporter
+    package let reporter: Reporter
     private let server: RunningSeedServer
     private let client: APIClient
 
     /// A Boleto client on `server` whose failures `reporter` captures; the scope's user is `KAKAO_kim`.
-    public init(server: RunningSeedServer, reporter: Reporter) async {
+    package init(server: RunningSeedServer, reporter: Reporter) async {
         let tokens = await server.state.issueTokens(for: .boleto)
         let refresher = TokenRefresher(
             authenticator: BoletoAPI.Authenticator(baseURL: server.baseURL), credential: BearerTokens(tokens))
@@ -48,7 +48,7 @@ public struct CapturedSeedScenarios: Sendable {
     }
 
     /// Sends the scenarios' requests in order, calling `beforeEach` before each one (a test moves its clock there).
-    public func run(beforeEach: () async -> Void = {}) async {
+    package func run(beforeEach: () async -> Void = {}) async {
         await beforeEach()
         _ = try? await client.send(APIRequest<EmptyResponse>(.post, "/boleto/travels"))
         await beforeEach()

@@ -5,22 +5,22 @@ import Foundation
 
 /// Drives Faultline's client through the seed posts' scenarios against a running seed server and reports what each
 /// request became: the demo behind `faultline-demo`.
-public struct SeedDemo: Sendable {
+package struct SeedDemo: Sendable {
     /// One line of the demo's report.
-    public struct Line: Sendable {
+    package struct Line: Sendable {
         /// The scenario from `SCENARIOS.md`, such as `S4`.
-        public let scenario: String
+        package let scenario: String
         /// What was done.
-        public let action: String
+        package let action: String
         /// What came of it: a classified failure, or a summary of outcomes.
-        public let outcome: String
+        package let outcome: String
     }
 
     private let server: RunningSeedServer
     private let reporter: Reporter?
 
     /// The scenarios, in the order ``run(report:beforeEach:)`` runs them.
-    public static let scenarios = [
+    package static let scenarios = [
         "business codes", "failure inside a 200", "expiry on a 400", "concurrent rejections",
         "expired refresh token", "missing profile images", "proxy error page", "timeout", "Retry-After",
         "cancellation",
@@ -28,19 +28,19 @@ public struct SeedDemo: Sendable {
 
     /// The indices in ``scenarios`` during which the demo's ingest is down, so that events wait in the log: from
     /// "missing profile images" to "proxy error page".
-    public static let outage =
+    package static let outage =
         (scenarios.firstIndex(of: "missing profile images") ?? 0)..<(scenarios.firstIndex(of: "timeout") ?? 0)
 
     /// Creates a demo against a running seed server; with a `reporter`, every client captures its failures
     /// (``CaptureMiddleware``) and every refresher's events become breadcrumbs.
-    public init(server: RunningSeedServer, reporter: Reporter? = nil) {
+    package init(server: RunningSeedServer, reporter: Reporter? = nil) {
         self.server = server
         self.reporter = reporter
     }
 
     /// Runs every scenario in order, calling `beforeEach` with the index in ``scenarios`` of the next one, and
     /// hands each report line to `report` as it is ready.
-    public func run(report: @Sendable (Line) -> Void, beforeEach: (Int) async -> Void = { _ in }) async {
+    package func run(report: @Sendable (Line) -> Void, beforeEach: (Int) async -> Void = { _ in }) async {
         let steps: [(@Sendable (Line) -> Void) async -> Void] = [
             businessCodes, failureInsideA200, expiryOnA400, concurrentRejections, expiredRefreshToken,
             missingProfileImages, proxyErrorPage, timeout, retryAfter, cancellation,

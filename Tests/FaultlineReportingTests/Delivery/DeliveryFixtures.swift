@@ -38,15 +38,15 @@ enum DeliveryFixtures {
 
     /// A configuration for tests: short backoff, short interval, and requests that do not time out before the endpoint
     /// answers (a held request waits a minute; a loaded CI machine stalls for seconds).
-    static func configuration(dsn: String, outbox: URL) throws -> Uploader.Configuration {
-        var configuration = Uploader.Configuration(dsn: try DSN(dsn), outboxDirectory: outbox)
+    static func configuration(dsn: String, outbox: URL) throws -> DeliveryConfiguration {
+        var configuration = DeliveryConfiguration(dsn: try DSN(dsn), outboxDirectory: outbox)
         tune(&configuration)
         return configuration
     }
 
     /// Sets the test ``configuration(dsn:outbox:)``'s timings on `configuration`: a reporter's
     /// `Reporter.Options.configureDelivery`.
-    @Sendable static func tune(_ configuration: inout Uploader.Configuration) {
+    @Sendable static func tune(_ configuration: inout DeliveryConfiguration) {
         configuration.flushInterval = .milliseconds(50)
         configuration.backoff = .init(initial: .milliseconds(50), multiplier: 2, maximum: .milliseconds(400))
         configuration.requestTimeout = slowed(.seconds(120))

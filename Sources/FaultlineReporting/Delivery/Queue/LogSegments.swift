@@ -12,7 +12,7 @@ import Foundation
 struct LogSegments: QueueSegments {
     /// The most bytes of lines kept in memory.
     static let cacheBudget = 4 * 1024 * 1024
-    /// The most waiting lines indexed in memory: the uploader's ``Uploader/Configuration/maxIndexedLines``.
+    /// The most waiting lines indexed in memory: the uploader's ``DeliveryConfiguration/maxIndexedLines``.
     let indexLimit: Int
 
     /// What the log holds, which the envelopes that carry its lines are typed and counted by.

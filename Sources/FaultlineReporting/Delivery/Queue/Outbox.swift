@@ -149,7 +149,7 @@ enum OutboxError: Error, Hashable, CustomStringConvertible {
         switch self {
         case .envelopeTooLarge(let size, let limit):
             "The envelope takes \(size) bytes, more than the outbox's limit of \(limit) bytes; raise "
-                + "Uploader.Configuration.maxOutboxBytes to keep envelopes this large."
+                + "DeliveryConfiguration.maxOutboxBytes to keep envelopes this large."
         }
     }
 }

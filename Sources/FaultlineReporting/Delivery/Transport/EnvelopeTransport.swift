@@ -1,6 +1,6 @@
 import Foundation
 
-/// Carries an ``Uploader``'s requests to the endpoint. The uploader decides what to send and what the answer means;
+/// Carries the requests of a reporter's uploader to the endpoint. The uploader decides what to send and what the answer means;
 /// a transport only posts and reports the answer.
 ///
 /// ``URLSessionEnvelopeTransport`` is the default, on every platform. On Linux, where URLSession is

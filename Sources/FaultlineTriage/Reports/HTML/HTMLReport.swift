@@ -5,10 +5,10 @@ import FaultlineReporting
 /// are not at a terminal. It draws the timeline, the events by kind, route, server code, status, user and release,
 /// and the top issues with their trends, in inline SVG and CSS: no script, nothing fetched, so it opens offline and
 /// from a mail attachment.
-public struct HTMLReport: Sendable {
+package struct HTMLReport: Sendable {
     /// The colour of each chart's bars, by the chart's name (the `id` of its section), so that a rendering of the
     /// page can be checked chart by chart.
-    public static let chartColors = [
+    package static let chartColors = [
         "timeline": "#e8590c", "kinds": "#1c7ed6", "routes": "#2f9e44", "codes": "#ae3ec9", "statuses": "#f59f00",
         "users": "#0c8599", "releases": "#d6336c",
     ]
@@ -25,7 +25,7 @@ public struct HTMLReport: Sendable {
     let generatedAt: String
 
     /// The report of `scan`, stamped as made at `generatedAt` (seconds since 1970).
-    public init(_ scan: LogScan, generatedAt: Double) {
+    package init(_ scan: LogScan, generatedAt: Double) {
         summary = SummaryReport(scan)
         incident = scan.window == nil ? nil : IncidentReport(scan)
         timeline = TimelineReport(scan, from: scan.window?.start, to: scan.window?.end)
@@ -46,7 +46,7 @@ public struct HTMLReport: Sendable {
     }
 
     /// The page.
-    public func html() -> String {
+    package func html() -> String {
         var page = """
             <!doctype html>
             <html lang="en">
@@ -192,7 +192,7 @@ extension HTMLReport: Encodable {
         case generatedAt = "generated_at"
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try JSONSchemaVersion.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(generatedAt, forKey: .generatedAt)
