@@ -58,9 +58,14 @@ let package = Package(
             name: "CFaultlineBrotli", pkgConfig: "libbrotlidec",
             providers: [.apt(["libbrotli-dev"]), .brew(["brotli"])]
         ),
+        // What is on disk: the log directory's layout, the rotating, gzipped, locked logs every record kind is written
+        // to and read back from, atomic file rewrites and the time codec. Below the SDK, serve and the CLI alike;
+        // Foundation and zlib only.
+        .target(
+            name: "FaultlineRecords", dependencies: ["Faultline", "CFaultlineZlib"], swiftSettings: strictSettings),
         // Turns classified failures into Sentry-protocol events, stores and delivers them. Foundation and zlib only.
         .target(
-            name: "FaultlineReporting", dependencies: ["Faultline", "CFaultlineZlib"], swiftSettings: strictSettings),
+            name: "FaultlineReporting", dependencies: ["Faultline", "FaultlineRecords"], swiftSettings: strictSettings),
         // The uploader's transport over AsyncHTTPClient, for server-side apps on Linux.
         .target(
             name: "FaultlineAsyncHTTPClient",
@@ -100,17 +105,20 @@ let package = Package(
             swiftSettings: strictSettings),
         // Reads a log directory's events (the log, its rotated files, outbox envelopes) line by line into records,
         // for what both `faultline serve` and the triage commands read. Not a product: apps never build it.
-        .target(name: "FaultlineLogReading", dependencies: ["FaultlineReporting"], swiftSettings: strictSettings),
+        .target(
+            name: "FaultlineLogReading", dependencies: ["FaultlineReporting", "FaultlineRecords"],
+            swiftSettings: strictSettings),
         // Incident triage from a terminal over the logs FaultlineLogReading reads: issues, signals, reports.
         .target(
-            name: "FaultlineTriage", dependencies: ["FaultlineLogReading", "FaultlineReporting"],
+            name: "FaultlineTriage", dependencies: ["FaultlineLogReading", "FaultlineReporting", "FaultlineRecords"],
             swiftSettings: strictSettings),
         // `faultline serve`: a Sentry-compatible ingest that writes what it accepts to the local log format, and
         // forwards it upstream (over AsyncHTTPClient when its trait is on).
         .target(
             name: "FaultlineServe",
             dependencies: [
-                "Faultline", "FaultlineReporting", "FaultlineLogReading", "CFaultlineBrotli", "LoopbackPorts",
+                "Faultline", "FaultlineReporting", "FaultlineRecords", "FaultlineLogReading", "CFaultlineBrotli",
+                "LoopbackPorts",
                 .target(name: "FaultlineAsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -138,13 +146,14 @@ let package = Package(
         // Clients for the seed servers (models, authenticators, code catalogue), the demo that drives them, and their
         // failures captured by a reporter.
         .target(
-            name: "SeedScenarios", dependencies: ["Faultline", "FaultlineReporting", "FaultlineTestServer"],
+            name: "SeedScenarios",
+            dependencies: ["Faultline", "FaultlineReporting", "FaultlineRecords", "FaultlineTestServer"],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "faultline",
             dependencies: [
                 "Faultline",
-                "FaultlineReporting",
+                "FaultlineReporting", "FaultlineRecords",
                 "FaultlineLogReading",
                 "FaultlineTriage",
                 "FaultlineServe",
@@ -157,19 +166,21 @@ let package = Package(
         .executableTarget(
             name: "faultline-demo",
             dependencies: [
-                "FaultlineReporting", "FaultlineLogReading", "FaultlineTriage", "FaultlineServe", "FaultlineTestServer",
+                "FaultlineReporting", "FaultlineRecords", "FaultlineLogReading", "FaultlineTriage", "FaultlineServe",
+                "FaultlineTestServer",
                 "SeedScenarios", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),
         // An app the kill tests start and kill with SIGKILL: it captures events until it is killed.
         .executableTarget(
-            name: "CaptureLoop", dependencies: ["Faultline", "FaultlineReporting"], path: "Tests/Processes/CaptureLoop",
+            name: "CaptureLoop", dependencies: ["Faultline", "FaultlineReporting", "FaultlineRecords"],
+            path: "Tests/Processes/CaptureLoop",
             swiftSettings: strictSettings),
         // Benchmarks, run on demand by scripts/bench in release builds, never in the test run. Each measures Faultline
         // beside a baseline doing the same work in the same run and reports the ratio (Benchmarks/README.md).
         .target(
-            name: "BenchmarkSupport", dependencies: ["Faultline", "FaultlineReporting"],
+            name: "BenchmarkSupport", dependencies: ["Faultline", "FaultlineReporting", "FaultlineRecords"],
             path: "Benchmarks/Sources/BenchmarkSupport", swiftSettings: strictSettings),
         .executableTarget(
             name: "BenchmarkReport",
@@ -178,14 +189,14 @@ let package = Package(
         .executableTarget(
             name: "ClientOverhead",
             dependencies: [
-                "BenchmarkSupport", "Faultline", "FaultlineReporting", "FaultlineTestServer",
+                "BenchmarkSupport", "Faultline", "FaultlineReporting", "FaultlineRecords", "FaultlineTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/Sources/ClientOverhead", swiftSettings: strictSettings),
         .executableTarget(
             name: "ReportingPipeline",
             dependencies: [
-                "BenchmarkSupport", "Faultline", "FaultlineReporting", "FaultlineAsyncHTTPClient",
+                "BenchmarkSupport", "Faultline", "FaultlineReporting", "FaultlineRecords", "FaultlineAsyncHTTPClient",
                 "FaultlineTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -193,14 +204,14 @@ let package = Package(
         .executableTarget(
             name: "TriageSummary",
             dependencies: [
-                "BenchmarkSupport", "Faultline", "FaultlineReporting",
+                "BenchmarkSupport", "Faultline", "FaultlineReporting", "FaultlineRecords",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/Sources/TriageSummary", swiftSettings: strictSettings),
         .executableTarget(
             name: "IngestThroughput",
             dependencies: [
-                "BenchmarkSupport", "FaultlineReporting", "FaultlineTestServer",
+                "BenchmarkSupport", "FaultlineReporting", "FaultlineRecords", "FaultlineTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/Sources/IngestThroughput", swiftSettings: strictSettings),
@@ -210,7 +221,8 @@ let package = Package(
         .target(
             name: "FaultlineFuzzTargets",
             dependencies: [
-                "Faultline", "FaultlineReporting", "FaultlineLogReading", "FaultlineTriage", "FaultlineServe",
+                "Faultline", "FaultlineReporting", "FaultlineRecords", "FaultlineLogReading", "FaultlineTriage",
+                "FaultlineServe",
             ],
             path: "Tests/Fuzz/Targets", swiftSettings: strictSettings),
         .executableTarget(
@@ -221,7 +233,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "FaultlineTestServer", .product(name: "Subprocess", package: "swift-subprocess"),
+                "FaultlineRecords", "FaultlineTestServer", .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             path: "Tests/TestSupport",
@@ -235,14 +247,18 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "FaultlineRecordsTests", dependencies: ["FaultlineRecords", "TestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
             name: "FaultlineLogReadingTests",
-            dependencies: ["FaultlineLogReading", "FaultlineReporting", "TestSupport"],
+            dependencies: ["FaultlineLogReading", "FaultlineReporting", "FaultlineRecords", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "FaultlineTriageTests",
             dependencies: [
-                "FaultlineTriage", "FaultlineLogReading", "FaultlineReporting", "FaultlineTestServer", "SeedScenarios",
+                "FaultlineTriage", "FaultlineLogReading", "FaultlineReporting", "FaultlineRecords",
+                "FaultlineTestServer", "SeedScenarios",
                 "TestSupport",
             ],
             swiftSettings: strictSettings
@@ -251,6 +267,7 @@ let package = Package(
             name: "FaultlineServeTests",
             dependencies: [
                 "Faultline", "FaultlineServe", "FaultlineTriage", "FaultlineLogReading", "FaultlineReporting",
+                "FaultlineRecords",
                 "FaultlineTestServer", "LoopbackPorts", "SeedScenarios", "TestSupport",
             ],
             swiftSettings: strictSettings
@@ -258,7 +275,8 @@ let package = Package(
         .testTarget(
             name: "DashboardsTests",
             dependencies: [
-                "Faultline", "FaultlineTriage", "FaultlineLogReading", "FaultlineReporting", "FaultlineTestServer",
+                "Faultline", "FaultlineTriage", "FaultlineLogReading", "FaultlineReporting", "FaultlineRecords",
+                "FaultlineTestServer",
                 "FaultlineServe", "FaultlineMetrics", "SeedScenarios", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -268,7 +286,7 @@ let package = Package(
         .testTarget(
             name: "FaultlineLoggingTests",
             dependencies: [
-                "FaultlineLogging", "FaultlineReporting", "TestSupport",
+                "FaultlineLogging", "FaultlineReporting", "FaultlineRecords", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
@@ -277,7 +295,8 @@ let package = Package(
         .testTarget(
             name: "FaultlineOpenAPITests",
             dependencies: [
-                "FaultlineOpenAPI", "Faultline", "FaultlineReporting", "FaultlineLogReading", "FaultlineTestServer",
+                "FaultlineOpenAPI", "Faultline", "FaultlineReporting", "FaultlineRecords", "FaultlineLogReading",
+                "FaultlineTestServer",
                 "SeedScenarios", "TestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
@@ -289,7 +308,7 @@ let package = Package(
         .testTarget(
             name: "FaultlineMetricsTests",
             dependencies: [
-                "FaultlineMetrics", "FaultlineReporting", "FaultlineLogReading", "FaultlineServe",
+                "FaultlineMetrics", "FaultlineReporting", "FaultlineRecords", "FaultlineLogReading", "FaultlineServe",
                 "FaultlineTestServer",
                 "SeedScenarios", "TestSupport",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
@@ -299,7 +318,8 @@ let package = Package(
         .testTarget(
             name: "FaultlineReportingTests",
             dependencies: [
-                "FaultlineReporting", "FaultlineLogReading", "FaultlineAsyncHTTPClient", "FaultlineTestServer",
+                "FaultlineReporting", "FaultlineRecords", "FaultlineLogReading", "FaultlineAsyncHTTPClient",
+                "FaultlineTestServer",
                 "LoopbackPorts", "SeedScenarios", "TestSupport",
             ],
             swiftSettings: strictSettings

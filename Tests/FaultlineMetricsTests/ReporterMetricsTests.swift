@@ -1,3 +1,5 @@
+import FaultlineRecords
+
 #if SwiftMetrics
     import CoreMetrics
     import FaultlineLogReading

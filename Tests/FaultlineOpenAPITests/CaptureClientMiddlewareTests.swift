@@ -1,3 +1,5 @@
+import FaultlineRecords
+
 #if OpenAPIRuntime
     import Faultline
     import FaultlineLogReading

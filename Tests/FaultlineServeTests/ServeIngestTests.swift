@@ -1,5 +1,6 @@
 import Faultline
 import FaultlineLogReading
+import FaultlineRecords
 import FaultlineReporting
 import FaultlineServe
 import FaultlineTestServer

@@ -49,3 +49,29 @@ package func wait(
         throw TimedOut(description: "\(what) did not happen within \(timeout)")
     }
 }
+
+/// Returns once `condition` holds, for work whose length a loaded machine decides (a backlog of a thousand deliveries):
+/// throws ``TimedOut`` naming `what` only when `progress` (what was done so far) stays the same for `stall`
+/// (``patience`` by default), which is a hang, never for being slow while it moves.
+package func wait(
+    for what: String, progressing progress: () async throws -> Int, stall: Duration = patience,
+    until condition: () async throws -> Bool
+) async throws {
+    var done = try await progress()
+    var movedAt = ContinuousClock.now
+    var interval = Duration.milliseconds(10)
+    while try await !condition() {
+        let now = try await progress()
+        if now != done {
+            done = now
+            movedAt = .now
+        } else if ContinuousClock.now - movedAt > stall {
+            guard try await condition() else {
+                throw TimedOut(description: "\(what) stalled at \(now) for \(stall)")
+            }
+            return
+        }
+        try await Task.sleep(for: interval)
+        interval = min(interval * 2, .milliseconds(200))
+    }
+}

@@ -1,4 +1,5 @@
 import BenchmarkSupport
+import FaultlineRecords
 import FaultlineReporting
 import Foundation
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BenchmarkSupport
+import FaultlineRecords
 import FaultlineReporting
 import FaultlineTestServer
 import Foundation

@@ -1,3 +1,4 @@
+import FaultlineRecords
 import Foundation
 
 /// Writes captured events off the capturing caller's path, in capture order: assembles each and appends it to the

@@ -1,4 +1,5 @@
 import Faultline
+import FaultlineRecords
 import Foundation
 
 extension Reporter {
@@ -184,6 +185,11 @@ extension Reporter {
         /// The clock that dates events, breadcrumbs and log rotations; the system clock by default. Tests and demos
         /// set one they control, so that the logs they make are the same on every run.
         public var clock: @Sendable () -> Date = { Date() }
+        /// The clock the reporter's timers run on, and its uploader's (``DeliveryConfiguration``): when handed-over
+        /// request outcomes are taken, when an interval of them is written, the batch interval, backoff and rate
+        /// limits; a `ContinuousClock`. A flush's or close's timeout is real time whatever it is. Tests hand it one
+        /// they advance, to end an interval or a rate limit without waiting for it.
+        package var timers = ElapsedClock.continuous
 
         /// Where the uploader keeps its cursor into the log, its statistics and the envelopes that are not logged
         /// events (client reports sent on their own): `<logDirectory>/outbox`.
@@ -199,6 +205,7 @@ extension Reporter {
             configuration.maxAge = maxLogAge
             configuration.keepsEnvelopesWhenRefused = true
             configuration.diagnostics = diagnostics
+            configuration.clock = timers
             configureDelivery(&configuration)
             return configuration
         }

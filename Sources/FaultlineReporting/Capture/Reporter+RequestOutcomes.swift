@@ -54,8 +54,8 @@ extension Reporter {
     /// A new interval from `start`, to be written when it ends.
     private func startRequestOutcomes(at start: Date) -> RequestOutcomes {
         let interval = options.requestOutcomesInterval
-        requestOutcomesDue = Task { [weak self] in
-            guard (try? await Task.sleep(for: interval)) != nil else { return }
+        requestOutcomesDue = Task { [weak self, timers = options.timers] in
+            guard (try? await Task.sleep(for: interval, clock: timers)) != nil else { return }
             await self?.writeDueRequestOutcomes()
         }
         return RequestOutcomes(

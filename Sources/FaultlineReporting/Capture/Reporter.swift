@@ -1,4 +1,5 @@
 import Faultline
+import FaultlineRecords
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -410,8 +411,8 @@ public actor Reporter {
         switch outcome {
         case .response where waiting == 1:
             // Taken within a second at most, so that intervals of request outcomes end on time: one task a second.
-            Task { [weak self] in
-                try? await Task.sleep(for: OutcomeHandOff.latency)
+            Task { [weak self, timers = options.timers] in
+                try? await Task.sleep(for: OutcomeHandOff.latency, clock: timers)
                 await self?.takeHandedOver()
             }
         case .response:

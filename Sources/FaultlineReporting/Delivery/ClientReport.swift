@@ -1,3 +1,4 @@
+import FaultlineRecords
 import Foundation
 
 /// Counts what was not delivered, by reason and category, until a `client_report` item carries the counts to the

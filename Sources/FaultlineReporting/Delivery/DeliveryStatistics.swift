@@ -1,3 +1,4 @@
+import FaultlineRecords
 import Foundation
 
 /// What an outbox's uploaders did, across runs: kept next to the outbox as `delivery-stats.json`, so that the

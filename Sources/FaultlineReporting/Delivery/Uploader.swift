@@ -1,4 +1,5 @@
 import Faultline
+import FaultlineRecords
 import Foundation
 
 /// Sends envelopes to a Sentry-compatible endpoint from what is on disk, so that nothing accepted is lost to an outage,
@@ -94,7 +95,8 @@ package actor Uploader {
     /// append itself.
     ///
     /// Log lines that are not an object are skipped, counted as `internal_sdk_error`.
-    init(configuration: DeliveryConfiguration, transport: (any EnvelopeTransport)?, logs: [RecordKind: EventLog]) throws {
+    init(configuration: DeliveryConfiguration, transport: (any EnvelopeTransport)?, logs: [RecordKind: EventLog]) throws
+    {
         var unreadable = 0
         let outbox = try Outbox(
             directory: configuration.outboxDirectory,

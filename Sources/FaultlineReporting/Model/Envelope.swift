@@ -1,3 +1,4 @@
+import FaultlineRecords
 import Foundation
 
 /// A Sentry envelope: a header line, then items, each a header line with the payload's `length` in bytes and the

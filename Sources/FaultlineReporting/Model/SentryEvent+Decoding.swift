@@ -1,3 +1,4 @@
+import FaultlineRecords
 import Foundation
 
 /// Reading an event as any Sentry SDK sends it, not only as Faultline writes it: `faultline show` decodes the events

@@ -1,4 +1,5 @@
 import Faultline
+import FaultlineRecords
 import Foundation
 
 /// An event in the Sentry event schema: what Faultline writes to its local log and sends to an ingest endpoint.

@@ -1,4 +1,5 @@
 import Faultline
+import FaultlineRecords
 import Foundation
 
 /// How the requests of one interval ended, per route: how many there were and how each ended, the denominator of a
@@ -55,7 +56,7 @@ package struct RequestOutcomes: Hashable, Sendable {
     }
 
     /// The `type` of the line, and the type of the envelope item that carries it.
-    package static let type = "faultline.request_outcomes"
+    package static let type = RecordKind.outcomes.itemType
     /// The outcome of a response the client accepted.
     package static let success = "ok"
     /// The most routes counted apart.

@@ -1,4 +1,5 @@
 import FaultlineLogReading
+import FaultlineRecords
 import FaultlineReporting
 
 /// `faultline incident`: the first questions of an incident answered for a window: what is new, what is spiking,

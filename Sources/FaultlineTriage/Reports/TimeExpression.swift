@@ -1,3 +1,4 @@
+import FaultlineRecords
 import FaultlineReporting
 
 /// Reads the times `--since` and `--until` take: relative to now (`90s`, `30m`, `2h`, `7d`, `1w`) or absolute

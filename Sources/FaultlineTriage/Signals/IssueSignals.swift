@@ -1,3 +1,4 @@
+import FaultlineRecords
 import FaultlineReporting
 
 /// What an issue's events in an incident window say against its history (``SignalWindow`` defines each): whether it

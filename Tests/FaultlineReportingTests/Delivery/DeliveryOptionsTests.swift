@@ -1,3 +1,4 @@
+import FaultlineRecords
 import FaultlineReporting
 import FaultlineTestServer
 import Foundation
@@ -49,5 +50,12 @@ import Testing
 
         // Then it sends nowhere
         #expect(reporter.uploader == nil)
+    }
+
+    @Test func theOutboxIsWhereTheLogDirectorysLayoutPutsIt() {
+        let url = URL(fileURLWithPath: "/var/lib/faultline")
+
+        #expect(Reporter.Options(logDirectory: url).outboxDirectory.path == "/var/lib/faultline/outbox")
+        #expect(Reporter.Options(logDirectory: url).outboxDirectory.path == LogLayout(url).outbox.path)
     }
 }

@@ -1,4 +1,5 @@
 import FaultlineLogReading
+import FaultlineRecords
 import FaultlineReporting
 import FaultlineTestServer
 import Foundation
@@ -79,6 +80,9 @@ import Testing
             let reporter = try Self.reporter(logs: logs.url, dsn: ingest.dsn(), indexedLines: Self.indexedLines)
             let pending = await reporter.uploader?.pendingCount
             #expect(pending == Self.backlog)
+            try await wait(for: "the backlog's delivery", progressing: { await ingest.recorder.requests.count }) {
+                await reporter.uploader?.pendingCount == 0
+            }
             #expect(await reporter.close(timeout: patience))
 
             // Then every event arrives once

@@ -1,4 +1,5 @@
 import FaultlineLogReading
+import FaultlineRecords
 import FaultlineReporting
 import FaultlineTestServer
 import Foundation
@@ -300,7 +301,9 @@ import Testing
             for index in 0..<30 { #expect(await uploader.enqueue(try DeliveryFixtures.envelope("event \(index)"))) }
 
             // Then the other 29 are delivered while the first is held, and only the held one stays in the outbox
-            #expect(try await eventually { await uploader.statistics.delivered == 29 })
+            try await wait(for: "the 29 deliveries", progressing: { await uploader.statistics.delivered }) {
+                await uploader.statistics.delivered == 29
+            }
             #expect(await ingest.recorder.requestCount == 30)
             #expect(await uploader.pendingCount == 1)
             #expect(await uploader.close(timeout: .milliseconds(100)) == false)

@@ -64,18 +64,25 @@ import Testing
         let log = try LogDirectory()
         defer { log.remove() }
         try await SeedServer.run { server in
-            // Given a reporter that writes the outcomes of each 200 ms, and 5 successful requests
+            // Given a reporter that writes the outcomes of each 200 ms, its timers on a clock the test moves, and 5
+            // successful requests
+            let clock = ManualClock()
             let setup = try await CaptureMiddlewareTests.setup(server, log: log) {
                 $0.requestOutcomesInterval = .milliseconds(200)
+                $0.timers = ElapsedClock(clock)
             }
             for id in 1...5 { _ = try await setup.client.send(CaptureMiddlewareTests.user(id)) }
 
-            // Then their lines are written once their intervals ended (one, unless a loaded machine spread the
-            // requests over several), with nothing else asked of the reporter
-            #expect(
-                try await eventually {
-                    try log.requestOutcomes().reduce(0) { $0 + ($1.routes[Self.users]?.requests ?? 0) } == 5
-                })
+            // When the handed-over outcomes are taken, a second after the first, and their interval ends 200 ms later
+            try await wait(for: "the hand-off's timer") { clock.waitingSleeps == 1 }
+            clock.advance(by: .seconds(1))
+            try await wait(for: "the interval's timer") { clock.waitingSleeps == 1 }
+            #expect(try log.requestOutcomes().isEmpty)
+            clock.advance(by: .milliseconds(200))
+
+            // Then their line is written, one for the five, with nothing else asked of the reporter
+            try await wait(for: "the interval's line") { try !log.requestOutcomes().isEmpty }
+            #expect(try log.requestOutcomes().map { $0.routes[Self.users]?.requests } == [5])
             await setup.reporter.close(timeout: .zero)
         }
     }

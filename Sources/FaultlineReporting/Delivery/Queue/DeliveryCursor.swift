@@ -1,3 +1,4 @@
+import FaultlineRecords
 import Foundation
 
 /// Where delivery of a log to one destination stands, kept in a file of the uploader's directory so that a restarted

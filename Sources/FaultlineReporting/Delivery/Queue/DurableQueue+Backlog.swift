@@ -1,3 +1,4 @@
+import FaultlineRecords
 import Foundation
 
 /// The waiting lines past the index's limit: counted by segment as the log writes them, indexed from the log as the

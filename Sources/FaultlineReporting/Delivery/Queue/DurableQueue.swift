@@ -1,3 +1,4 @@
+import FaultlineRecords
 import Foundation
 
 /// Records kept in numbered segment files, sent oldest first, and a cursor stored beside them that says what a restart

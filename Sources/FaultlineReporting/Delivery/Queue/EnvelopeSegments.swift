@@ -1,4 +1,5 @@
 import Faultline
+import FaultlineRecords
 import Foundation
 
 /// The outbox's segment files, `<number, 12 digits>.segment` in its directory (framed as ``OutboxSegment`` says):

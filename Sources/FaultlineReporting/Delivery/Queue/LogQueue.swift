@@ -1,3 +1,4 @@
+import FaultlineRecords
 import Foundation
 
 /// A reporter's delivery over one of its logs (``RecordKind``): the lines the log appended, from the stored cursor on.

@@ -1,3 +1,4 @@
+import FaultlineRecords
 import Foundation
 
 /// The files of one of a reporter's logs (its events, transactions or request outcomes: ``RecordKind``) as a

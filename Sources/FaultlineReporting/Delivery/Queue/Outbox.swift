@@ -1,3 +1,4 @@
+import FaultlineRecords
 import Foundation
 
 /// Envelopes waiting to be sent, oldest first, bounded by count and bytes: an append-only log of segment files that

@@ -1,3 +1,4 @@
+import FaultlineRecords
 import Foundation
 
 /// The files a ``DurableQueue`` keeps its records in, and how a record is framed there and sent: what differs between

@@ -1,4 +1,5 @@
 import FaultlineLogReading
+import FaultlineRecords
 import FaultlineReporting
 
 /// `faultline report --html`: one self-contained page, for sharing the picture of an incident with people who

@@ -8,14 +8,14 @@ import Foundation
 
 /// Writes a file's whole contents with `open(2)`, `pwrite(2)` and `ftruncate(2)`, without the path checks and stats of
 /// `Data.write(to:)`.
-enum WholeFile {
+package enum WholeFile {
     /// Makes the file at `path` hold exactly `bytes`: creates it readable and writable by its owner only, or, when it
     /// is there, writes over it from the start and cuts it to length.
     ///
     /// Writing over a file that is there is what makes recycling files cheap. On an ext4 without a journal, creating
     /// a file right after others were deleted scans for a free inode that was not recently deleted, and cutting a
     /// file to zero frees its blocks (with `discard`, trimming them); either costs several times the write.
-    static func write(_ bytes: Data, to path: String) throws(POSIXError) {
+    package static func write(_ bytes: Data, to path: String) throws(POSIXError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw lastError() }
         defer { close(descriptor) }

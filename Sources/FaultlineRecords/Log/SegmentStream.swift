@@ -3,7 +3,7 @@ import Foundation
 /// One file of the log read from its start, decompressed a piece at a time when it is gzip, through a window of bytes
 /// that only moves forward: lines read in the order they were written decompress the file once, and memory holds a
 /// piece of the file (and the line being read), never the whole file.
-final class SegmentStream {
+package final class SegmentStream {
     /// Why the file could not be read.
     struct Failure: Error {
         let reason: String

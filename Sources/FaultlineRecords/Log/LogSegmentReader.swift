@@ -24,7 +24,7 @@ package struct LogSegmentReader {
     ///
     /// - Parameter activeSegment: The segment of the log's active file, as far as the caller knows; a line of it that
     ///   is not found in the active file is looked for in a rotated file, as when the file rotated meanwhile.
-    mutating func line(at position: LogPosition, length: Int, activeSegment: Int) throws(Failure) -> Data {
+    package mutating func line(at position: LogPosition, length: Int, activeSegment: Int) throws(Failure) -> Data {
         if position.segment >= activeSegment, let line = activeLine(at: position.offset, length: length) {
             return line
         }

@@ -1,4 +1,4 @@
-import FaultlineReporting
+import FaultlineRecords
 import Foundation
 import Testing
 

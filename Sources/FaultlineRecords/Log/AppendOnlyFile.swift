@@ -8,7 +8,7 @@ import Foundation
 
 /// A file opened for appending (`O_APPEND`), readable and writable by its owner only: every write lands at the end
 /// of the file. The descriptor is closed when the value goes away.
-struct AppendOnlyFile: ~Copyable {
+package struct AppendOnlyFile: ~Copyable {
     let url: URL
     private let descriptor: Int32
 

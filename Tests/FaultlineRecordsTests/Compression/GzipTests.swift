@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import FaultlineReporting
+@testable import FaultlineRecords
 
 #if canImport(Darwin)
     import Darwin

@@ -5,7 +5,7 @@ import Foundation
 /// rotation, when that is not known) to the millisecond,
 /// and a sequence number that tells apart rotations in the same millisecond. Names sort by age, as text and as
 /// values.
-struct Rotation: Hashable, Comparable {
+package struct Rotation: Hashable, Comparable {
     /// Where a rotated file is on its way from the active file to a compressed file.
     enum Stage: CaseIterable {
         /// Renamed from the active file, not compressed yet: `.jsonl`.
@@ -75,7 +75,7 @@ struct Rotation: Hashable, Comparable {
         return "\(logName)-\(stamp)-\(padding)\(digits)\(stage.suffix)"
     }
 
-    static func < (lhs: Rotation, rhs: Rotation) -> Bool {
+    package static func < (lhs: Rotation, rhs: Rotation) -> Bool {
         (lhs.stamp, lhs.sequence) < (rhs.stamp, rhs.sequence)
     }
 

@@ -1,4 +1,4 @@
-import FaultlineReporting
+import FaultlineRecords
 import Foundation
 import TestSupport
 import Testing
@@ -32,12 +32,11 @@ import Testing
         #expect(files.envelopes == [layout.outbox.appendingPathComponent("0001.envelope")])
     }
 
-    @Test func theReporterAndTheLogUseTheLayoutsNames() {
+    @Test func theLogUsesTheLayoutsNames() {
         let url = URL(fileURLWithPath: "/var/lib/faultline")
 
         #expect(EventLog.Configuration(directory: url).activeFile.path == "/var/lib/faultline/events.jsonl")
         #expect(LogLayout(url).activeLog.path == "/var/lib/faultline/events.jsonl")
-        #expect(Reporter.Options(logDirectory: url).outboxDirectory.path == "/var/lib/faultline/outbox")
         #expect(LogLayout(url).outbox.path == "/var/lib/faultline/outbox")
         #expect(LogLayout(url).forwardQueues.path == "/var/lib/faultline/forward")
     }

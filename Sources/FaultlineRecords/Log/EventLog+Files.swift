@@ -79,7 +79,7 @@ extension EventLog {
     }
 
     /// The size of the file at `url` in bytes.
-    static func size(of url: URL) throws(EventLogError) -> Int {
+    package static func size(of url: URL) throws(EventLogError) -> Int {
         do {
             return try url.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0
         } catch {

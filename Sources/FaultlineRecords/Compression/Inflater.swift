@@ -5,7 +5,7 @@ import Foundation
 ///
 /// The `z_stream` is allocated once, at a fixed address, because zlib keeps a pointer back to it; the stream and its
 /// output buffer are freed when the inflater goes away.
-struct Inflater: ~Copyable {
+package struct Inflater: ~Copyable {
     private let stream: UnsafeMutablePointer<z_stream>
     private let buffer: UnsafeMutableBufferPointer<Bytef>
 

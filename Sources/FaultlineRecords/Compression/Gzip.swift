@@ -21,7 +21,7 @@ package enum Gzip {
     }
 
     /// Compresses `data` into one gzip member with `deflater`, which is then ready for the next.
-    static func compress(_ data: Data, with deflater: borrowing Deflater) -> Data {
+    package static func compress(_ data: Data, with deflater: borrowing Deflater) -> Data {
         var compressed = Data()
         data.withUnsafeBytes { input in
             deflater.compress(input, finish: true) { compressed.append(contentsOf: $0) }

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import FaultlineReporting
+@testable import FaultlineRecords
 
 /// Lines are read back from a real log by their positions, from rotated gzip files streamed a piece at a time and from
 /// the active file: in order, out of order (which starts a file over), across pieces, and with a clear failure for a

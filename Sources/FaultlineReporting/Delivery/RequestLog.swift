@@ -1,3 +1,4 @@
+import FaultlineRecords
 import Foundation
 
 /// Where a reporter or `faultline serve` keeps what it records of requests beside events: request outcomes and

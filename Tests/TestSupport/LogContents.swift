@@ -1,10 +1,10 @@
-import FaultlineReporting
+import FaultlineRecords
 import Foundation
 
 /// The lines of an event log's files, read back as a reader would.
-enum LogContents {
+package enum LogContents {
     /// The lines of `file`, decompressed when it is a `.gz` file; fails when the file does not end with a newline.
-    static func lines(of file: URL) throws -> [String] {
+    package static func lines(of file: URL) throws -> [String] {
         var data = try Data(contentsOf: file)
         if file.pathExtension == "gz" { data = try Gzip.decompress(data, maximumSize: 256 * 1024 * 1024) }
         guard !data.isEmpty else { return [] }
@@ -15,12 +15,12 @@ enum LogContents {
     }
 
     /// The lines of every file of the log in `directory`, oldest file first.
-    static func lines(in directory: URL) throws -> [String] {
+    package static func lines(in directory: URL) throws -> [String] {
         try EventLog.files(in: directory).flatMap(lines(of:))
     }
 
-    struct Incomplete: Error, CustomStringConvertible {
-        let file: URL
-        var description: String { "\(file.lastPathComponent) does not end with a newline" }
+    package struct Incomplete: Error, CustomStringConvertible {
+        package let file: URL
+        package var description: String { "\(file.lastPathComponent) does not end with a newline" }
     }
 }

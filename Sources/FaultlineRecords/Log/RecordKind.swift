@@ -8,7 +8,7 @@ package enum RecordKind: String, Hashable, Sendable, CaseIterable {
     /// Transactions with their spans, one per line: `requests/transactions.jsonl`. A request's is about a kilobyte,
     /// so 16 MiB keep the last fifteen thousand or so.
     case transactions
-    /// One ``RequestOutcomes`` line per interval: `requests/outcomes.jsonl`. A line a minute of a busy app's few dozen
+    /// One line of request outcomes per interval: `requests/outcomes.jsonl`. A line a minute of a busy app's few dozen
     /// routes is a few kilobytes, so 8 MiB keep weeks.
     case outcomes
 
@@ -25,16 +25,7 @@ package enum RecordKind: String, Hashable, Sendable, CaseIterable {
         switch self {
         case .events: "event"
         case .transactions: "transaction"
-        case .outcomes: RequestOutcomes.type
-        }
-    }
-
-    /// The category its lines are rate-limited and counted by.
-    var category: DataCategory {
-        switch self {
-        case .events: .error
-        case .transactions: .transaction
-        case .outcomes: .internal
+        case .outcomes: "faultline.request_outcomes"
         }
     }
 
