@@ -29,9 +29,9 @@
     /// of the outbox (client reports); the name stays from when every event had an envelope file of its own.
     ///
     /// Dimension values come from fixed sets (an unknown kind is `other`), so the number of series is bounded. The
-    /// metrics are read from `Reporter.statistics` every `interval` rather than counted on
-    /// the capture path, which costs the same with metrics as without. Following swift-metrics' conventions, the
-    /// library never bootstraps the metrics system: it uses the factory it is given, `MetricsSystem.factory` by default.
+    /// metrics are read from `Reporter.statistics` every `interval` rather than counted on the capture path, which
+    /// costs the same with metrics as without. Following swift-metrics' conventions, the library never bootstraps the
+    /// metrics system: it uses the factory it is given, `MetricsSystem.factory` by default.
     ///
     /// ```swift
     /// let metrics = ReporterMetrics(reporter: reporter)
