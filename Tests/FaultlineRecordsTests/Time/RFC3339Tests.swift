@@ -1,8 +1,7 @@
-import FaultlineRecords
 import Foundation
 import Testing
 
-@testable import FaultlineReporting
+@testable import FaultlineRecords
 
 /// The timestamps Faultline writes digit by digit, checked against Foundation's ISO 8601 format style, which wrote them
 /// before, and read back in every form RFC 3339 allows.
