@@ -71,7 +71,7 @@ import Testing
 
             // When it is sent
             #expect(connection.write(request))
-            let response = try await connection.response(within: slowed(.seconds(10)))
+            let response = try await connection.response(within: patience)
 
             // Then serve answers 400 and closes the connection, and stores nothing, the hidden request's event neither
             #expect(response.hasPrefix("HTTP/1.1 400"), "\(name): \(response)")
