@@ -13,14 +13,14 @@ import Foundation
 /// let delivered = await uploader.close(timeout: .seconds(2))
 /// ```
 ///
-/// - **Batching.** Each envelope is stored, then sending starts once ``DeliveryConfiguration/batchSize`` are waiting or the
-///   oldest has waited ``DeliveryConfiguration/flushInterval``. Envelopes go out oldest first over reused connections, at
-///   most ``DeliveryConfiguration/maxConcurrentRequests`` at a time: each response frees a place for the next, until
-///   none is left. Every request carries `X-Sentry-Auth`, the envelope content type, a gzip body (unless
-///   ``DeliveryConfiguration/compressionLevel`` is 0) and `sent_at` set at send time.
-/// - **Policy.** 2xx deletes the envelope. No response, 502, 503 and 504 keep it and wait ``DeliveryConfiguration/backoff``
-///   before the next send; 429 keeps it until its rate limits lift. 413, other 4xx, 500 and other statuses delete it,
-///   counted as `send_error`.
+/// - **Batching.** Each envelope is stored, then sending starts once ``DeliveryConfiguration/batchSize`` are waiting
+///   or the oldest has waited ``DeliveryConfiguration/flushInterval``. Envelopes go out oldest first over reused
+///   connections, at most ``DeliveryConfiguration/maxConcurrentRequests`` at a time: each response frees a place for
+///   the next, until none is left. Every request carries `X-Sentry-Auth`, the envelope content type, a gzip body
+///   (unless ``DeliveryConfiguration/compressionLevel`` is 0) and `sent_at` set at send time.
+/// - **Policy.** 2xx deletes the envelope. No response, 502, 503 and 504 keep it and wait
+///   ``DeliveryConfiguration/backoff`` before the next send; 429 keeps it until its rate limits lift. 413, other 4xx,
+///   500 and other statuses delete it, counted as `send_error`.
 /// - **Rate limits.** `X-Sentry-Rate-Limits` is read on every response, `Retry-After` on a 429 (60 seconds when
 ///   absent). Stored envelopes of a limited category wait for the deadline; events enqueued while their category is
 ///   limited are not stored, counted as `ratelimit_backoff` (the local log still has them).
@@ -264,9 +264,9 @@ package actor Uploader {
     }
 
     /// Sends what waits now, without waiting for a batch to fill, and waits until the outbox is empty or `timeout`
-    /// has passed in real time (whatever ``DeliveryConfiguration``'s clock: the caller's patience is not one of the uploader's
-    /// timers). Backoff and rate limits still apply. Counts of what was not delivered are sent too, in a client
-    /// report of their own when no envelope is waiting to carry them.
+    /// has passed in real time (whatever ``DeliveryConfiguration``'s clock: the caller's patience is not one of the
+    /// uploader's timers). Backoff and rate limits still apply. Counts of what was not delivered are sent too, in a
+    /// client report of their own when no envelope is waiting to carry them.
     ///
     /// - Returns: Whether everything stored was delivered in time: `false` when something still waits, or when the
     ///   endpoint refused an envelope since the last flush (a wrong key gets 403 for every one), which is dropped and

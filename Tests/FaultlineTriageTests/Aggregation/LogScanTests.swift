@@ -70,8 +70,8 @@ import Testing
             scan.issues[fingerprints[index]]?.id.first == scan.issues[fingerprints[index + 1]]?.id.first
         }
         #expect(neighbours.count < 200)
-        // and each id shown, or any longer prefix of it, finds its issue, for issues spread over the whole scan (a lookup
-        // reads every issue: the CLI makes one, where a thousand here would keep a core of the loaded suite busy)
+        // and each id shown, or any longer prefix of it, finds its issue, for issues spread over the whole scan (a
+        // lookup reads every issue: the CLI makes one, where a thousand here kept a core of the loaded suite busy)
         for (issue, id) in stride(from: 0, to: shown.count, by: 4_000).map({ shown[$0] }) {
             #expect(try scan.issue(id).fingerprint == issue.fingerprint)
             #expect(try scan.issue(String(issue.id.prefix(id.count + 3)).uppercased()).fingerprint == issue.fingerprint)

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Carries the requests of a reporter's uploader to the endpoint. The uploader decides what to send and what the answer means;
-/// a transport only posts and reports the answer.
+/// Carries the requests of a reporter's uploader to the endpoint. The uploader decides what to send and what the answer
+/// means; a transport only posts and reports the answer.
 ///
 /// ``URLSessionEnvelopeTransport`` is the default, on every platform. On Linux, where URLSession is
 /// FoundationNetworking over libcurl, the `FaultlineAsyncHTTPClient` library's transport costs about half the CPU
