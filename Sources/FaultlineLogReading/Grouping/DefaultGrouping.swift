@@ -1,3 +1,5 @@
+import FaultlineRecords
+
 /// Sentry's default grouping, for an event that sends no fingerprint or one with `{{ default }}`
 /// (newstyle:2023-01-11, the default of Sentry's projects). The first of these that the event has decides:
 ///

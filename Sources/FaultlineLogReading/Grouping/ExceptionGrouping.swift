@@ -1,3 +1,5 @@
+import FaultlineRecords
+
 /// One exception of an event's chain as Sentry's grouping reads it: its type (unless its mechanism says it is
 /// synthetic, a type made up by the SDK), its `NSError` domain and code, its stack trace, and its value, which
 /// counts only when no frame of the trace does.

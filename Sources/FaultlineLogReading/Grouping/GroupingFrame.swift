@@ -1,3 +1,5 @@
+import FaultlineRecords
+
 /// One frame of a stack trace as Sentry's grouping reads it: the members it reads, as sent.
 struct GroupingFrame {
     var absolutePath: String?

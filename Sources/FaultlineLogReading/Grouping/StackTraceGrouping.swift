@@ -1,3 +1,5 @@
+import FaultlineRecords
+
 /// One stack trace as Sentry's default grouping reads it. Sentry's stack trace rules (``DefaultStackTraceRules``)
 /// first say which frames are the app's and which do not count; then each frame counts by what
 /// ``FrameGroupingValues`` reads of it (its module, else its file's base name; its function; where the platform's

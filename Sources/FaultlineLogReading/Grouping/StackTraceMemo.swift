@@ -1,3 +1,4 @@
+import FaultlineRecords
 import Foundation
 
 /// The groupings of the stack traces read so far, by what grouping reads of them: a stack trace that comes again

@@ -1,3 +1,5 @@
+import FaultlineRecords
+
 /// The stack trace of an event's `threads` that Sentry's grouping reads: the one crashed thread's, else the one
 /// current thread's, else the only thread's; none when that does not single one out.
 enum ThreadGrouping {

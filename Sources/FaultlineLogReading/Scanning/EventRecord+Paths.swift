@@ -1,3 +1,5 @@
+import FaultlineRecords
+
 extension EventRecord {
     /// The value at `path` in the event on `line`, such as `["contexts", "os", "name"]` or `["request", "method"]`:
     /// a string as it is, a number or a boolean as its JSON text; `nil` when a member is missing, the value is `null`,

@@ -1,3 +1,4 @@
+import FaultlineRecords
 import FaultlineReporting
 
 /// A line of request outcomes read into storage that the next line reuses: every member checked as

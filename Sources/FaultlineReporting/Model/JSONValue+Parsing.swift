@@ -1,3 +1,4 @@
+import FaultlineRecords
 import Foundation
 
 extension JSONValue {
@@ -463,52 +464,8 @@ struct JSONParser {
 
     /// Appends the UTF-8 of the escape whose backslash is at `index`.
     private mutating func parseEscape(into utf8: inout [UInt8]) throws(JSONValue.ParseError) {
-        index += 1
-        guard index < bytes.count else { throw error("a string is not closed") }
-        let escaped = bytes[index]
-        index += 1
-        switch escaped {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escaped)
-        case UInt8(ascii: "b"): utf8.append(0x08)
-        case UInt8(ascii: "f"): utf8.append(0x0C)
-        case UInt8(ascii: "n"): utf8.append(0x0A)
-        case UInt8(ascii: "r"): utf8.append(0x0D)
-        case UInt8(ascii: "t"): utf8.append(0x09)
-        case UInt8(ascii: "u"):
-            var scalar = UInt32(try parseHex4())
-            if (0xD800..<0xDC00).contains(scalar) {
-                guard consume(UInt8(ascii: "\\")), consume(UInt8(ascii: "u")) else {
-                    throw error("a high surrogate escape is not followed by a low one")
-                }
-                let low = UInt32(try parseHex4())
-                guard (0xDC00..<0xE000).contains(low) else {
-                    throw error("a high surrogate escape is not followed by a low one")
-                }
-                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-            }
-            guard let unicode = Unicode.Scalar(scalar) else { throw error("an unpaired low surrogate escape") }
-            utf8.append(contentsOf: String(Character(unicode)).utf8)
-        default:
-            index -= 1
-            throw error("\\\(describe(escaped)) is not an escape")
-        }
-    }
-
-    private mutating func parseHex4() throws(JSONValue.ParseError) -> UInt16 {
-        guard index + 4 <= bytes.count else { throw error("a \\u escape needs four hex digits") }
-        var value: UInt16 = 0
-        for _ in 0..<4 {
-            let digit: UInt8
-            switch bytes[index] {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = bytes[index] - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = bytes[index] - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = bytes[index] - UInt8(ascii: "A") + 10
-            default: throw error("a \\u escape needs four hex digits")
-            }
-            value = value << 4 | UInt16(digit)
-            index += 1
-        }
-        return value
+        guard let failure = JSONEscape.decode(bytes, at: &index, into: &utf8, loneSurrogates: .rejected) else { return }
+        throw error(failure == .notAnEscape ? "\\\(describe(bytes[index])) is not an escape" : failure.reason)
     }
 
     private mutating func parseNumber() throws(JSONValue.ParseError) -> JSONValue {

@@ -1,3 +1,4 @@
+import FaultlineRecords
 import Foundation
 import Testing
 
@@ -10,18 +11,18 @@ import Testing
         let line = Data(
             (#"{"breadcrumbs":{"values":[{"data":{"event_id":"nested"},"message":"say \"event_id\":\"fake\""}]},"#
                 + #""contexts":{},"event_id":"0123456789abcdef0123456789abcdef","level":"error"}"#).utf8)
-        #expect(LoggedEventID.read(from: line) == "0123456789abcdef0123456789abcdef")
+        #expect(JSONScanner.string(ofMember: "event_id", in: line) == "0123456789abcdef0123456789abcdef")
     }
 
     @Test func aLineWithoutATopLevelEventIDHasNone() {
-        #expect(LoggedEventID.read(from: Data(#"{"extra":{"event_id":"nested"}}"#.utf8)) == nil)
-        #expect(LoggedEventID.read(from: Data(#"{"event_id":42}"#.utf8)) == nil)
-        #expect(LoggedEventID.read(from: Data(#"{"event_id":"cut"#.utf8)) == nil)
+        #expect(JSONScanner.string(ofMember: "event_id", in: Data(#"{"extra":{"event_id":"nested"}}"#.utf8)) == nil)
+        #expect(JSONScanner.string(ofMember: "event_id", in: Data(#"{"event_id":42}"#.utf8)) == nil)
+        #expect(JSONScanner.string(ofMember: "event_id", in: Data(#"{"event_id":"cut"#.utf8)) == nil)
     }
 
     @Test func anEventTheEncoderWroteHasItsIDRead() {
         var event = SentryEvent(level: .error)
         event.message = "boom"
-        #expect(LoggedEventID.read(from: EventEncoder.encode(event)) == event.eventID)
+        #expect(JSONScanner.string(ofMember: "event_id", in: EventEncoder.encode(event)) == event.eventID)
     }
 }

@@ -58,7 +58,7 @@ struct LogSegments: QueueSegments {
     /// sampling context.
     func envelope(of record: QueueRecord, bytes: Data, sentAt: Date, appending items: [Envelope.Item]) throws -> Data {
         var header: [String: JSONValue] = ["dsn": .string(dsn.description)]
-        if kind != .outcomes, let eventID = record.eventID ?? LoggedEventID.read(from: bytes) {
+        if kind != .outcomes, let eventID = record.eventID ?? JSONScanner.string(ofMember: "event_id", in: bytes) {
             header["event_id"] = .string(eventID)
         }
         if kind == .transactions, let trace = traces[record.position] ?? rebuiltTrace(of: bytes) {

@@ -1,5 +1,3 @@
-import FaultlineRecords
-import FaultlineReporting
 import Foundation
 
 /// A cursor over the bytes of one JSON document that reads the few values triage needs and skips the rest without
@@ -9,23 +7,23 @@ import Foundation
 /// It checks what it reads (strings, numbers, the shape of the members it visits) and the nesting of what it skips,
 /// but not every byte inside skipped values (a control character inside a skipped string passes): a line is
 /// validated as UTF-8 separately.
-struct JSONScanner {
+package struct JSONScanner {
     private let bytes: UnsafeBufferPointer<UInt8>
     /// The offset of the cursor in the bytes.
-    private(set) var position = 0
+    package private(set) var position = 0
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
     /// The kinds of JSON values.
-    enum ValueKind {
+    package enum ValueKind {
         case object, array, string, number, boolean, null
     }
 
     /// The kind of the value at the cursor, told by its first byte (whitespace before it is skipped); `nil` when no
     /// value starts there.
-    mutating func nextValueKind() -> ValueKind? {
+    package mutating func nextValueKind() -> ValueKind? {
         skipWhitespace()
         guard position < bytes.count else { return nil }
         switch bytes[position] {
@@ -40,14 +38,14 @@ struct JSONScanner {
     }
 
     /// Whether only whitespace is left.
-    mutating func isAtEnd() -> Bool {
+    package mutating func isAtEnd() -> Bool {
         skipWhitespace()
         return position == bytes.count
     }
 
     /// Reads an object, calling `member` with each key's raw bytes (escapes left as they are) and the scanner at its
     /// value, which `member` must read or skip; `false` when `member` does, or the object is malformed.
-    mutating func object(_ member: (UnsafeBufferPointer<UInt8>, inout JSONScanner) -> Bool) -> Bool {
+    package mutating func object(_ member: (UnsafeBufferPointer<UInt8>, inout JSONScanner) -> Bool) -> Bool {
         guard take(.openBrace) else { return false }
         if take(.closeBrace) { return true }
         repeat {
@@ -59,8 +57,33 @@ struct JSONScanner {
         return take(.closeBrace)
     }
 
+    /// Moves the cursor into the object at the cursor, to the value of its member `name`, stepping over the members
+    /// before it without reading them (a member of that name inside one of them is not it); `false` when the value
+    /// at the cursor is not an object, has no such member, or is malformed before it.
+    package mutating func locate(member name: StaticString) -> Bool {
+        guard take(.openBrace) else { return false }
+        if take(.closeBrace) { return false }
+        repeat {
+            skipWhitespace()
+            guard let key = rawString(), take(.colon) else { return false }
+            skipWhitespace()
+            if Self.isKey(key, name) { return true }
+            guard skipValue() else { return false }
+        } while take(.comma)
+        return false
+    }
+
+    /// The string value of the top-level member `name` of the object `bytes` hold, found with ``locate(member:)``
+    /// without reading the rest; `nil` when there is none or it is not a string.
+    package static func string(ofMember name: StaticString, in bytes: Data) -> String? {
+        bytes.withUnsafeBytes { raw in
+            var scanner = JSONScanner(raw.bindMemory(to: UInt8.self))
+            return scanner.locate(member: name) ? scanner.string() : nil
+        }
+    }
+
     /// Reads an array, calling `element` with the scanner at each element.
-    mutating func array(_ element: (inout JSONScanner) -> Bool) -> Bool {
+    package mutating func array(_ element: (inout JSONScanner) -> Bool) -> Bool {
         guard take(.openBracket) else { return false }
         if take(.closeBracket) { return true }
         repeat {
@@ -71,29 +94,29 @@ struct JSONScanner {
     }
 
     /// Reads a string, unescaped; `nil` when the value is not a string.
-    mutating func string() -> String? {
+    package mutating func string() -> String? {
         guard let raw = rawString() else { return nil }
         guard raw.contains(.backslash) else { return String(decoding: raw, as: UTF8.self) }
-        return Self.unescape(raw)
+        return JSONEscape.unescaped(raw)
     }
 
     /// Hands the UTF-8 bytes of the string at the cursor, unescaped, to `body`, without building a `String` when the
     /// string has no escapes; `nil` when the value is not a string or an escape is invalid.
-    mutating func withStringBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+    package mutating func withStringBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
         guard let raw = rawString() else { return nil }
         guard raw.contains(.backslash) else { return body(raw) }
-        guard var text = Self.unescape(raw) else { return nil }
+        guard var text = JSONEscape.unescaped(raw) else { return nil }
         return text.withUTF8(body)
     }
 
     /// The text of a string read without copying it: the bytes of the document between its quotes when it has no
     /// escapes (valid as long as the document's bytes are), else the string unescaped.
-    enum Text {
+    package enum Text {
         case bytes(UnsafeBufferPointer<UInt8>)
         case string(String)
 
         /// Hands its UTF-8 bytes to `body`.
-        func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        package func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
             switch self {
             case .bytes(let bytes): return body(bytes)
             case .string(var string): return string.withUTF8(body)
@@ -101,7 +124,7 @@ struct JSONScanner {
         }
 
         /// It as a `String`.
-        var string: String {
+        package var string: String {
             switch self {
             case .bytes(let bytes): String(decoding: bytes, as: UTF8.self)
             case .string(let string): string
@@ -111,14 +134,14 @@ struct JSONScanner {
 
     /// Reads a string as ``Text``, for a value that is only sometimes needed: building a `String` for each costs
     /// more than scanning it. `nil` when the value is not a string or an escape is invalid.
-    mutating func text() -> Text? {
+    package mutating func text() -> Text? {
         guard let raw = rawString() else { return nil }
         guard raw.contains(.backslash) else { return .bytes(raw) }
-        return Self.unescape(raw).map(Text.string)
+        return JSONEscape.unescaped(raw).map(Text.string)
     }
 
     /// Reads a string, or `null` as `nil`; `false` when the value is neither.
-    mutating func optionalString(into value: inout String?) -> Bool {
+    package mutating func optionalString(into value: inout String?) -> Bool {
         if takeLiteral("null") {
             value = nil
             return true
@@ -129,27 +152,27 @@ struct JSONScanner {
     }
 
     /// Reads `true` or `false`; `nil` when the value is neither.
-    mutating func boolean() -> Bool? {
+    package mutating func boolean() -> Bool? {
         if takeLiteral("true") { return true }
         return takeLiteral("false") ? false : nil
     }
 
     /// The text of a key from its raw bytes (as ``object(_:)`` hands them over), its escapes read; `nil` when an
     /// escape is invalid.
-    static func key(_ raw: UnsafeBufferPointer<UInt8>) -> String? {
-        raw.contains(.backslash) ? unescape(raw) : String(decoding: raw, as: UTF8.self)
+    package static func key(_ raw: UnsafeBufferPointer<UInt8>) -> String? {
+        raw.contains(.backslash) ? JSONEscape.unescaped(raw) : String(decoding: raw, as: UTF8.self)
     }
 
     /// Whether the raw bytes of a key are `name`: keys are matched on their bytes, without building a string for
     /// each.
-    static func isKey(_ raw: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+    package static func isKey(_ raw: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
         guard raw.count == name.utf8CodeUnitCount else { return false }
         guard let base = raw.baseAddress else { return true }
         return memcmp(base, name.utf8Start, raw.count) == 0
     }
 
     /// Reads a number as a `Double`; `nil` when the value is not a number.
-    mutating func number() -> Double? {
+    package mutating func number() -> Double? {
         let start = position
         while position < bytes.count, Self.isNumberByte(bytes[position]) { position += 1 }
         guard position > start else { return nil }
@@ -158,7 +181,7 @@ struct JSONScanner {
 
     /// Reads an integer: digits, with a minus sign before them or not; `nil` when the value is another number (a
     /// fraction, an exponent), something else, or past `Int`'s range.
-    mutating func integer() -> Int? {
+    package mutating func integer() -> Int? {
         let start = position
         let isNegative = position < bytes.count && bytes[position] == 0x2D
         if isNegative { position += 1 }
@@ -185,7 +208,7 @@ struct JSONScanner {
     /// digits), handing each pair to `pair`: without the general reader's calls per value, which cost most of reading
     /// request outcomes. Returns `nil`, with the cursor where it was, when the array is written any other way, for the
     /// caller to read it with ``array(_:)`` after undoing what `pair` did; `false` when `pair` refused a pair.
-    mutating func compactIntegerPairs(_ pair: (Int, Int) -> Bool) -> Bool? {
+    package mutating func compactIntegerPairs(_ pair: (Int, Int) -> Bool) -> Bool? {
         var index = position
         func byte() -> UInt8? { index < bytes.count ? bytes[index] : nil }
         func natural() -> Int? {
@@ -229,7 +252,7 @@ struct JSONScanner {
     /// Reads a time as Sentry sends one, an RFC 3339 text or seconds since 1970, into `time` as seconds since 1970:
     /// `nil` when it is neither, or out of ``RFC3339/range``, and a value of another type is skipped; `false` when the
     /// value is malformed.
-    mutating func time(into time: inout Double?) -> Bool {
+    package mutating func time(into time: inout Double?) -> Bool {
         switch nextValueKind() {
         case .string:
             guard let seconds = withStringBytes(RFC3339.seconds) else { return false }
@@ -244,7 +267,7 @@ struct JSONScanner {
     }
 
     /// Reads a string or a number as text: tags such as `http.status_code` may come either way.
-    mutating func scalarText() -> String? {
+    package mutating func scalarText() -> String? {
         guard position < bytes.count else { return nil }
         if bytes[position] == .quote { return string() }
         let start = position
@@ -253,7 +276,7 @@ struct JSONScanner {
     }
 
     /// Steps over any value, checking that brackets nest and strings end.
-    mutating func skipValue() -> Bool {
+    package mutating func skipValue() -> Bool {
         guard position < bytes.count else { return false }
         switch bytes[position] {
         case .quote: return rawString() != nil
@@ -267,7 +290,7 @@ struct JSONScanner {
 
     /// Steps over any value, as ``skipValue()`` does, and hands `body` its bytes as sent (a string with its quotes
     /// and escapes).
-    mutating func skipValue(_ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
+    package mutating func skipValue(_ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
         skipWhitespace()
         let start = position
         guard skipValue() else { return false }
@@ -431,63 +454,6 @@ struct JSONScanner {
             UInt8(ascii: "e"), UInt8(ascii: "E"):
             true
         default: false
-        }
-    }
-
-    /// Resolves `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t` and `\uXXXX` (with surrogate pairs; a lone surrogate
-    /// becomes U+FFFD) into UTF-8; `nil` when an escape is invalid.
-    private static func unescape(_ raw: UnsafeBufferPointer<UInt8>) -> String? {
-        var utf8: [UInt8] = []
-        utf8.reserveCapacity(raw.count)
-        var index = 0
-        func hex4(at offset: Int) -> UInt32? {
-            guard offset + 4 <= raw.count else { return nil }
-            var value: UInt32 = 0
-            for byte in raw[offset..<(offset + 4)] {
-                guard let digit = hexDigit(byte) else { return nil }
-                value = value << 4 | digit
-            }
-            return value
-        }
-        while index < raw.count {
-            let byte = raw[index]
-            guard byte == .backslash else {
-                utf8.append(byte)
-                index += 1
-                continue
-            }
-            guard index + 1 < raw.count else { return nil }
-            let escaped = raw[index + 1]
-            index += 2
-            switch escaped {
-            case .quote, .backslash, UInt8(ascii: "/"): utf8.append(escaped)
-            case UInt8(ascii: "b"): utf8.append(0x08)
-            case UInt8(ascii: "f"): utf8.append(0x0C)
-            case UInt8(ascii: "n"): utf8.append(0x0A)
-            case UInt8(ascii: "r"): utf8.append(0x0D)
-            case UInt8(ascii: "t"): utf8.append(0x09)
-            case UInt8(ascii: "u"):
-                guard var code = hex4(at: index) else { return nil }
-                index += 4
-                if (0xD800..<0xDC00).contains(code), index + 6 <= raw.count, raw[index] == .backslash,
-                    raw[index + 1] == UInt8(ascii: "u"), let low = hex4(at: index + 2), (0xDC00..<0xE000).contains(low)
-                {
-                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                    index += 6
-                }
-                utf8.append(contentsOf: (Unicode.Scalar(code) ?? "\u{FFFD}").utf8)
-            default: return nil
-            }
-        }
-        return String(decoding: utf8, as: UTF8.self)
-    }
-
-    private static func hexDigit(_ byte: UInt8) -> UInt32? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
-        default: nil
         }
     }
 }
