@@ -100,13 +100,12 @@ struct IngestHandler: Sendable {
             var headers: HTTPFields = [.contentType: "application/json", .sentryError: error.reason]
             if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
             if let rateLimits = error.rateLimits { headers[.sentryRateLimits] = rateLimits }
-            let detail = (try? JSONEncoder().encode(["detail": error.reason])).map {
-                String(decoding: $0, as: UTF8.self)
-            }
+            let detail = String(
+                decoding: JSONValue.object(["detail": .string(error.reason)]).compactJSON, as: UTF8.self)
             return (
                 Response(
                     status: HTTPResponse.Status(code: error.status), headers: headers,
-                    body: ResponseBody(byteBuffer: ByteBuffer(string: detail ?? "{}"))),
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: detail))),
                 error.reason
             )
         }

@@ -111,7 +111,7 @@ extension JSONValue {
         case .bool(let flag): String(flag)
         case .null: "null"
         case .object, .array:
-            (try? JSONEncoder().encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            String(decoding: compactJSON, as: UTF8.self)
         }
     }
 }

@@ -15,7 +15,7 @@ enum ClientAddress {
             user["ip_address"] == .string("{{auto}}")
         else { return event }
         user["ip_address"] = .string(address)
-        guard let written = try? JSONEncoder().encode(JSONValue.object(user)) else { return event }
+        let written = JSONValue.object(user).compactJSON
         var filled = Data(event.prefix(range.lowerBound))
         filled.append(written)
         filled.append(event.dropFirst(range.upperBound))

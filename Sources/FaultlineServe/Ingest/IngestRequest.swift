@@ -236,13 +236,8 @@ package struct IngestRequest {
                 }
             }
             if time == nil || timeError != nil { object["timestamp"] = .string(RFC3339.string(from: receivedAt)) }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            guard let compact = try? encoder.encode(JSONValue.object(object)) else {
-                throw Refusal(status: 400, reason: "an event item could not be stored as one JSON line")
-            }
-            line = compact
-            record = [UInt8](compact).withUnsafeBufferPointer { try? EventRecord(line: $0) }
+            line = JSONValue.object(object).compactJSON
+            record = [UInt8](line).withUnsafeBufferPointer { try? EventRecord(line: $0) }
         }
         events.append((id, line))
         records.append(record)
@@ -270,12 +265,7 @@ package struct IngestRequest {
         let addsSampleRate = sampleRate.map { Self.addSampleRate($0, to: &object) } ?? false
         if givenID == nil || givenID != givenText || !isOneLine || addsSampleRate {
             object["event_id"] = .string(id)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            guard let compact = try? encoder.encode(JSONValue.object(object)) else {
-                throw Refusal(status: 400, reason: "a transaction item could not be stored as one JSON line")
-            }
-            line = compact
+            line = JSONValue.object(object).compactJSON
         }
         transactions.append((id, line))
         if responseID == nil { responseID = id }

@@ -28,7 +28,7 @@ extension PIIConfig {
         else { return nil }
         user["id"] = .string(address)
         user["ip_address"] = nil
-        guard let written = try? JSONEncoder().encode(JSONValue.object(user)) else { return nil }
+        let written = JSONValue.object(user).compactJSON
         // Only the user is written again; the rest of the text is kept as it was.
         var moved = Data(rewritten.prefix(range.lowerBound))
         moved.append(written)

@@ -173,9 +173,7 @@ package struct EventDetail: Hashable, Sendable, Encodable {
 
     /// `value` as compact JSON.
     private static func compact(_ value: JSONValue) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        String(decoding: value.compactJSON, as: UTF8.self)
     }
 
     /// `text` cut to ``bodyShown`` characters, with `…` where it was cut.
