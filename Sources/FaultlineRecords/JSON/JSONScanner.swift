@@ -326,26 +326,55 @@ package struct JSONScanner {
 
     /// The bytes between the quotes of the string at the cursor, escapes included.
     private mutating func rawString() -> UnsafeBufferPointer<UInt8>? {
-        guard position < bytes.count, bytes[position] == .quote else { return nil }
-        var index = position + 1
+        guard position < bytes.count, bytes[position] == .quote,
+            case .closed(let closingQuote, _, _) = Self.end(ofStringAt: position, in: bytes)
+        else { return nil }
+        defer { position = closingQuote + 1 }
+        return UnsafeBufferPointer(rebasing: bytes[(position + 1)..<closingQuote])
+    }
+
+    /// How a string ends, found by ``end(ofStringAt:in:)``.
+    package enum StringEnd: Equatable {
+        /// At the quote at `closingQuote`; whether a backslash came before it, and whether every byte is ASCII.
+        case closed(closingQuote: Int, hasEscapes: Bool, isASCII: Bool)
+        /// It holds a control character, at that offset, which JSON requires to be escaped.
+        case controlCharacter(Int)
+        /// The bytes end before it does.
+        case unterminated
+    }
+
+    /// Where the string whose opening quote is at `openingQuote` in `bytes` ends, eight bytes at a time through its
+    /// plain stretches: the one search both the scanner and the parser make. The byte after a backslash is stepped
+    /// over unread, left to whoever decodes the escapes (``JSONEscape``).
+    package static func end(ofStringAt openingQuote: Int, in bytes: UnsafeBufferPointer<UInt8>) -> StringEnd {
+        var index = openingQuote + 1
+        var hasEscapes = false
+        var isASCII = true
         while index < bytes.count {
             if index + 8 <= bytes.count {
-                let found = Self.quotesEscapesAndControls(at: index, in: bytes)
+                let (found, high) = quotesEscapesAndControls(at: index, in: bytes)
                 guard found != 0 else {
+                    isASCII = isASCII && high == 0
                     index += 8
                     continue
                 }
-                index += found.trailingZeroBitCount / 8  // the first of them: no byte before it is one
+                let plain = found.trailingZeroBitCount / 8  // no byte before the first found is one
+                isASCII = isASCII && high & ((1 << (8 * plain)) &- 1) == 0
+                index += plain
             }
             let byte = bytes[index]
-            if byte == .quote {
-                defer { position = index + 1 }
-                return UnsafeBufferPointer(rebasing: bytes[(position + 1)..<index])
+            switch byte {
+            case .quote: return .closed(closingQuote: index, hasEscapes: hasEscapes, isASCII: isASCII)
+            case .backslash:
+                hasEscapes = true
+                index += 2
+            case 0..<0x20: return .controlCharacter(index)
+            default:
+                isASCII = isASCII && byte < 0x80
+                index += 1
             }
-            if byte < 0x20 { return nil }  // control characters must be escaped
-            index += byte == .backslash ? 2 : 1
         }
-        return nil
+        return .unterminated
     }
 
     /// Steps over the object or array at the cursor. Strings inside are found with `memchr`, not checked byte by
@@ -387,11 +416,14 @@ package struct JSONScanner {
         return false
     }
 
-    /// The eight bytes at `index` with the high bit of each byte that is a `"`, a `\\` or a control character set,
-    /// and possibly of bytes after the first of them (a borrow runs on past it); zero when they hold none, so that
-    /// a string's plain stretches are stepped over eight bytes at a time, and the lowest bit set is exactly the first.
-    private static func quotesEscapesAndControls(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        guard let base = bytes.baseAddress else { return 0 }
+    /// The eight bytes at `index`: `found`, with the high bit of each byte that is a `"`, a `\\` or a control
+    /// character set, and possibly of bytes after the first of them (a borrow runs on past it), zero when they hold
+    /// none, so that a string's plain stretches are stepped over eight bytes at a time and the lowest bit set is
+    /// exactly the first; and `high`, the high bits of the bytes themselves, set where a byte is not ASCII.
+    private static func quotesEscapesAndControls(
+        at index: Int, in bytes: UnsafeBufferPointer<UInt8>
+    ) -> (found: UInt64, high: UInt64) {
+        guard let base = bytes.baseAddress else { return (0, 0) }
         let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
@@ -400,7 +432,7 @@ package struct JSONScanner {
         let zeroQuote = (quotes &- ones) & ~quotes
         let zeroBackslash = (backslashes &- ones) & ~backslashes
         let control = (word &- ones &* 0x20) & ~word  // a byte below 0x20
-        return (zeroQuote | zeroBackslash | control) & highs
+        return ((zeroQuote | zeroBackslash | control) & highs, word & highs)
     }
 
     /// The index of the first `"` at or after `index`, eight bytes at a time: most strings in an event are short,

@@ -394,31 +394,61 @@ struct JSONParser {
     /// holds escapes.
     @discardableResult
     private mutating func skipString() throws(JSONValue.ParseError) -> Bool {
-        index += 1
-        let start = index
-        var isASCII = true
-        var hasEscapes = false
-        var escaped: [UInt8] = []
-        while index < bytes.count {
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "\""):
-                // Escapes are ASCII: the raw bytes are valid UTF-8 exactly when the string is.
-                if !isASCII { _ = try validated(UnsafeBufferPointer(rebasing: bytes[start..<index]), at: start) }
-                index += 1
-                return hasEscapes
-            case UInt8(ascii: "\\"):
-                hasEscapes = true
-                try parseEscape(into: &escaped)
-                escaped.removeAll(keepingCapacity: true)
-            case 0..<0x20:
-                throw error("a control character must be escaped in a string")
-            default:
-                if byte >= 0x80 { isASCII = false }
-                index += 1
-            }
+        var unescaped: [UInt8] = []
+        return try stepOverString(unescapingInto: &unescaped)
+    }
+
+    /// The string whose opening quote is at `index`.
+    private mutating func parseString() throws(JSONValue.ParseError) -> String {
+        let opening = index
+        var unescaped: [UInt8] = []
+        guard try stepOverString(unescapingInto: &unescaped) else {
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[(opening + 1)..<(index - 1)]), as: UTF8.self)
         }
-        throw error("a string is not closed")
+        return String(decoding: unescaped, as: UTF8.self)
+    }
+
+    /// Checks the string whose opening quote is at `index` and steps over it: its end found as the scanner finds one,
+    /// its escapes decoded by ``JSONEscape`` into `unescaped` (the whole string, when it has any), its bytes checked as
+    /// UTF-8. Returns whether it holds escapes. The first fault from its start is the one refused.
+    private mutating func stepOverString(
+        unescapingInto unescaped: inout [UInt8]
+    ) throws(JSONValue.ParseError) -> Bool {
+        let start = index + 1
+        switch JSONScanner.end(ofStringAt: index, in: bytes) {
+        case .closed(let closingQuote, let hasEscapes, let isASCII):
+            if hasEscapes { try unescape(start..<closingQuote, into: &unescaped) }
+            // Escapes are ASCII: the raw bytes are valid UTF-8 exactly when the string is.
+            if !isASCII { _ = try validated(UnsafeBufferPointer(rebasing: bytes[start..<closingQuote]), at: start) }
+            index = closingQuote + 1
+            return hasEscapes
+        case .controlCharacter(let offset):
+            try unescape(start..<offset, into: &unescaped)
+            index = offset
+            throw error("a control character must be escaped in a string")
+        case .unterminated:
+            try unescape(start..<bytes.count, into: &unescaped)
+            index = bytes.count
+            throw error("a string is not closed")
+        }
+    }
+
+    /// Appends the bytes in `range` to `utf8` with their escapes decoded.
+    private mutating func unescape(_ range: Range<Int>, into utf8: inout [UInt8]) throws(JSONValue.ParseError) {
+        var runStart = range.lowerBound
+        index = range.lowerBound
+        while index < range.upperBound {
+            guard bytes[index] == UInt8(ascii: "\\") else {
+                index += 1
+                continue
+            }
+            utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+            if let failure = JSONEscape.decode(bytes, at: &index, into: &utf8, loneSurrogates: .rejected) {
+                throw error(failure == .notAnEscape ? "\\\(describe(bytes[index])) is not an escape" : failure.reason)
+            }
+            runStart = index
+        }
+        utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<min(index, range.upperBound)]))
     }
 
     /// Steps into the `{` or `[` at `index`, counting the depth; whether the container has values. An empty one is
@@ -433,39 +463,6 @@ struct JSONParser {
         guard consume(closing) else { return true }
         depth -= 1
         return false
-    }
-
-    /// The string whose opening quote is at `index`; runs without escapes are copied whole.
-    private mutating func parseString() throws(JSONValue.ParseError) -> String {
-        index += 1
-        var utf8: [UInt8] = []
-        var runStart = index
-        while index < bytes.count {
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "\""):
-                let run = UnsafeBufferPointer(rebasing: bytes[runStart..<index])
-                index += 1
-                if utf8.isEmpty { return try validated(run, at: runStart) }
-                utf8.append(contentsOf: run)
-                return try validated(utf8, at: runStart)
-            case UInt8(ascii: "\\"):
-                utf8.append(contentsOf: bytes[runStart..<index])
-                try parseEscape(into: &utf8)
-                runStart = index
-            case 0..<0x20:
-                throw error("a control character must be escaped in a string")
-            default:
-                index += 1
-            }
-        }
-        throw error("a string is not closed")
-    }
-
-    /// Appends the UTF-8 of the escape whose backslash is at `index`.
-    private mutating func parseEscape(into utf8: inout [UInt8]) throws(JSONValue.ParseError) {
-        guard let failure = JSONEscape.decode(bytes, at: &index, into: &utf8, loneSurrogates: .rejected) else { return }
-        throw error(failure == .notAnEscape ? "\\\(describe(bytes[index])) is not an escape" : failure.reason)
     }
 
     private mutating func parseNumber() throws(JSONValue.ParseError) -> JSONValue {
