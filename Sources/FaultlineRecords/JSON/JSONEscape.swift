@@ -1,8 +1,8 @@
 /// The escapes of a JSON string (RFC 8259, section 7) decoded into UTF-8: the one place where the scanner and the
 /// parser resolve them.
-package enum JSONEscape {
+public enum JSONEscape {
     /// Why an escape could not be decoded.
-    package enum Failure: Error, Equatable {
+    public enum Failure: Error, Equatable {
         /// The text ends inside the escape.
         case truncated
         /// The character after the backslash starts no escape.
@@ -15,7 +15,7 @@ package enum JSONEscape {
         case unpairedLowSurrogate
 
         /// What is wrong, in the words of a parse error.
-        package var reason: String {
+        public var reason: String {
             switch self {
             case .truncated: "a string is not closed"
             case .notAnEscape: "a backslash is not followed by an escape"
@@ -27,7 +27,7 @@ package enum JSONEscape {
     }
 
     /// How a surrogate escape that is not half of a pair is read.
-    package enum LoneSurrogates {
+    public enum LoneSurrogates {
         /// It is a ``Failure``, as a strict parser reads it.
         case rejected
         /// It becomes U+FFFD, as a reader of logged records that must not lose a line over one character reads it.
@@ -36,7 +36,7 @@ package enum JSONEscape {
 
     /// Decodes the escape whose backslash is at `index` in `bytes`, appends its UTF-8 to `utf8` and moves `index`
     /// past it. On a failure, `index` is where it was found.
-    package static func decode(
+    public static func decode(
         _ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int, into utf8: inout [UInt8],
         loneSurrogates: LoneSurrogates
     ) -> Failure? {
@@ -83,7 +83,7 @@ package enum JSONEscape {
     }
 
     /// The text of a string from the bytes between its quotes, its escapes decoded; `nil` when one is invalid.
-    package static func unescaped(
+    public static func unescaped(
         _ raw: UnsafeBufferPointer<UInt8>, loneSurrogates: LoneSurrogates = .replaced
     ) -> String? {
         var utf8: [UInt8] = []
@@ -125,9 +125,4 @@ package enum JSONEscape {
 
 extension Unicode.Scalar {
     fileprivate static let replacement: Unicode.Scalar = "\u{FFFD}"
-}
-
-extension UInt8 {
-    fileprivate static let quote = UInt8(ascii: "\"")
-    fileprivate static let backslash = UInt8(ascii: "\\")
 }
