@@ -1,3 +1,4 @@
+import FaultlineRecords
 import Foundation
 import Synchronization
 
@@ -5,14 +6,8 @@ import Synchronization
 /// recording each delay (so retry tests run fast and assert on the exact delays), and ``advance(by:)`` moves it.
 /// ``date`` is the wall-clock time it stands at, for code that takes a `() -> Date`.
 package final class FakeClock: Clock, Sendable {
-    package struct Instant: InstantProtocol {
-        /// The time since the clock's start.
-        package var offset: Duration
-
-        package func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        package func duration(to other: Instant) -> Duration { other.offset - offset }
-        package static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
-    }
+    /// The instant of the clocks a reporter and its uploader run on, so that either takes this one.
+    package typealias Instant = ElapsedClock.Instant
 
     private let start: Date
     private let state = Mutex<(now: Duration, sleeps: [Duration])>((.zero, []))

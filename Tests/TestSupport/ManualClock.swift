@@ -1,10 +1,11 @@
+import FaultlineRecords
 import Synchronization
 
 /// A clock that moves only when a test advances it: a sleep waits until ``advance(by:)`` reaches its deadline (or
 /// returns at once when the clock already stands past it), so code whose timers run on it waits exactly as long as
 /// the test says, however slow the machine. Unlike ``FakeClock``, a sleep never moves it.
 package final class ManualClock: Clock, Sendable {
-    package typealias Instant = FakeClock.Instant
+    package typealias Instant = ElapsedClock.Instant
 
     /// A sleep that waits for its deadline.
     private struct Sleeper {

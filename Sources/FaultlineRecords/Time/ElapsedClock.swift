@@ -7,6 +7,11 @@ package struct ElapsedClock: Clock {
         /// The time since the clock's start.
         package var offset: Duration
 
+        /// The moment `offset` after the clock's start.
+        package init(offset: Duration) {
+            self.offset = offset
+        }
+
         package func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
         package func duration(to other: Instant) -> Duration { other.offset - offset }
         package static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }

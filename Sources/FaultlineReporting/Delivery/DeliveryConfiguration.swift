@@ -1,4 +1,5 @@
 import Faultline
+import FaultlineRecords
 import Foundation
 
 /// Where and how a reporter's records and a relay's envelopes are sent. Only the DSN and the outbox directory have no
