@@ -11,6 +11,7 @@ public struct JSONScanner {
     @usableFromInline let bytes: UnsafeBufferPointer<UInt8>
     /// The offset of the cursor in the bytes.
     @inlinable public var position: Int { cursor }
+    /// The offset of the cursor, which only the scanner moves.
     @usableFromInline var cursor = 0
 
     @inlinable public init(_ bytes: UnsafeBufferPointer<UInt8>) {
