@@ -39,7 +39,7 @@
 
             // Then the error record is an event with the breadcrumbs logged before it, scrubbed
             let events = try String(contentsOf: logs.appendingPathComponent("events.jsonl"), encoding: .utf8)
-                .split(separator: "\n").map { try JSONDecoder().decode(SentryEvent.self, from: Data($0.utf8)) }
+                .split(separator: "\n").map { try SentryEvent(line: Data($0.utf8)) }
             try #require(events.count == 2)
             let failed = events[0]
             #expect(failed.message == "checkout failed")
@@ -85,7 +85,7 @@
             for secret in ["rt7f3k9q2m", "pw7x2k9", jwt, "bG9nZ2VkLXNpZ25hdHVyZQ"] {
                 #expect(!file.contains(secret))
             }
-            let event = try JSONDecoder().decode(SentryEvent.self, from: Data(file.utf8.prefix { $0 != 0x0A }))
+            let event = try SentryEvent(line: Data(file.utf8.prefix { $0 != 0x0A }))
             #expect(event.message == "rejected Bearer [Filtered] for kim")
             let crumbs = event.breadcrumbs?.values ?? []
             #expect(crumbs.first?.message == "refreshing with refresh_token=[Filtered]")

@@ -90,7 +90,7 @@ import FaultlineRecords
             // Then the log holds one event per failure, classified and tagged as the client's would be
             let text = try String(contentsOf: logs.appendingPathComponent("events.jsonl"), encoding: .utf8)
             let events = try text.split(separator: "\n").map {
-                try JSONDecoder().decode(SentryEvent.self, from: Data($0.utf8))
+                try SentryEvent(line: Data($0.utf8))
             }
             let tags = events.map(\.tags)
             #expect(
@@ -162,7 +162,7 @@ import FaultlineRecords
             // Then its event names the trace and span the server received
             let text = try String(contentsOf: temporary.url.appendingPathComponent("events.jsonl"), encoding: .utf8)
             let events = try text.split(separator: "\n").map {
-                try JSONDecoder().decode(SentryEvent.self, from: Data($0.utf8))
+                try SentryEvent(line: Data($0.utf8))
             }
             let event = try #require(events.first { $0.tags["error.kind"] == "decoding" })
             let trace = try #require(event.contexts["trace"]?.objectValue)

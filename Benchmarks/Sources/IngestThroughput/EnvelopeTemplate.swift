@@ -14,7 +14,7 @@ struct EnvelopeTemplate {
     init(seed: UInt64, dsn: DSN) throws {
         var corpus = LogCorpus(seed: seed)
         let now = Date()
-        var event = try JSONDecoder().decode(SentryEvent.self, from: corpus.nextEvent(at: now).json)
+        var event = try SentryEvent(line: corpus.nextEvent(at: now).json)
         let api = "https://api.boleto.example"
         event.breadcrumbs = SentryEvent.Values([
             Breadcrumb(

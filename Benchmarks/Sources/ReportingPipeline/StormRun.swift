@@ -80,7 +80,7 @@ struct StormRun: AsyncParsableCommand {
     /// The suppressed events the log's events carry, in all.
     static func carriedCount(in log: URL) throws -> Int {
         try Data(contentsOf: log).split(separator: UInt8(ascii: "\n")).reduce(0) { total, line in
-            let event = try JSONDecoder().decode(SentryEvent.self, from: Data(line))
+            let event = try SentryEvent(line: line)
             return total + (event.tags[Reporter.FingerprintLimit.suppressedCountTag].flatMap { Int($0) } ?? 0)
         }
     }

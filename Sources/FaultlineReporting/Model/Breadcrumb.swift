@@ -2,9 +2,9 @@ import FaultlineRecords
 import Foundation
 
 /// Something that happened before an event: a request, a token refresh, a log line. Sentry's `breadcrumbs` entries.
-public struct Breadcrumb: Hashable, Sendable, Codable {
+public struct Breadcrumb: Hashable, Sendable {
     /// The breadcrumb's severity, Sentry's levels.
-    public enum Level: String, Hashable, Sendable, Codable {
+    public enum Level: String, Hashable, Sendable {
         case debug, info, warning, error, fatal
     }
 
@@ -32,25 +32,5 @@ public struct Breadcrumb: Hashable, Sendable, Codable {
         self.level = level
         self.message = message
         self.data = data
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case timestamp, type, category, level, message, data
-    }
-
-    /// Reads a breadcrumb as any Sentry SDK sends it: `type` and `level` may be absent (`default`, `info`), and
-    /// `timestamp` may be seconds since 1970 instead of RFC 3339.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        if let seconds = try? container.decode(Double.self, forKey: .timestamp) {
-            timestamp = RFC3339.string(from: Date(timeIntervalSince1970: seconds))
-        } else {
-            timestamp = try container.decode(String.self, forKey: .timestamp)
-        }
-        type = try container.decodeIfPresent(String.self, forKey: .type) ?? "default"
-        category = try container.decodeIfPresent(String.self, forKey: .category)
-        level = (try? container.decodeIfPresent(Level.self, forKey: .level)) ?? .info
-        message = try container.decodeIfPresent(String.self, forKey: .message)
-        data = try container.decodeIfPresent([String: JSONValue].self, forKey: .data)
     }
 }

@@ -61,4 +61,10 @@ public enum JSONValue: Hashable, Sendable, Codable, ExpressibleByStringLiteral, 
         if case .object(let value) = self { return value }
         return nil
     }
+
+    /// The list, when the value is one.
+    package var arrayValue: [JSONValue]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
 }

@@ -8,16 +8,16 @@ import Foundation
 /// (`event-payloads`): a 32-hex `event_id`, an RFC 3339 UTC `timestamp`, `level`, `platform`, `release`, `dist`,
 /// `environment`, the `sdk` interface, `exception` (with a `stacktrace`), `threads`, `request`, `user`, `tags`, `contexts`, `breadcrumbs`,
 /// `fingerprint` and `extra`.
-public struct SentryEvent: Hashable, Sendable, Codable {
+public struct SentryEvent: Hashable, Sendable {
     /// Sentry's event levels.
-    public enum Level: String, Hashable, Sendable, Codable {
+    public enum Level: String, Hashable, Sendable {
         case debug, info, warning, error, fatal
     }
 
     /// One exception in `exception.values`.
-    public struct Exception: Hashable, Sendable, Codable {
+    public struct Exception: Hashable, Sendable {
         /// How the exception was captured.
-        public struct Mechanism: Hashable, Sendable, Codable {
+        public struct Mechanism: Hashable, Sendable {
             /// The integration that captured it, such as `auto.http.faultline`.
             public var type: String
             /// Whether the app handled the error (it reached a `catch`).
@@ -29,10 +29,6 @@ public struct SentryEvent: Hashable, Sendable, Codable {
                 self.type = type
                 self.handled = handled
                 self.data = data
-            }
-
-            enum CodingKeys: String, CodingKey {
-                case type, handled, data
             }
         }
 
@@ -51,17 +47,16 @@ public struct SentryEvent: Hashable, Sendable, Codable {
             self.mechanism = mechanism
             self.stacktrace = stacktrace
         }
-
-        enum CodingKeys: String, CodingKey {
-            case type, value, mechanism, stacktrace
-        }
     }
 
     /// The `stacktrace` interface: frames oldest first, so the last frame is where the event happened.
-    public struct Stacktrace: Hashable, Sendable, Codable {
+    public struct Stacktrace: Hashable, Sendable {
         /// One frame; Faultline fills the first four and `in_app`, other SDKs also name the binary (`package`) and
         /// quote the line of source (`context_line`).
-        public struct Frame: Hashable, Sendable, Codable {
+        ///
+        /// `Encodable` for the reports that show it (`faultline show --json`); an event's own bytes are written by
+        /// the event encoder and read by `SentryEvent(line:)`.
+        public struct Frame: Hashable, Sendable, Encodable {
             /// The function, as the platform names it.
             public var function: String?
             /// The module (Swift) or package path (Python) of the function.
@@ -109,7 +104,7 @@ public struct SentryEvent: Hashable, Sendable, Codable {
     }
 
     /// One thread in `threads`: what carries the stack trace of an event without an exception, such as a message.
-    public struct Thread: Hashable, Sendable, Codable {
+    public struct Thread: Hashable, Sendable {
         public var stacktrace: Stacktrace?
         /// Whether this is the thread that captured the event.
         public var current: Bool?
@@ -121,7 +116,9 @@ public struct SentryEvent: Hashable, Sendable, Codable {
     }
 
     /// The `request` interface: the failed request, scrubbed.
-    public struct Request: Hashable, Sendable, Codable {
+    ///
+    /// `Encodable` for the reports that show it (`faultline show --json`), as ``Stacktrace/Frame`` is.
+    public struct Request: Hashable, Sendable, Encodable {
         public var method: String?
         /// The URL without its query string.
         public var url: String?
@@ -151,30 +148,14 @@ public struct SentryEvent: Hashable, Sendable, Codable {
 
     /// A list wrapped as `{"values": […]}`, the shape of `exception` and `breadcrumbs`. Read as Relay reads it:
     /// the list alone, or one element alone, is read as the list.
-    public struct Values<Element: Hashable & Sendable & Codable>: Hashable, Sendable, Codable {
+    public struct Values<Element: Hashable & Sendable>: Hashable, Sendable {
         public var values: [Element]
 
         public init(_ values: [Element]) { self.values = values }
-
-        private enum CodingKeys: String, CodingKey {
-            case values
-        }
-
-        public init(from decoder: any Decoder) throws {
-            if let list = try? decoder.singleValueContainer().decode([Element].self) {
-                values = list
-            } else if let container = try? decoder.container(keyedBy: CodingKeys.self),
-                container.contains(.values)
-            {
-                values = try container.decode([Element].self, forKey: .values)
-            } else {
-                values = [try decoder.singleValueContainer().decode(Element.self)]
-            }
-        }
     }
 
     /// The `sdk` interface.
-    public struct SDK: Hashable, Sendable, Codable {
+    public struct SDK: Hashable, Sendable {
         public var name: String
         public var version: String
 
@@ -230,13 +211,5 @@ public struct SentryEvent: Hashable, Sendable, Codable {
         self.tags = [:]
         self.contexts = [:]
         self.sdk = .faultline
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case eventID = "event_id"
-        case timestamp, level, platform, logger, release, dist, environment, transaction, message, exception, request
-        case user, tags
-        case serverName = "server_name"
-        case contexts, breadcrumbs, fingerprint, extra, sdk, threads
     }
 }

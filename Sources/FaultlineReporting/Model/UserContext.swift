@@ -1,5 +1,7 @@
 /// Who was affected: Sentry's `user` interface. Set it on the scope, or per request.
-public struct UserContext: Hashable, Sendable, Codable {
+///
+/// `Encodable` for the reports that show it (`faultline show --json`), as ``SentryEvent/Stacktrace/Frame`` is.
+public struct UserContext: Hashable, Sendable, Encodable {
     /// A stable identifier for the user, such as `"\(userType)_\(name)"`.
     public var id: String?
     /// The user's name in the app.

@@ -298,7 +298,7 @@ package struct LogScan: Sendable {
         for file in files where found == nil {
             reader.read(file) { record, line in
                 guard found == nil, record.eventID == issue.latest.eventID else { return }
-                found = try? JSONDecoder().decode(SentryEvent.self, from: Data(buffer: line))
+                found = try? SentryEvent(line: line)
             }
         }
         return found

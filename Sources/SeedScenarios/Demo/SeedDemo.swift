@@ -259,7 +259,7 @@ package struct SeedDemo: Sendable {
         }
         let log = (try? Data(contentsOf: LogLayout(reporter.options.logDirectory).activeLog)) ?? Data()
         let event = log.split(separator: UInt8(ascii: "\n")).lazy.reversed()
-            .compactMap { try? JSONDecoder().decode(SentryEvent.self, from: Data($0)) }
+            .compactMap { try? SentryEvent(line: $0) }
             .first { $0.request?.url.flatMap(URL.init(string:))?.path == path }
         guard let event else {
             return Line(

@@ -61,7 +61,7 @@ struct ShowCommand: AsyncParsableCommand, CommandWithExamples {
             try StandardOutput.write(event.line + Data("\n".utf8))
             return
         }
-        guard let decoded = try? JSONDecoder().decode(SentryEvent.self, from: event.line) else {
+        guard let decoded = try? SentryEvent(line: event.line) else {
             throw CommandFailure(
                 message: "event \(event.record.eventID) could not be read in full; --raw prints it as stored.",
                 status: .failed)

@@ -26,7 +26,7 @@ struct LogDirectory {
         let file = url.appendingPathComponent("events.jsonl")
         guard FileManager.default.fileExists(atPath: file.path) else { return [] }
         return try Data(contentsOf: file).split(separator: 0x0A).map {
-            try JSONDecoder().decode(SentryEvent.self, from: Data($0))
+            try SentryEvent(line: Data($0))
         }
     }
 

@@ -6,9 +6,11 @@ import Foundation
 public enum FuzzTarget: String, CaseIterable, Sendable {
     /// `Envelope(parsing:)`: what it reads is written back and read again to the same bytes.
     case envelope
-    /// `JSONValue(parsing:)` against the one-pass readers, `JSONValue.members` and `JSONValue.object`.
+    /// `JSONValue(parsing:)` against the one-pass readers, `JSONValue.members` and `JSONValue.object`; what it reads
+    /// written compactly and read back to the same bytes.
     case json
-    /// The triage scanner (`EventRecord(line:)`) against the ingest's one-pass read of the same line.
+    /// The triage scanner (`EventRecord(line:)`) against the ingest's one-pass read of the same line; an event read
+    /// in full (`SentryEvent(line:)`) written and read back to the same bytes.
     case eventLine = "event-line"
     /// Value scrubbing over JSON bytes against scrubbing the parsed tree, and the ingest's one-pass scrubbing.
     case scrubbing

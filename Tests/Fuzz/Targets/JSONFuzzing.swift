@@ -2,7 +2,8 @@ import FaultlineReporting
 import Foundation
 
 /// JSON as the pipeline reads it: the whole tree, and the one-pass readers the ingest uses instead, which must accept
-/// and refuse the same texts and find the same members.
+/// and refuse the same texts and find the same members. What the tree holds, written compactly by the one writer,
+/// reads back to a tree that writes the same bytes.
 enum JSONFuzzing {
     static let names: Set<String> = ["event_id", "timestamp", "message", "tags", "level", ""]
 
@@ -16,6 +17,7 @@ enum JSONFuzzing {
                 "JSONValue(parsing:) refuses a text a one-pass reader accepts")
             return
         }
+        try roundTrip(tree)
         guard case .success(let found) = members, case .success(let text) = object else {
             throw Disagreement(description: "a one-pass reader refuses a text JSONValue(parsing:) accepts")
         }
@@ -36,5 +38,21 @@ enum JSONFuzzing {
         try Disagreement.check(
             text.hasLineBreak == (data.contains(0x0A) || data.contains(0x0D)),
             "JSONValue.object says wrongly whether the text holds a line break")
+    }
+
+    /// `tree` written and read back. A number is written as its shortest form, so `1.0` and `-0` come back as the
+    /// integers they write as: from the second writing on, the bytes are fixed.
+    private static func roundTrip(_ tree: JSONValue) throws(Disagreement) {
+        let written = tree.compactJSON
+        let read: JSONValue
+        do {
+            read = try JSONValue(parsing: written)
+        } catch {
+            throw Disagreement(description: "what the writer writes cannot be read back: \(error)")
+        }
+        let rewritten = read.compactJSON
+        try Disagreement.check(
+            (try? JSONValue(parsing: rewritten))?.compactJSON == rewritten,
+            "what the writer writes is not a fixed point of reading and writing")
     }
 }
