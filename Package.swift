@@ -147,7 +147,9 @@ let package = Package(
         // failures captured by a reporter.
         .target(
             name: "SeedScenarios",
-            dependencies: ["Faultline", "FaultlineReporting", "FaultlineRecords", "FaultlineTestServer"],
+            dependencies: [
+                "Faultline", "FaultlineReporting", "FaultlineRecords", "FaultlineLogReading", "FaultlineTestServer",
+            ],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "faultline",
@@ -196,7 +198,8 @@ let package = Package(
         .executableTarget(
             name: "ReportingPipeline",
             dependencies: [
-                "BenchmarkSupport", "Faultline", "FaultlineReporting", "FaultlineRecords", "FaultlineAsyncHTTPClient",
+                "BenchmarkSupport", "Faultline", "FaultlineReporting", "FaultlineRecords", "FaultlineLogReading",
+                "FaultlineAsyncHTTPClient",
                 "FaultlineTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -211,7 +214,8 @@ let package = Package(
         .executableTarget(
             name: "IngestThroughput",
             dependencies: [
-                "BenchmarkSupport", "FaultlineReporting", "FaultlineRecords", "FaultlineTestServer",
+                "BenchmarkSupport", "FaultlineReporting", "FaultlineRecords", "FaultlineLogReading",
+                "FaultlineTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/Sources/IngestThroughput", swiftSettings: strictSettings),
@@ -286,7 +290,7 @@ let package = Package(
         .testTarget(
             name: "FaultlineLoggingTests",
             dependencies: [
-                "FaultlineLogging", "FaultlineReporting", "FaultlineRecords", "TestSupport",
+                "FaultlineLogging", "FaultlineReporting", "FaultlineRecords", "FaultlineLogReading", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],

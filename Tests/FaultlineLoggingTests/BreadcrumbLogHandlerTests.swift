@@ -1,4 +1,5 @@
 #if SwiftLog
+    import FaultlineLogReading
     import FaultlineLogging
     import FaultlineReporting
     import Foundation

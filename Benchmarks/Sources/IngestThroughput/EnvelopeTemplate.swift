@@ -1,4 +1,5 @@
 import BenchmarkSupport
+import FaultlineLogReading
 import FaultlineReporting
 import Foundation
 

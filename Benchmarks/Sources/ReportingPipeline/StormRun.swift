@@ -1,5 +1,6 @@
 import ArgumentParser
 import BenchmarkSupport
+import FaultlineLogReading
 import FaultlineReporting
 import Foundation
 

@@ -55,7 +55,7 @@ public struct SentryEvent: Hashable, Sendable {
         /// quote the line of source (`context_line`).
         ///
         /// `Encodable` for the reports that show it (`faultline show --json`); an event's own bytes are written by
-        /// the event encoder and read by `SentryEvent(line:)`.
+        /// the event encoder, and read back only by the tools (`SentryEvent(line:)`, in the log-reading layer).
         public struct Frame: Hashable, Sendable, Encodable {
             /// The function, as the platform names it.
             public var function: String?

@@ -1,4 +1,5 @@
 import Faultline
+import FaultlineLogReading
 import FaultlineRecords
 import FaultlineReporting
 import FaultlineTestServer

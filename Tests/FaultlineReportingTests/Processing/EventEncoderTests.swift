@@ -1,4 +1,5 @@
 import Faultline
+import FaultlineLogReading
 import FaultlineReporting
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import FaultlineLogReading
 import FaultlineReporting
 import Foundation
 import Testing
