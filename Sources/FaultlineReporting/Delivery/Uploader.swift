@@ -108,7 +108,7 @@ package actor Uploader {
         var unreadableByCategory: [DataCategory: Int] = [:]
         for (kind, log) in logs {
             var queue = try LogQueue(
-                kind: kind, log: log.configuration, dsn: configuration.dsn,
+                kind: kind, log: log.configuration,
                 cursorFile: DeliveryCursor.file(in: configuration.outboxDirectory, for: configuration.dsn, of: kind),
                 indexLimit: configuration.maxIndexedLines)
             unreadableByCategory[kind.category, default: 0] += queue.takeSkippedLines()
@@ -478,19 +478,29 @@ extension Uploader {
         guard !isClosed, retryAt.map({ $0 <= now }) ?? true else { return nil }
         let limits = rateLimits
         let isSendable = { (category: DataCategory) in limits.deadline(for: category, at: now) == nil }
+        let dsn = configuration.dsn
         for kind in RecordKind.allCases where logQueues[kind] != nil {
-            let logged = take(from: &logQueues[kind]!, log: kind, where: isSendable)
+            let logged = take(from: &logQueues[kind]!, log: kind, where: isSendable) { queue, entry, line, items in
+                Envelope(
+                    carrying: line, of: kind, eventID: queue.record(entry).eventID, trace: queue.trace(of: entry),
+                    to: dsn, appending: items
+                ).serialized(sentAt: Date())
+            }
             let skipped = logQueues[kind]?.takeSkippedLines() ?? 0
             if skipped > 0 { discard(kind.category, because: .internalSDKError, quantity: skipped) }
             if let logged { return logged }
         }
-        return take(from: &outbox, log: nil, where: isSendable)
+        return take(from: &outbox, log: nil, where: isSendable) { _, _, stored, items in
+            try Envelope.stamping(stored, sentAt: Date(), appending: items)
+        }
     }
 
-    /// The oldest record of `queue` of a sendable category, in its envelope; records that cannot be read back are
-    /// dropped and counted (`cache_overflow` when the log evicted them, else `internal_sdk_error`).
+    /// The oldest record of `queue` of a sendable category, in the envelope `wrap` puts its bytes in with the items
+    /// that ride along; records that cannot be read back are dropped and counted (`cache_overflow` when the log
+    /// evicted them, else `internal_sdk_error`).
     private func take<Segments>(
-        from queue: inout DurableQueue<Segments>, log: RecordKind?, where isSendable: (DataCategory) -> Bool
+        from queue: inout DurableQueue<Segments>, log: RecordKind?, where isSendable: (DataCategory) -> Bool,
+        wrap: (DurableQueue<Segments>, QueueEntry, Data, [Envelope.Item]) throws -> Data
     ) -> (PendingEnvelope, Data)? {
         while let entry = queue.next(where: isSendable) {
             let pending = PendingEnvelope(entry: entry, log: log)
@@ -505,7 +515,7 @@ extension Uploader {
                 }
             }
             do {
-                let envelope = try queue.envelope(of: entry, sentAt: Date(), appending: items)
+                let envelope = try wrap(queue, entry, try queue.contents(of: entry), items)
                 if let report { reportCarrier = (pending, report) }
                 return (pending, envelope)
             } catch {

@@ -15,7 +15,7 @@ import Testing
         let configuration = EventLog.Configuration(directory: directory.url, maximumFileSize: 100)
         let log = try EventLog(configuration: configuration)
         var queue = try LogQueue(
-            kind: .events, log: configuration, dsn: try DSN("https://key@127.0.0.1/1"),
+            kind: .events, log: configuration,
             cursorFile: directory.file("cursor.json"),
             indexLimit: 10_000)
         var positions: [LogPosition] = []
@@ -47,10 +47,9 @@ import Testing
         // Given a queue of three logged lines, being sent, of which the first and the third were delivered
         let configuration = EventLog.Configuration(directory: directory.url)
         let log = try EventLog(configuration: configuration)
-        let dsn = try DSN("https://key@127.0.0.1/1")
         let cursorFile = directory.file("cursor.json")
         var queue = try LogQueue(
-            kind: .events, log: configuration, dsn: dsn, cursorFile: cursorFile, indexLimit: 10_000)
+            kind: .events, log: configuration, cursorFile: cursorFile, indexLimit: 10_000)
         let lines = (0..<3).map { Data(#"{"event_id":"e\#($0)"}"#.utf8) }
         for line in lines { queue.append(line, at: try await log.append(line), eventID: nil) }
         let sent = [queue.next { _ in true }, queue.next { _ in true }, queue.next { _ in true }].compactMap { $0 }
@@ -61,7 +60,7 @@ import Testing
         try queue.storeCursor()
         try await log.close()
         var reopened = try LogQueue(
-            kind: .events, log: configuration, dsn: dsn, cursorFile: cursorFile, indexLimit: 10_000)
+            kind: .events, log: configuration, cursorFile: cursorFile, indexLimit: 10_000)
 
         // Then the cursor named the third as done, and only the second waits
         #expect(try DeliveryCursor.stored(in: cursorFile)?.done?.count == 1)

@@ -135,12 +135,6 @@ struct DurableQueue<Segments: QueueSegments> {
         return try segments.contents(of: records[entry.serial - firstSerial])
     }
 
-    /// The envelope that carries `entry`, stamped with `sentAt` and carrying `items` too.
-    mutating func envelope(of entry: QueueEntry, sentAt: Date, appending items: [Envelope.Item]) throws -> Data {
-        let bytes = try contents(of: entry)
-        return try segments.envelope(of: record(entry), bytes: bytes, sentAt: sentAt, appending: items)
-    }
-
     /// Marks `entry` done: it was delivered or dropped.
     mutating func remove(_ entry: QueueEntry) {
         let index = entry.serial - firstSerial

@@ -85,11 +85,6 @@ struct EnvelopeSegments: QueueSegments {
         return bytes
     }
 
-    /// The stored envelope with `sent_at` set and `items` appended.
-    func envelope(of record: QueueRecord, bytes: Data, sentAt: Date, appending items: [Envelope.Item]) throws -> Data {
-        try Envelope.stamping(bytes, sentAt: sentAt, appending: items)
-    }
-
     /// Deletes the segment of `record` when none of its envelopes is left, unless it is the active one.
     mutating func didFinish(_ record: QueueRecord) {
         let number = record.position.segment

@@ -5,20 +5,20 @@ import Foundation
 typealias LogQueue = DurableQueue<LogSegments>
 
 extension DurableQueue where Segments == LogSegments {
-    /// Opens the delivery of `log`, of `kind`, to `dsn`, whose cursor is kept in `cursorFile`: the lines from the
+    /// Opens the delivery of `log`, of `kind`, whose cursor is kept in `cursorFile`: the lines from the
     /// stored cursor to the end of the log wait, but those it says are done. With no cursor stored, delivery starts at
     /// the end of the log: an app that gets a DSN does not send the history it logged before. Call it after the log was
     /// opened (which cuts off a line a crash cut short) and before lines are appended.
     ///
     /// A rotated file that cannot be read (corrupt gzip) is skipped: its lines cannot be sent, and `faultline stats`
     /// names the file. Lines that are not an object are skipped, counted in ``takeSkippedLines()``.
-    init(kind: RecordKind, log: EventLog.Configuration, dsn: DSN, cursorFile: URL, indexLimit: Int) throws {
+    init(kind: RecordKind, log: EventLog.Configuration, cursorFile: URL, indexLimit: Int) throws {
         let (rotated, activeSegment) = try EventLog.segments(of: log)
         let activeSize = (try? EventLog.size(of: log.activeFile)) ?? 0
         let cursor = try DeliveryCursor.stored(in: cursorFile)
         self.init(
             segments: LogSegments(
-                kind: kind, log: log, dsn: dsn, end: LogPosition(segment: activeSegment, offset: activeSize),
+                kind: kind, log: log, end: LogPosition(segment: activeSegment, offset: activeSize),
                 indexLimit: indexLimit),
             cursorFile: cursorFile, storedCursor: cursor, cacheBudget: LogSegments.cacheBudget,
             firstKeptSegment: rotated.min() ?? activeSegment)
@@ -46,13 +46,18 @@ extension DurableQueue where Segments == LogSegments {
             segments.unindexedCount += 1
             return
         }
-        if let trace { segments.traces[position] = trace }
+        if let trace { segments.keep(trace: trace, at: position) }
         append(at: position, length: line.count, category: segments.kind.category, eventID: eventID, bytes: line)
     }
 
     /// Notes that the log is at `position` after lines the queue does not send (a record a rate limit refused).
     mutating func skip(to position: LogPosition) {
         segments.advance(to: position)
+    }
+
+    /// The trace header kept for the transaction `entry` stands for, from this run; `nil` after a restart.
+    func trace(of entry: QueueEntry) -> JSONValue? {
+        segments.traces[record(entry).position]
     }
 
     /// Drops the waiting lines of `evicted`, segments whose files the log evicted (the oldest, always), even those

@@ -16,13 +16,11 @@ struct LogSegments: QueueSegments {
     /// The most waiting lines indexed in memory: the uploader's ``DeliveryConfiguration/maxIndexedLines``.
     let indexLimit: Int
 
-    /// What the log holds, which the envelopes that carry its lines are typed and counted by.
+    /// What the log holds, which its lines are counted by.
     let kind: RecordKind
-    /// The destination, which the envelopes that carry the lines name.
-    let dsn: DSN
-    /// The trace header of each transaction appended in this run that waits, by its position: a transaction read
-    /// back from the log after a restart gets one rebuilt from its line.
-    var traces: [LogPosition: JSONValue] = [:]
+    /// The trace header of each transaction appended in this run that waits, by its position, for the envelope that
+    /// carries it: a transaction read back from the log after a restart gets one rebuilt from its line.
+    private(set) var traces: [LogPosition: JSONValue] = [:]
     var reader: LogSegmentReader
     /// Where the line after the last line the queue was told of starts.
     var logEnd: LogPosition
@@ -35,9 +33,8 @@ struct LogSegments: QueueSegments {
     /// Lines found that cannot be sent (not an object on a line), not yet counted by the uploader.
     var skippedLines = 0
 
-    init(kind: RecordKind, log: EventLog.Configuration, dsn: DSN, end: LogPosition, indexLimit: Int) {
+    init(kind: RecordKind, log: EventLog.Configuration, end: LogPosition, indexLimit: Int) {
         self.kind = kind
-        self.dsn = dsn
         self.indexLimit = indexLimit
         self.reader = LogSegmentReader(log: log)
         self.logEnd = end
@@ -53,27 +50,9 @@ struct LogSegments: QueueSegments {
         try reader.line(at: record.position, length: Int(record.length), activeSegment: activeSegment)
     }
 
-    /// An envelope of the record the line holds, for ``dsn``, an item of the kind's type: an event's and a
-    /// transaction's name the event's id when it is known or found, and a transaction's carries its trace's dynamic
-    /// sampling context.
-    func envelope(of record: QueueRecord, bytes: Data, sentAt: Date, appending items: [Envelope.Item]) throws -> Data {
-        var header: [String: JSONValue] = ["dsn": .string(dsn.description)]
-        if kind != .outcomes, let eventID = record.eventID ?? JSONScanner.string(ofMember: "event_id", in: bytes) {
-            header["event_id"] = .string(eventID)
-        }
-        if kind == .transactions, let trace = traces[record.position] ?? rebuiltTrace(of: bytes) {
-            header["trace"] = trace
-        }
-        return Envelope(header: header, items: [Envelope.Item(type: kind.itemType, payload: bytes)] + items)
-            .serialized(sentAt: sentAt)
-    }
-
-    /// The trace header of the transaction `line` holds, rebuilt from its event
-    /// (``DynamicSamplingContext/init(recordedTransaction:publicKey:)``); `nil` when it names no trace.
-    private func rebuiltTrace(of line: Data) -> JSONValue? {
-        let names: Set = ["contexts", "release", "environment", "transaction"]
-        guard let members = try? JSONValue.members(names, ofObjectParsing: line) ?? nil else { return nil }
-        return DynamicSamplingContext(recordedTransaction: members, publicKey: dsn.publicKey)?.json
+    /// Keeps the trace header of the transaction at `position` until it is done.
+    mutating func keep(trace: JSONValue, at position: LogPosition) {
+        traces[position] = trace
     }
 
     /// Forgets the trace header of `record`: the log deletes its files.

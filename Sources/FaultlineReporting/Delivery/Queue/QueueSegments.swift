@@ -1,9 +1,10 @@
 import FaultlineRecords
 import Foundation
 
-/// The files a ``DurableQueue`` keeps its records in, and how a record is framed there and sent: what differs between
-/// the outbox (``EnvelopeSegments``: envelopes it appends itself, framed by their length) and a reporter's delivery
-/// over its log (``LogSegments``: the lines the event log appended, rotated into gzip files).
+/// The files a ``DurableQueue`` keeps its records in, and how a record is framed there: what differs between the
+/// outbox (``EnvelopeSegments``: envelopes it appends itself, framed by their length) and a reporter's delivery over
+/// its log (``LogSegments``: the lines the event log appended, rotated into gzip files). The queue hands out the
+/// bytes of a record; the uploader puts them in the envelope that carries them.
 protocol QueueSegments {
     /// Where the next record will start: what the cursor says when every record is done.
     var end: LogPosition { get }
@@ -13,8 +14,6 @@ protocol QueueSegments {
 
     /// The bytes of `record`, read back from its segment.
     mutating func contents(of record: QueueRecord) throws -> Data
-    /// The envelope that carries `record`, whose bytes are `bytes`, stamped with `sentAt` and carrying `items` too.
-    func envelope(of record: QueueRecord, bytes: Data, sentAt: Date, appending items: [Envelope.Item]) throws -> Data
     /// Notes that `record` is done, delivered, dropped or evicted.
     mutating func didFinish(_ record: QueueRecord)
     /// Brings records from the files into `queue`'s memory before it hands out the next one; nothing when every
