@@ -515,7 +515,8 @@ extension Uploader {
                 }
             }
             do {
-                let envelope = try wrap(queue, entry, try queue.contents(of: entry), items)
+                let bytes = try queue.contents(of: entry)
+                let envelope = try wrap(queue, entry, bytes, items)
                 if let report { reportCarrier = (pending, report) }
                 return (pending, envelope)
             } catch {

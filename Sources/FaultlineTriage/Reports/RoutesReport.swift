@@ -118,7 +118,7 @@ package struct RoutesReport: Hashable, Sendable, Encodable {
     package let overflow: Requests?
     /// The routes of releases without request outcomes, estimated from their spans, listed as ``routes`` are.
     package let estimatedRoutes: [EstimatedRoute]
-    package let read: RouteOutcomes.ReadCounts
+    package let read: RouteOutcomes.RequestLogCounts
 
     /// The report of `outcomes`.
     package init(_ outcomes: RouteOutcomes) {

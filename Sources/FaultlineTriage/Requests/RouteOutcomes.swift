@@ -40,8 +40,9 @@ package struct RouteOutcomes: Sendable {
         }
     }
 
-    /// What was read: files and bytes, lines of request outcomes, and lines that were not.
-    package struct ReadCounts: Hashable, Sendable, Encodable {
+    /// What reading the request logs found: files and bytes, lines of request outcomes and transactions, and lines
+    /// that were not (the event logs' counterpart is ``ReadCounts``).
+    package struct RequestLogCounts: Hashable, Sendable, Encodable {
         package var files = 0
         package var bytes = 0
         /// Lines of request outcomes read, each an interval of one reporter.
@@ -57,7 +58,7 @@ package struct RouteOutcomes: Sendable {
         package var unreadableFiles = 0
 
         /// Adds the counts of `other`.
-        mutating func add(_ other: ReadCounts) {
+        mutating func add(_ other: RequestLogCounts) {
             files += other.files
             bytes += other.bytes
             intervals += other.intervals
@@ -90,7 +91,7 @@ package struct RouteOutcomes: Sendable {
     /// When the first interval counted started and the last one ended, seconds since 1970.
     package private(set) var firstStart: Double?
     package private(set) var lastEnd: Double?
-    package private(set) var read = ReadCounts()
+    package private(set) var read = RequestLogCounts()
     /// The files that could not be opened or read, and why.
     package private(set) var unreadableFiles: [UnreadableFile] = []
 
