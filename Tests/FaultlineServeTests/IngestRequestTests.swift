@@ -31,6 +31,26 @@ import Testing
         #expect(refusal == IngestRequest.Refusal(status: 400, reason: "an event item is \(error)"))
     }
 
+    @Test func anUpperCaseIDShapedLikeAnIBANIsTheEventsIDNotASecret() throws {
+        // Given two events in one envelope, the second's id in upper case and shaped like an IBAN (`DE89…`)
+        let now = Date().timeIntervalSince1970
+        let events = [
+            #"{"event_id":"0123456789abcdef0123456789abcdef","timestamp":\#(now),"message":"IBAN DE89370400440532013000"}"#,
+            #"{"event_id":"DE89370400440532013000ABCDEF1234","timestamp":\#(now),"release":"r@1"}"#,
+        ]
+        let items = events.map { Envelope.Item(type: "event", payload: Data($0.utf8)) }
+        let body = Envelope(header: [:], items: items).serialized()
+        let configuration = IngestConfiguration(logDirectory: URL(fileURLWithPath: "/nonexistent"), publicKey: Self.key)
+
+        // When serve reads them
+        let request = try IngestRequest(
+            envelope: body, key: Self.key, acceptedKeys: [Self.key], configuration: configuration)
+
+        // Then the second keeps its id, in lower case, rather than taking the first's; the IBAN in the text is filtered
+        #expect(request.events.map(\.id) == ["0123456789abcdef0123456789abcdef", "de89370400440532013000abcdef1234"])
+        #expect(request.events[0].line.range(of: Data("DE89370400440532013000".utf8)) == nil)
+    }
+
     @Test func anEventIsStoredAndForwardedScrubbedAndCountedAsItsLineReads() throws {
         // Given an event with a secret, whose keys repeat, and one that spans lines
         let now = Date().timeIntervalSince1970

@@ -22,7 +22,9 @@ package struct ScrubPlace: OptionSet, Sendable {
     static let framePath = ScrubPlace(rawValue: 1 << 6)
     /// Within `debug_meta`, the images symbolication reads: no name is looked at.
     static let debugMeta = ScrubPlace(rawValue: 1 << 7)
-    /// Within a member that holds no user data (`sdk`, `modules`, `fingerprint`, ids, times): no name is looked at.
+    /// Within a member that holds no user data (`sdk`, `modules`, `fingerprint`, ids, times): no name is looked at
+    /// and no value scanned, as Relay's schema (`pii = false`) keeps its rules off them. An address in `sdk.client_ip`
+    /// is still removed with ``ScrubRules/scrubIpAddresses``.
     static let structural = ScrubPlace(rawValue: 1 << 8)
     /// The event's `logentry` (or a `message` object).
     static let logEntry = ScrubPlace(rawValue: 1 << 9)
