@@ -63,7 +63,7 @@ extension SentryEvent {
         threads = Self.listed(members["threads"], Thread.init(reading:))
         request = members["request"]?.objectValue.map(Request.init(reading:))
         user = members["user"]?.objectValue.map(UserContext.init(reading:))
-        tags = members["tags"].map(Self.tags) ?? [:]
+        tags = members["tags"]?.textPairs ?? [:]
         contexts = members["contexts"]?.objectValue ?? [:]
         breadcrumbs = Self.listed(members["breadcrumbs"], Breadcrumb.init(reading:))
         fingerprint = members["fingerprint"]?.arrayValue?.map(\.text)
@@ -111,21 +111,6 @@ extension SentryEvent {
         }
         return Values(items.compactMap { $0.objectValue.flatMap(read) })
     }
-
-    /// `{"key": value}` or `[["key", value], …]`, numbers and booleans as their text.
-    private static func tags(_ value: JSONValue) -> [String: String] {
-        switch value {
-        case .object(let tags): tags.mapValues(\.text)
-        case .array(let pairs):
-            Dictionary(
-                pairs.compactMap { pair in
-                    guard let pair = pair.arrayValue, pair.count == 2 else { return nil }
-                    return (pair[0].text, pair[1].text)
-                },
-                uniquingKeysWith: { _, last in last })
-        default: [:]
-        }
-    }
 }
 
 extension SentryEvent.Exception {
@@ -171,21 +156,10 @@ extension SentryEvent.Thread {
 extension SentryEvent.Request {
     /// A request as any SDK sends it: headers as an object or as `[name, value]` pairs.
     fileprivate init(reading members: [String: JSONValue]) {
-        let headers: [String: String]? =
-            switch members["headers"] {
-            case .object(let headers): headers.mapValues(\.text)
-            case .array(let pairs):
-                Dictionary(
-                    pairs.compactMap { pair in
-                        guard let pair = pair.arrayValue, pair.count == 2 else { return nil }
-                        return (pair[0].text, pair[1].text)
-                    },
-                    uniquingKeysWith: { _, last in last })
-            default: nil
-            }
         self.init(
             method: members["method"]?.stringValue, url: members["url"]?.stringValue,
-            queryString: members["query_string"]?.stringValue, headers: headers, data: members["data"])
+            queryString: members["query_string"]?.stringValue, headers: members["headers"]?.textPairs,
+            data: members["data"])
     }
 }
 
@@ -222,6 +196,22 @@ extension JSONValue {
         switch self {
         case .int(let number): number
         case .double(let number): Int(exactly: number)
+        default: nil
+        }
+    }
+
+    /// Names and values as tags and headers come: `{"name": value}` or `[["name", value], …]`, each value as its
+    /// ``text``, the last of a repeated name kept; `nil` for anything else.
+    fileprivate var textPairs: [String: String]? {
+        switch self {
+        case .object(let object): object.mapValues(\.text)
+        case .array(let pairs):
+            Dictionary(
+                pairs.compactMap { pair in
+                    guard let pair = pair.arrayValue, pair.count == 2 else { return nil }
+                    return (pair[0].text, pair[1].text)
+                },
+                uniquingKeysWith: { _, last in last })
         default: nil
         }
     }
