@@ -67,7 +67,7 @@ struct IngestHandler: Sendable {
                 throw IngestRequest.Refusal(
                     status: 503, reason: "the log could not be written: \(error)", retryAfter: 10)
             }
-            let forwarded: String?
+            let forwarded: Forwarding?
             do {
                 forwarded = try await forward(ingest, project: project, stored: stored)
             } catch {
@@ -75,6 +75,7 @@ struct IngestHandler: Sendable {
                 throw error
             }
             await store.keep(stored)
+            await countUnlogged(ingest, forwarded: forwarded)
             if !ingest.discards.isEmpty { await store.countDiscards(ingest.discards) }
             await store.countAnswer(status: 200)
             // The id is 32 hex digits (`EventID`): nothing in it needs escaping.
@@ -87,7 +88,7 @@ struct IngestHandler: Sendable {
                 storedOutcomes > 0 ? "\(counted(storedOutcomes, "interval")) of request outcomes" : nil,
                 ingest.unreadableRequestOutcomes > 0
                     ? "\(ingest.unreadableRequestOutcomes) unreadable request outcomes dropped" : nil,
-                forwarded,
+                forwarded?.note,
             ]
             return (
                 Response(
@@ -111,27 +112,52 @@ struct IngestHandler: Sendable {
         }
     }
 
+    /// What became of an envelope with a forward route.
+    private struct Forwarding {
+        /// What became of its items the local log does not store: stored when the upstream's queue took them.
+        let fate: ItemFate
+        /// What became of it, for the access log.
+        let note: String
+    }
+
+    /// Counts the items the local log did not store, once the envelope's forward route (if any) took them or not:
+    /// the types it never keeps (sessions, attachments), and, without a local log, transactions and request outcomes;
+    /// and the request outcomes that could not be read.
+    private func countUnlogged(_ ingest: IngestRequest, forwarded: Forwarding?) async {
+        var unlogged = ingest.unloggedItems
+        if !configuration.storesLocally {
+            unlogged["transaction", default: 0] += ingest.transactions.count
+            unlogged[RequestOutcomes.type, default: 0] += ingest.requestOutcomes.count
+        }
+        await store.countItems(unlogged, forwarded?.fate ?? .notStored(.notKept))
+        await store.countItems([RequestOutcomes.type: ingest.unreadableRequestOutcomes], .notStored(.unreadable))
+    }
+
     /// Queues `ingest`'s envelope for the upstream of `project` and the request's key, unless all its events were
     /// already stored (and so forwarded before) or it holds only item types the uploader cannot rate-limit (accepted
-    /// and dropped, as the local log ignores them); returns what became of it for the access log, `nil` without a
-    /// route.
+    /// and dropped, as the local log ignores them); returns what became of it, `nil` without a route.
     ///
     /// - Throws: When the queue refused it and there is no local log to keep it, so that the client keeps the
     ///   envelope: 429 with the upstream's rate limit when that is why, else 503.
     private func forward(_ ingest: IngestRequest, project: String, stored: [String]) async throws(IngestRequest.Refusal)
-        -> String?
+        -> Forwarding?
     {
         guard let upstream = forwarder?.upstream(projectID: project, publicKey: ingest.key) else { return nil }
-        guard stored.count > 0 || ingest.events.isEmpty else { return "not forwarded again" }
+        guard stored.count > 0 || ingest.events.isEmpty else {
+            return Forwarding(fate: .notStored(.duplicate), note: "not forwarded again")
+        }
         guard ingest.envelope.items.contains(where: { DataCategory(itemType: $0.type) != nil }) else {
-            return "not forwarded: no item of a type Sentry's rate limits name"
+            return Forwarding(
+                fate: .notStored(.notKept), note: "not forwarded: no item of a type Sentry's rate limits name")
         }
         // Without a local copy the client keeps what is refused: told the upstream's limit, as Sentry's Relay tells
         // it, it holds back that category instead of retrying into it, and nothing is counted as dropped here.
         if !configuration.storesLocally, let refusal = await Self.rateLimitRefusal(of: ingest.envelope, by: upstream) {
             throw refusal
         }
-        if await upstream.forward(ingest.envelope) { return "queued for \(upstream.name)" }
+        if await upstream.forward(ingest.envelope) {
+            return Forwarding(fate: .stored, note: "queued for \(upstream.name)")
+        }
         guard configuration.storesLocally else {
             throw await Self.rateLimitRefusal(of: ingest.envelope, by: upstream)
                 ?? IngestRequest.Refusal(
@@ -140,7 +166,9 @@ struct IngestHandler: Sendable {
                         "the forward queue of \(upstream.name) could not store the envelope; faultline stats shows why",
                     retryAfter: 10)
         }
-        return "not queued for \(upstream.name) (rate-limited or unwritable: see faultline stats)"
+        return Forwarding(
+            fate: .notStored(.notForwarded),
+            note: "not queued for \(upstream.name) (rate-limited or unwritable: see faultline stats)")
     }
 
     /// The 429 that passes the upstream's rate limit on `envelope` on to the client; `nil` when none holds it back.

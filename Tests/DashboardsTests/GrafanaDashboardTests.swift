@@ -84,6 +84,14 @@
                 let oldBuild = try Reporter(options: revoked)
                 _ = await oldBuild.capture(message: "sent with a revoked key")
                 _ = await oldBuild.close(timeout: patience)
+                // and an SDK sends a session, which serve's log does not keep
+                let sessions = try Uploader(
+                    configuration: DeliveryConfiguration(
+                        dsn: try DSN(ingest.dsn), outboxDirectory: work.appendingPathComponent("sessions")))
+                let session = Data(#"{"sid":"7f6c","status":"ok","init":true}"#.utf8)
+                let envelope = Envelope(header: [:], items: [.init(type: "session", payload: session)])
+                #expect(await sessions.enqueue(envelope))
+                #expect(await sessions.close(timeout: patience))
 
                 // Then every panel's expressions return data
                 var missing: [String] = []

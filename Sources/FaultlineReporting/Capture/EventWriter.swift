@@ -4,21 +4,21 @@ import Foundation
 /// Writes captured events off the capturing caller's path, in capture order: assembles each and appends it to the
 /// local log, through the uploader when there is one, which sends it from there; and transactions, to their own log
 /// (``RecordKind/transactions``), which the uploader sends the same way. What it wrote and dropped is counted in the
-/// reporter's ``StatisticsLedger``.
+/// reporter's ``RecordLedger``.
 actor EventWriter {
     private let log: EventLog
     private let assembler: EventAssembler
     private let uploader: Uploader?
     /// Where transactions go; `nil` when traces are not recorded.
     private let transactionLog: RequestLog?
-    private let ledger: StatisticsLedger
+    private let ledger: RecordLedger
     /// Captures taken off the queue, written or not.
     private var processed = 0
     private var waiters = Waiters<Int>()
 
     init(
         log: EventLog, assembler: EventAssembler, uploader: Uploader?, transactionLog: RequestLog?,
-        ledger: StatisticsLedger
+        ledger: RecordLedger
     ) {
         self.log = log
         self.transactionLog = transactionLog
@@ -68,7 +68,7 @@ actor EventWriter {
             return
         }
         guard let event = assembler.event(for: capture) else {
-            ledger.discard(.beforeSend) { $0.droppedByBeforeSend += 1 }
+            ledger.discard(.beforeSend)
             return
         }
         do {
@@ -81,11 +81,7 @@ actor EventWriter {
             let kind = event.tags["error.kind"] ?? "other"
             ledger.record { $0.captured[kind, default: 0] += 1 }
         } catch {
-            let description = String(describing: error)
-            ledger.discard(.internalSDKError) {
-                $0.failedWrites += 1
-                $0.lastWriteError = description
-            }
+            ledger.discard(.internalSDKError, writeError: String(describing: error))
         }
     }
 
@@ -94,9 +90,7 @@ actor EventWriter {
     private func write(_ transaction: PendingTransaction, of capture: PendingCapture) async {
         guard let transactionLog else { return }
         guard let json = assembler.json(of: transaction, in: capture) else {
-            ledger.discard(.beforeSend, category: .transaction, spans: transaction.spans.count + 1) {
-                $0.droppedByBeforeSend += 1
-            }
+            ledger.discard(.beforeSend, .transaction, spans: transaction.spans.count + 1)
             return
         }
         do {
@@ -104,11 +98,9 @@ actor EventWriter {
                 json, eventID: capture.eventID, trace: transaction.root.context.samplingContext.json)
             ledger.record { $0.transactions += 1 }
         } catch {
-            let description = String(describing: error)
-            ledger.discard(.internalSDKError, category: .transaction, spans: transaction.spans.count + 1) {
-                $0.failedWrites += 1
-                $0.lastWriteError = description
-            }
+            ledger.discard(
+                .internalSDKError, .transaction, spans: transaction.spans.count + 1,
+                writeError: String(describing: error))
         }
     }
 

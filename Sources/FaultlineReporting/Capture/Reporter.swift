@@ -68,22 +68,23 @@ public actor Reporter {
     private var admission: CaptureAdmission
     /// Draws event and request ids without a system call.
     var identifiers = IdentifierGenerator()
-    /// Counts what the reporter and its writer did, and hands drops to the uploader.
-    let ledger: StatisticsLedger
+    /// What became of every record: the reporter's, its writer's and its uploader's one account.
+    let ledger: RecordLedger
 
-    /// What the reporter did since it started.
+    /// What the reporter did since it started, read from its ledger: each drop is counted there once, by reason and
+    /// category, and these counts are views of it.
     public struct Statistics: Hashable, Sendable {
         /// Events written to the local log, by `error.kind`.
         public internal(set) var captured: [String: Int] = [:]
         /// Events `beforeSend` dropped, and transactions `beforeSendTransaction` dropped.
-        public internal(set) var droppedByBeforeSend = 0
+        public var droppedByBeforeSend: Int { discards[.beforeSend, .error] + discards[.beforeSend, .transaction] }
         /// Events dropped because ``Options/maxQueueSize`` events were already waiting to be written.
-        public internal(set) var droppedByQueueOverflow = 0
+        public var droppedByQueueOverflow: Int { discards[.queueOverflow, .error] }
         /// Events dropped at capture because ``Options/sampleRate`` did not sample them.
-        public internal(set) var droppedBySampleRate = 0
+        public var droppedBySampleRate: Int { discards[.sampleRate, .error] }
         /// Events dropped at capture because ``Options/fingerprintLimit`` events of their fingerprint were already
         /// kept in its window; their number is carried on the next event of the fingerprint that is kept.
-        public internal(set) var suppressedByFingerprintLimit = 0
+        public var suppressedByFingerprintLimit: Int { discards[.eventProcessor, .error] }
         /// Transactions written to their log (``Options/tracesSampleRate``).
         public internal(set) var transactions = 0
         /// Events and transactions that could not be written, with the last reason.
@@ -95,6 +96,8 @@ public actor Reporter {
         /// What was sent to ``Options/dsn`` and what was not, including earlier runs over the same outbox; `nil`
         /// when events stay in the local log.
         public internal(set) var delivery: DeliveryStatistics?
+        /// Every record dropped in this run, by reason and category: at capture, at writing and by the uploader.
+        package internal(set) var discards = DiscardCounts()
     }
 
     /// Creates a reporter; fails when the log directory or the outbox cannot be created or opened. One that is not
@@ -150,7 +153,7 @@ public actor Reporter {
             beforeSendTransaction: options.beforeSendTransaction,
             inApp: InAppRules(include: options.inAppInclude, exclude: options.inAppExclude),
             sendsDefaultPii: options.sendDefaultPii)
-        let ledger = StatisticsLedger(uploader: uploader, diagnostics: diagnostics)
+        let ledger = uploader?.ledger ?? RecordLedger(delivery: nil, diagnostics: diagnostics)
         let transactionLog = logs[.transactions].map { RequestLog(.transactions, log: $0, uploader: uploader) }
         let writer = EventWriter(
             log: log, assembler: assembler, uploader: uploader, transactionLog: transactionLog, ledger: ledger)
@@ -189,7 +192,7 @@ public actor Reporter {
         untraced.tracesSampler = nil
         tracer = Tracer(options: untraced)
         admission = CaptureAdmission(sampleRate: 0, fingerprintLimit: nil)
-        ledger = StatisticsLedger(uploader: nil, diagnostics: .none)
+        ledger = RecordLedger(delivery: nil, diagnostics: .none)
     }
 
     /// What the reporter did since it started, and what its uploader delivered.
@@ -212,8 +215,6 @@ public actor Reporter {
         let written = await writer?.waitUntilProcessed(submitted, timeout: timeout) ?? true
         await writeRequestOutcomes()
         guard let uploader else { return written }
-        // What was dropped reaches the uploader before it flushes, to go out in its client report.
-        await ledger.reportDiscards()
         let delivered = await uploader.flush(timeout: max(deadline - .now, .zero))
         return written && delivered
     }
@@ -245,8 +246,6 @@ public actor Reporter {
         await writer?.close()
         await closeRequestOutcomesLog()
         guard let uploader else { return written }
-        // What was dropped reaches the uploader before it closes, to go out in its client report.
-        await ledger.reportDiscards()
         let delivered = await uploader.close(timeout: max(deadline - .now, .zero))
         return written && delivered
     }
@@ -496,10 +495,10 @@ public actor Reporter {
         let suppressedBefore: Int
         switch admission.admit(source, fingerprint: captured.fingerprint, at: date) {
         case .sampledOut:
-            ledger.discard(.sampleRate) { $0.droppedBySampleRate += 1 }
+            ledger.discard(.sampleRate)
             return nil
         case .suppressed:
-            ledger.discard(.eventProcessor) { $0.suppressedByFingerprintLimit += 1 }
+            ledger.discard(.eventProcessor)
             return nil
         case .keep(let kept, let carried):
             (fingerprint, suppressedBefore) = (kept, carried)
@@ -510,7 +509,7 @@ public actor Reporter {
             callSite: callSite, trace: trace, suppressedBefore: suppressedBefore)
         guard case .enqueued = queue.yield(capture) else {
             if let fingerprint { admission.restore(suppressedBefore, of: fingerprint) }
-            ledger.discard(.queueOverflow) { $0.droppedByQueueOverflow += 1 }
+            ledger.discard(.queueOverflow)
             return nil
         }
         submitted += 1
@@ -525,7 +524,7 @@ public actor Reporter {
             source: .transaction(transaction), eventID: RandomID.make(using: &identifiers), date: transaction.root.end,
             scope: scope, user: user)
         guard case .enqueued = queue.yield(capture) else {
-            ledger.discard(.queueOverflow, category: .transaction, spans: transaction.spans.count + 1)
+            ledger.discard(.queueOverflow, .transaction, spans: transaction.spans.count + 1)
             return
         }
         submitted += 1

@@ -27,6 +27,9 @@ public struct DeliveryStatistics: Hashable, Sendable, Codable, StatisticsFile {
     /// When the endpoint last accepted a send: after ``lastFailure``, the endpoint has recovered. `nil` when it never
     /// has, or in files written before it was kept.
     public var lastDelivery: Date?
+    /// What the client reports the endpoint accepted (or refused for good) have carried of ``discarded`` and
+    /// ``expired``: the rest is the next report's, in this run or the next.
+    package var reported: [DiscardedEvents] = []
 
     /// A send that failed: the endpoint's status and `X-Sentry-Error` (no status when no response came), and when.
     public struct DeliveryFailure: Hashable, Sendable, Codable {
@@ -44,7 +47,7 @@ public struct DeliveryStatistics: Hashable, Sendable, Codable, StatisticsFile {
     package init() {}
 
     private enum CodingKeys: String, CodingKey {
-        case updated, delivered, retried, discarded, expired, waiting
+        case updated, delivered, retried, discarded, expired, waiting, reported
         case lastFailure = "last_failure"
         case lastDelivery = "last_delivery"
     }
@@ -59,10 +62,35 @@ public struct DeliveryStatistics: Hashable, Sendable, Codable, StatisticsFile {
         waiting = try container.decodeIfPresent(Int.self, forKey: .waiting)
         lastFailure = try container.decodeIfPresent(DeliveryFailure.self, forKey: .lastFailure)
         lastDelivery = try container.decodeIfPresent(Date.self, forKey: .lastDelivery)
+        // A file written before reports were counted here had its drops reported by envelopes in the outbox.
+        reported =
+            try container.decodeIfPresent([DiscardedEvents].self, forKey: .reported) ?? reportable.discardedEvents
     }
 
     /// Reads the statistics stored in `directory`; empty ones when there are none or they cannot be read.
     package static func stored(in directory: URL) -> DeliveryStatistics { storedFile(in: directory) }
+
+    /// What a client report says of ``discarded`` and ``expired``: all but the `internal` category (a client report never
+    /// reports on client reports), those dropped by age as `cache_overflow`.
+    private var reportable: DiscardCounts {
+        var counts = DiscardCounts(discarded.filter { $0.category != .internal })
+        for entry in expired where entry.category != .internal {
+            counts.add(entry.quantity, .cacheOverflow, entry.category)
+        }
+        return counts
+    }
+
+    /// What no client report has carried yet.
+    package var unreported: DiscardCounts {
+        reportable.subtracting(DiscardCounts(reported))
+    }
+
+    /// Counts `report` as carried by a client report the endpoint accepted or refused for good.
+    mutating func recordReported(_ report: DiscardCounts) {
+        var counts = DiscardCounts(reported)
+        counts.add(report)
+        reported = counts.discardedEvents
+    }
 
     /// Adds `quantity` events discarded for `reason`.
     mutating func recordDiscarded(_ reason: DiscardReason, _ category: DataCategory, quantity: Int) {

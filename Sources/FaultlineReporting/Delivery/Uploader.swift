@@ -24,8 +24,9 @@ import Foundation
 /// - **Rate limits.** `X-Sentry-Rate-Limits` is read on every response, `Retry-After` on a 429 (60 seconds when
 ///   absent). Stored envelopes of a limited category wait for the deadline; events enqueued while their category is
 ///   limited are not stored, counted as `ratelimit_backoff` (the local log still has them).
-/// - **Client reports.** What was not delivered is counted by reason and category and sent as a `client_report`
-///   item with the next envelope, or on its own at ``flush(timeout:)``.
+/// - **Client reports.** What was not delivered is counted by reason and category in the ``ledger``, and what no report
+///   has carried yet is sent as a `client_report` item with the next envelope, or on its own at ``flush(timeout:)``;
+///   the ledger is stored beside the outbox, so what a run could not report, the next run does.
 /// - **Restarts.** What an earlier run left is sent first. The outbox's envelopes and a reporter's records are sent
 ///   from cursors into the outbox and each log, stored at most every 25 ms and whenever nothing waits: an app killed
 ///   right after a delivery sends the last envelopes again, which the server deduplicates by `event_id` (at least
@@ -40,10 +41,14 @@ package actor Uploader {
     private let logs: [RecordKind: EventLog]
     private var logQueues: [RecordKind: LogQueue]
     private var rateLimits = RateLimits<ElapsedClock.Instant>()
-    private var pendingReport = ClientReport()
-    private var counts: DeliveryStatistics
-    /// The envelope in flight that carries the pending client report, and the report.
-    private var reportCarrier: (envelope: PendingEnvelope, report: ClientReport)?
+    /// What became of every record: what it delivered and dropped, what the reporter over its logs dropped, and what
+    /// client reports have carried.
+    package nonisolated let ledger: RecordLedger
+    /// The envelope in flight that carries a client report, and the counts it carries.
+    private var reportCarrier: (envelope: PendingEnvelope, report: DiscardCounts)?
+    /// Whether a client report is to be sent on its own, as ``flush(timeout:)`` asks when nothing else waits to
+    /// carry it.
+    private var sendsReportAlone = false
     private var failuresInARow = 0
     /// Envelopes the endpoint refused (dropped as `send_error`) since the last flush, which then did not deliver all.
     private var refusedSinceFlush = 0
@@ -60,7 +65,8 @@ package actor Uploader {
     /// When the outbox and the log are next checked for what is past their maximum age.
     private var nextExpiryCheck: ElapsedClock.Instant?
     private var cursorStoredAt: ElapsedClock.Instant?
-    private var storedCounts: DeliveryStatistics?
+    /// The statistics as last stored.
+    private var storedStatistics: DeliveryStatistics?
     private let transport: any EnvelopeTransport
     /// The DSN's envelope endpoint and the protocol's headers, the same on every request.
     private let envelopeURL: URL
@@ -131,20 +137,24 @@ package actor Uploader {
         if configuration.compressionLevel > 0 { headerFields["Content-Encoding"] = "gzip" }
         self.headerFields = headerFields
         self.deflater = Deflater(level: configuration.compressionLevel)
-        self.counts = DeliveryStatistics.stored(in: configuration.outboxDirectory)
+        let ledger = RecordLedger(
+            delivery: DeliveryStatistics.stored(in: configuration.outboxDirectory),
+            diagnostics: configuration.diagnostics)
+        self.ledger = ledger
         unreadableByCategory[.error, default: 0] += unreadable
         for (category, quantity) in unreadableByCategory where quantity > 0 {
-            counts.recordDiscarded(.internalSDKError, category, quantity: quantity)
-            if category != .internal { pendingReport.record(.internalSDKError, category, quantity: quantity) }
+            ledger.discard(.internalSDKError, category, quantity: quantity)
         }
-        if !outbox.isEmpty || !logQueues.values.allSatisfy(\.isEmpty) {
+        // What an earlier run could not report is reported now, with what it left to send or on its own.
+        sendsReportAlone = !ledger.unreported.isEmpty
+        if sendsReportAlone || !outbox.isEmpty || !logQueues.values.allSatisfy(\.isEmpty) {
             Task { await self.startDraining() }
         }
     }
 
     /// What the uploader did, including earlier runs on the same outbox.
     package var statistics: DeliveryStatistics {
-        var statistics = counts
+        var statistics = ledger.delivery ?? DeliveryStatistics()
         statistics.waiting = pendingCount
         return statistics
     }
@@ -152,8 +162,9 @@ package actor Uploader {
     /// How many envelopes and logged records wait to be sent, including those being sent.
     package var pendingCount: Int { logQueues.values.reduce(outbox.pendingCount) { $0 + $1.pendingCount } }
 
-    /// Whether nothing waits to be sent.
-    var isEmpty: Bool { outbox.isEmpty && logQueues.values.allSatisfy(\.isEmpty) }
+    /// Whether nothing waits to be sent: no envelope, no logged record, and no client report that a flush sends on its
+    /// own.
+    var isEmpty: Bool { outbox.isEmpty && logQueues.values.allSatisfy(\.isEmpty) && !sendsReportAlone }
 
     /// Stores `envelope` in the outbox for sending.
     ///
@@ -242,8 +253,7 @@ package actor Uploader {
     /// Counts `quantity` events of `category` dropped because they waited past the maximum age, reported as
     /// `cache_overflow`.
     private func recordExpired(_ category: DataCategory, quantity: Int) {
-        counts.recordExpired(category, quantity: quantity)
-        if category != .internal { pendingReport.record(.cacheOverflow, category, quantity: quantity) }
+        ledger.expire(category, quantity: quantity)
     }
 
     /// Starts sending once a batch waits, or schedules a send after the flush interval.
@@ -256,13 +266,6 @@ package actor Uploader {
         }
     }
 
-    /// Counts `quantity` events of `category` that were discarded before reaching the uploader, such as those
-    /// `beforeSend` dropped, for the next client report and the statistics.
-    package func recordDiscarded(_ reason: DiscardReason, category: DataCategory = .error, quantity: Int = 1) {
-        counts.recordDiscarded(reason, category, quantity: quantity)
-        if category != .internal { pendingReport.record(reason, category, quantity: quantity) }
-    }
-
     /// Sends what waits now, without waiting for a batch to fill, and waits until the outbox is empty or `timeout`
     /// has passed in real time (whatever ``DeliveryConfiguration``'s clock: the caller's patience is not one of the
     /// uploader's timers). Backoff and rate limits still apply. Counts of what was not delivered are sent too, in a
@@ -273,8 +276,8 @@ package actor Uploader {
     ///   counted as `send_error`.
     @discardableResult
     package func flush(timeout: Duration) async -> Bool {
-        if !pendingReport.isEmpty, isEmpty, !isClosed {
-            storeClientReport()
+        if isEmpty, !isClosed, !ledger.unreported.isEmpty {
+            sendsReportAlone = true
         }
         if !isEmpty {
             startDraining()
@@ -309,8 +312,8 @@ package actor Uploader {
         wakeUp = nil
         await transport.cancelRequestsInFlight()
         await drainTask?.value
-        // Counts not delivered yet wait in the outbox for the next run.
-        if !pendingReport.isEmpty { storeClientReport() }
+        // Counts no report carried are stored with the statistics, for the next run's first envelope.
+        sendsReportAlone = false
         storeCursor(force: true)
         outbox.closeFiles()
         storeStatistics(force: true)
@@ -325,11 +328,9 @@ package actor Uploader {
         }
     }
 
-    /// Counts `quantity` envelopes of `category` the uploader itself discarded, and says so at the debug level; a
-    /// client report never reports on client reports.
+    /// Counts `quantity` envelopes of `category` the uploader itself discarded.
     private func discard(_ category: DataCategory, because reason: DiscardReason, quantity: Int = 1) {
-        configuration.diagnostics(.debug, "dropped \(quantity) of \(category.rawValue): \(reason.rawValue)")
-        recordDiscarded(reason, category: category, quantity: quantity)
+        ledger.discard(reason, category, quantity: quantity)
     }
 
     /// Asks the endpoint whether it takes this uploader's DSN, sending nothing that waits: one envelope with an empty
@@ -338,25 +339,13 @@ package actor Uploader {
     ///
     /// - Returns: The endpoint's answer; `nil` when none came (unreachable, or timed out).
     package func probe() async -> EnvelopeResponse? {
-        guard let item = try? ClientReport().item(at: Date()) else { return nil }
+        let item = DiscardCounts().clientReportItem(at: Date())
         let envelope = Envelope(header: ["dsn": .string(configuration.dsn.description)], items: [item])
             .serialized(sentAt: Date())
         let body = configuration.compressionLevel > 0 ? Gzip.compress(envelope, with: deflater) : envelope
         return await transport.send(
             EnvelopeRequest(
                 url: envelopeURL, headerFields: headerFields, body: body, timeout: configuration.requestTimeout))
-    }
-
-    private func storeClientReport() {
-        let report = pendingReport.drain()
-        do {
-            let envelope = Envelope(header: [:], items: [try report.item(at: Date())])
-            for evicted in try outbox.store(envelope.serialized(), category: .internal) {
-                discard(evicted, because: .cacheOverflow)
-            }
-        } catch {
-            pendingReport.merge(report)
-        }
     }
 
     /// Stores the cursors into the logs and the outbox when they moved: at most every ``cursorInterval`` while
@@ -373,13 +362,13 @@ package actor Uploader {
     /// Writes the statistics file when they changed: at most once a second while sending (the file is synced to
     /// disk, which cost more than storing the envelope), and whenever `force`d: the outbox emptied, or at close.
     private func storeStatistics(force: Bool = false) {
-        guard counts != storedCounts || pendingCount != counts.waiting else { return }
+        let statistics = self.statistics
+        guard statistics != storedStatistics else { return }
         let instant = clock.now
         if !force, let statisticsStoredAt, instant - statisticsStoredAt < .seconds(1) { return }
         statisticsStoredAt = instant
-        counts.waiting = pendingCount
-        storedCounts = counts
-        try? counts.store(in: configuration.outboxDirectory, at: Date())
+        storedStatistics = statistics
+        try? statistics.store(in: configuration.outboxDirectory, at: Date())
     }
 
     // MARK: Waiting
@@ -417,14 +406,15 @@ package actor Uploader {
 }
 
 extension Uploader {
-    /// What a request carries: a record of one of the reporter's logs, or of the outbox.
+    /// What a request carries: a record of one of the reporter's logs, or of the outbox, or a client report alone.
     fileprivate struct PendingEnvelope: Hashable {
-        let entry: QueueEntry
+        /// The record; `nil` for a client report sent on its own.
+        let entry: QueueEntry?
         /// The log it is a line of; `nil` for an envelope of the outbox.
         let log: RecordKind?
 
         /// The category it is rate-limited and counted by.
-        var category: DataCategory { entry.category }
+        var category: DataCategory { entry?.category ?? .internal }
     }
 }
 
@@ -470,9 +460,9 @@ extension Uploader {
     }
 
     /// The oldest logged record that may be sent now, events first, then transactions and request outcomes, or else
-    /// the oldest stored envelope, stamped with `sent_at` and carrying the pending client report when no other
-    /// envelope in flight carries one; `nil` when the uploader is closed or backing off, or none is sendable. What
-    /// cannot be read is dropped and counted.
+    /// the oldest stored envelope, stamped with `sent_at` and carrying a client report of what no report carried yet
+    /// when no other envelope in flight carries one; or else that report alone, when a flush asked for it; `nil` when
+    /// the uploader is closed or backing off, or nothing is sendable. What cannot be read is dropped and counted.
     private func nextEnvelope() -> (PendingEnvelope, Data)? {
         let now = clock.now
         guard !isClosed, retryAt.map({ $0 <= now }) ?? true else { return nil }
@@ -490,9 +480,18 @@ extension Uploader {
             if skipped > 0 { discard(kind.category, because: .internalSDKError, quantity: skipped) }
             if let logged { return logged }
         }
-        return take(from: &outbox, log: nil, where: isSendable) { _, _, stored, items in
+        let stored = take(from: &outbox, log: nil, where: isSendable) { _, _, stored, items in
             try Envelope.stamping(stored, sentAt: Date(), appending: items)
         }
+        if let stored { return stored }
+        guard sendsReportAlone, reportCarrier == nil, isSendable(.internal) else { return nil }
+        guard let report = takeReportToCarry() else {
+            sendsReportAlone = false
+            return nil
+        }
+        let pending = PendingEnvelope(entry: nil, log: nil)
+        reportCarrier = (pending, report)
+        return (pending, Envelope(header: [:], items: [report.clientReportItem(at: Date())]).serialized(sentAt: Date()))
     }
 
     /// The oldest record of `queue` of a sendable category, in the envelope `wrap` puts its bytes in with the items
@@ -504,23 +503,13 @@ extension Uploader {
     ) -> (PendingEnvelope, Data)? {
         while let entry = queue.next(where: isSendable) {
             let pending = PendingEnvelope(entry: entry, log: log)
-            var report = takeReportToCarry()
-            var items: [Envelope.Item] = []
-            if let carried = report {
-                if let item = try? carried.item(at: Date()) {
-                    items.append(item)
-                } else {
-                    pendingReport.merge(carried)
-                    report = nil
-                }
-            }
+            let report = takeReportToCarry()
             do {
                 let bytes = try queue.contents(of: entry)
-                let envelope = try wrap(queue, entry, bytes, items)
+                let envelope = try wrap(queue, entry, bytes, report.map { [$0.clientReportItem(at: Date())] } ?? [])
                 if let report { reportCarrier = (pending, report) }
                 return (pending, envelope)
             } catch {
-                if let report { pendingReport.merge(report) }
                 queue.remove(entry)
                 if case .evicted? = error as? LogSegmentReader.Failure {
                     discard(entry.category, because: .cacheOverflow)
@@ -532,14 +521,18 @@ extension Uploader {
         return nil
     }
 
-    /// The pending client report, taken out to ride along with the next envelope, unless one in flight carries it.
-    private func takeReportToCarry() -> ClientReport? {
-        reportCarrier == nil && !pendingReport.isEmpty ? pendingReport.drain() : nil
+    /// What no client report has carried yet, to ride along with the next envelope, unless one in flight carries a
+    /// report; `nil` when there is nothing to report.
+    private func takeReportToCarry() -> DiscardCounts? {
+        guard reportCarrier == nil else { return nil }
+        let unreported = ledger.unreported
+        return unreported.isEmpty ? nil : unreported
     }
 
     /// Applies the delivery policy to the response to `pending`'s request (`nil` for a network error): reads the rate
     /// limits, deletes the envelope (or passes the logged event) unless it is to be retried, and backs off after a
-    /// failure. The client report it carried is counted again unless it was delivered.
+    /// failure. The client report it carried is counted as reported when it was delivered, or, alone, dropped: else
+    /// the next envelope carries its counts again.
     private func apply(_ response: EnvelopeResponse?, to pending: PendingEnvelope) {
         let now = clock.now
         if let response {
@@ -549,28 +542,34 @@ extension Uploader {
         }
         var policy = DeliveryPolicy(status: response?.statusCode)
         // A request that close(timeout:) cancelled did not fail.
-        if policy != .delivered, response != nil || !isClosed {
-            counts.lastFailure = .init(status: response?.statusCode, reason: response?.sentryError, date: Date())
-        }
-        if policy == .drop, configuration.keepsEnvelopesWhenRefused, counts.lastFailure?.refusedTheDSN == true {
+        let failure: DeliveryStatistics.DeliveryFailure? =
+            policy != .delivered && (response != nil || !isClosed)
+            ? .init(status: response?.statusCode, reason: response?.sentryError, date: Date()) : nil
+        if let failure { ledger.recordSend { $0.lastFailure = failure } }
+        if policy == .drop, configuration.keepsEnvelopesWhenRefused, failure?.refusedTheDSN == true {
             policy = .retry
         }
-        if response != nil || !isClosed { diagnose(policy, response, of: pending.category, at: now) }
+        if response != nil || !isClosed { diagnose(policy, response, failure, of: pending.category, at: now) }
         if let carrier = reportCarrier, carrier.envelope == pending {
             reportCarrier = nil
-            if policy != .delivered { pendingReport.merge(carrier.report) }
+            if policy == .delivered || (policy == .drop && pending.entry == nil) {
+                ledger.recordReported(carrier.report)
+                sendsReportAlone = false
+            }
         }
         switch policy {
         case .delivered:
             remove(pending)
-            counts.delivered += 1
-            counts.lastDelivery = Date()
+            ledger.recordSend {
+                $0.delivered += 1
+                $0.lastDelivery = Date()
+            }
             failuresInARow = 0
         case .retry where response == nil && isClosed:
             retry(pending)  // stopped by close(timeout:): not a failed attempt
         case .retry:
             retry(pending)
-            counts.retried += 1
+            ledger.recordSend { $0.retried += 1 }
             // A 429's rate limits hold back what they name (everything when they name nothing), and only that: the
             // other categories go on at once. The requests already in flight when the endpoint failed fail too: they
             // extend no backoff.
@@ -580,7 +579,7 @@ extension Uploader {
             }
         case .drop:
             remove(pending)
-            discard(pending.category, because: .sendError)
+            if pending.entry != nil { discard(pending.category, because: .sendError) }
             refusedSinceFlush += 1
             failuresInARow = 0
         }
@@ -590,8 +589,8 @@ extension Uploader {
     /// last (so an outage is one message, not one per envelope), a delivery after failures, and every delivery at the
     /// debug level.
     private func diagnose(
-        _ policy: DeliveryPolicy, _ response: EnvelopeResponse?, of category: DataCategory,
-        at now: ElapsedClock.Instant
+        _ policy: DeliveryPolicy, _ response: EnvelopeResponse?, _ failure: DeliveryStatistics.DeliveryFailure?,
+        of category: DataCategory, at now: ElapsedClock.Instant
     ) {
         let diagnostics = configuration.diagnostics
         let host = configuration.dsn.host
@@ -605,7 +604,7 @@ extension Uploader {
         }
         let status = response?.statusCode
         guard diagnosedFailure == nil || diagnosedFailure?.status != status else { return }
-        diagnosedFailure = counts.lastFailure
+        diagnosedFailure = failure
         let reason = response?.sentryError.map { ": \($0)" } ?? ""
         guard let status else {
             return diagnostics(
@@ -631,13 +630,15 @@ extension Uploader {
 
     /// Takes a delivered or dropped envelope out of what waits.
     private func remove(_ pending: PendingEnvelope) {
-        if let log = pending.log { logQueues[log]?.remove(pending.entry) } else { outbox.remove(pending.entry) }
+        guard let entry = pending.entry else { return }
+        if let log = pending.log { logQueues[log]?.remove(entry) } else { outbox.remove(entry) }
     }
 
     /// Puts an envelope whose send failed back among those that wait; one whose segment (or log file) was evicted
     /// meanwhile is dropped instead, counted as `cache_overflow`.
     private func retry(_ pending: PendingEnvelope) {
-        let kept = pending.log.map { logQueues[$0]?.retry(pending.entry) ?? true } ?? outbox.retry(pending.entry)
+        guard let entry = pending.entry else { return }
+        let kept = pending.log.map { logQueues[$0]?.retry(entry) ?? true } ?? outbox.retry(entry)
         if !kept { discard(pending.category, because: .cacheOverflow) }
     }
 
@@ -652,13 +653,14 @@ extension Uploader {
             return
         }
         let isLimited = { (category: DataCategory) in self.rateLimits.deadline(for: category, at: now) != nil }
-        let indexed = Array(outbox.waitingCategories) + logQueues.values.flatMap(\.waitingCategories)
+        let reportAlone: [DataCategory] = sendsReportAlone && reportCarrier == nil ? [.internal] : []
+        let indexed = Array(outbox.waitingCategories) + logQueues.values.flatMap(\.waitingCategories) + reportAlone
         if indexed.contains(where: { !isLimited($0) }) {
             scheduleWakeUp(at: now)
             return
         }
         let waitingCategories =
-            Array(outbox.waitingCategories) + logQueues.filter(\.value.hasWaiting).map(\.key.category)
+            Array(outbox.waitingCategories) + logQueues.filter(\.value.hasWaiting).map(\.key.category) + reportAlone
         if let deadline = waitingCategories.compactMap({ rateLimits.deadline(for: $0, at: now) }).min() {
             scheduleWakeUp(at: deadline)
         }

@@ -70,7 +70,7 @@ extension Reporter {
 
     /// Counts a transaction the trace's sampling left out, with its span, as Sentry's client reports count it.
     func discardUnsampledTransaction() {
-        ledger.discard(.sampleRate, category: .transaction, spans: 1)
+        ledger.discard(.sampleRate, .transaction, spans: 1)
     }
 
     /// Records a span that ended: a sampled transaction is queued with the spans that ended in it, and a span in one

@@ -33,6 +33,9 @@ package struct IngestRequest {
     package private(set) var requestOutcomes: [RequestOutcomes] = []
     /// Items of request outcomes that could not be read: dropped, neither stored nor forwarded.
     package private(set) var unreadableRequestOutcomes = 0
+    /// The items of types the local log does not keep (sessions, attachments, …), by type: stored only when a forward
+    /// route queues them.
+    package private(set) var unloggedItems: [String: Int] = [:]
     /// A reason and data category a client report counts drops under.
     struct Discard: Hashable, Sendable {
         let reason: String
@@ -103,7 +106,10 @@ package struct IngestRequest {
                 }
                 requestOutcomes.append(outcomes)
                 forwarded.append(Envelope.Item(type: item.type, payload: outcomes.line(), headers: item.headers))
-            default: forwarded.append(item)  // sessions, attachments: accepted, not stored, forwarded as they are
+            default:
+                // Sessions, attachments: not in the local log, forwarded as they are.
+                unloggedItems[item.type, default: 0] += 1
+                forwarded.append(item)
             }
         }
         envelope.items = forwarded

@@ -125,35 +125,46 @@ actor IngestStore {
         return stored
     }
 
-    /// Appends each interval of request outcomes whose id is new to the request outcomes' log; returns how many were
-    /// stored. Without a log, nothing is stored (they are forwarded).
+    /// Appends each interval of request outcomes whose id is new to the request outcomes' log, counting it stored and
+    /// the others as duplicates; returns how many were stored. Without a log, nothing is stored or counted (they are
+    /// forwarded).
     ///
     /// - Throws: The log's error when an append failed; the intervals before it are stored, and known by their ids
     ///   when the client sends them again.
     func store(requestOutcomes: [RequestOutcomes]) async throws -> Int {
         guard let requestOutcomesLog else { return 0 }
         var stored = 0
-        for outcomes in requestOutcomes where try await storeOnce(outcomes.id, outcomes.line(), in: requestOutcomesLog)
-        {
-            metrics.countStored(outcomes)
-            stored += 1
+        for outcomes in requestOutcomes {
+            let isNew = try await storeOnce(outcomes.id, outcomes.line(), in: requestOutcomesLog)
+            countItems([RequestOutcomes.type: 1], isNew ? .stored : .notStored(.duplicate))
+            if isNew {
+                metrics.countStored(outcomes)
+                stored += 1
+            }
         }
         return stored
     }
 
-    /// Appends each transaction whose id is new to the transactions' log; returns how many were stored. Without a
-    /// log, nothing is stored (they are forwarded).
+    /// Appends each transaction whose id is new to the transactions' log, counting it stored and the others as
+    /// duplicates; returns how many were stored. Without a log, nothing is stored or counted (they are forwarded).
     ///
     /// - Throws: The log's error when an append failed; the transactions before it are stored, and known by their ids
     ///   when the client sends them again.
     func store(transactions: [(id: String, line: Data)]) async throws -> Int {
         guard let transactionLog else { return 0 }
         var stored = 0
-        for transaction in transactions where try await storeOnce(transaction.id, transaction.line, in: transactionLog)
-        {
-            stored += 1
+        for transaction in transactions {
+            let isNew = try await storeOnce(transaction.id, transaction.line, in: transactionLog)
+            countItems(["transaction": 1], isNew ? .stored : .notStored(.duplicate))
+            if isNew { stored += 1 }
         }
         return stored
+    }
+
+    /// Counts items other than events, by type, that met `fate`.
+    func countItems(_ items: [String: Int], _ fate: ItemFate) {
+        for (type, count) in items where count > 0 { metrics.countItems(type, fate, count: count) }
+        if items.values.contains(where: { $0 > 0 }) { statisticsChanged() }
     }
 
     /// Appends `line` to `log` unless the id is stored or being stored; returns whether it was appended.

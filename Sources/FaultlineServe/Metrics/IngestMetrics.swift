@@ -15,6 +15,7 @@ struct IngestMetrics: Sendable {
     private var received: MetricFamily
     private var decoding: MetricFamily
     private var dropped: MetricFamily
+    private var items: MetricFamily
     private var clientDiscards: MetricFamily
     private var requests: MetricFamily
     private var routeRequests: MetricFamily
@@ -41,6 +42,12 @@ struct IngestMetrics: Sendable {
                 "Events refused or not stored, by reason: duplicate, malformed, unauthorized, too_large, ratelimited, "
                 + "client_closed.",
             labels: ["reason"], in: registry)
+        items = MetricFamily(
+            name: "faultline_items_total",
+            help:
+                "Items other than events in the requests answered 200, by item type and outcome: stored, or the reason "
+                + "they were not (duplicate, unreadable, not_kept, not_forwarded).",
+            labels: ["type", "outcome"], in: registry)
         clientDiscards = MetricFamily(
             name: "faultline_client_discarded_events_total",
             help: "Events clients reported they dropped (client reports), by reason and category.",
@@ -85,6 +92,16 @@ struct IngestMetrics: Sendable {
     mutating func countDropped(_ reason: String, count: Int = 1) {
         dropped.add([reason], count)
         statistics.dropped[reason, default: 0] += count
+    }
+
+    /// Counts `count` items of `type` (an item type other than `event`) that met `fate`.
+    mutating func countItems(_ type: String, _ fate: ItemFate, count: Int) {
+        let type = ItemFate.countedType(type)
+        items.add([type, fate.label], count)
+        switch fate {
+        case .stored: statistics.storedItems[type, default: 0] += count
+        case .notStored(let reason): statistics.droppedItems["\(reason.rawValue)/\(type)", default: 0] += count
+        }
     }
 
     mutating func countClientDiscards(reason: String, category: String, count: Int) {

@@ -163,6 +163,15 @@ package struct StatsReport: Hashable, Sendable, Encodable {
                 ? "not stored: none"
                 : "not stored: "
                     + ingest.dropped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        if !ingest.storedItems.isEmpty {
+            lines.append("other items stored: " + listed(ingest.storedItems))
+        }
+        if !ingest.droppedItems.isEmpty {
+            let notKept =
+                ingest.droppedItems.keys.contains { $0.hasPrefix("not_kept/") }
+                ? " (not_kept: a type the local log does not keep, and no forward route took it)" : ""
+            lines.append("other items not stored: " + listed(ingest.droppedItems) + notKept)
+        }
         if ingest.logFilesEvicted > 0 || ingest.logFilesExpired > 0 {
             lines.append(
                 "log files removed: \(ingest.logFilesEvicted) by size (--max-log-bytes), \(ingest.logFilesExpired) by age "
@@ -175,6 +184,11 @@ package struct StatsReport: Hashable, Sendable, Encodable {
                     .joined(separator: ", "))
         }
         return lines
+    }
+
+    /// Counts by name, sorted by name: `duplicate/transaction 1, not_kept/session 4`.
+    private static func listed(_ counts: [String: Int]) -> String {
+        counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
     }
 
     /// What an uploader did, in lines: sent (`delivered` or `forwarded`), retried, the last failure and whether sends
@@ -204,6 +218,13 @@ package struct StatsReport: Hashable, Sendable, Encodable {
             for drop in delivery.discarded {
                 lines.append("  \(drop.reason.rawValue) (\(drop.category.rawValue)): \(drop.quantity)")
             }
+        }
+        let unreported = delivery.unreported.discardedEvents
+        if !unreported.isEmpty {
+            lines.append(
+                "not yet in a client report (sent with the next envelope): "
+                    + unreported.map { "\($0.reason.rawValue)/\($0.category.rawValue) \($0.quantity)" }
+                    .joined(separator: ", "))
         }
         return lines
     }
