@@ -31,9 +31,9 @@ import Testing
                 child.kill()
                 #expect(try await child.exit().reason == .uncaughtSignal)
                 // What the log holds now was written before the kill: every whole line is an event the app must send.
-                let lines = try LogLines(in: appLogs)
+                let lines = try await LogLines.read(in: appLogs)
                 durable.formUnion(lines.eventIDs)
-                let transactions = try LogLines(in: appLogs, of: .transactions)
+                let transactions = try await LogLines.read(in: appLogs, of: .transactions)
                 durableTransactions.formUnion(transactions.eventIDs)
                 cutOff += lines.cutShort + transactions.cutShort
             }
@@ -41,10 +41,10 @@ import Testing
             // started again while each run delivers more, as an app sends the rest at its next start (on a loaded
             // machine one run did not send 20 000 events in 60 s)
             var said = try await CaptureLoop.flush(logs: appLogs, dsn: ingest.dsn)
-            var delivered = try LogLines(in: serveLogs).eventIDs.count
+            var delivered = try await LogLines.read(in: serveLogs).eventIDs.count
             while said == "timed out" {
                 said = try await CaptureLoop.flush(logs: appLogs, dsn: ingest.dsn)
-                let now = try LogLines(in: serveLogs).eventIDs.count
+                let now = try await LogLines.read(in: serveLogs).eventIDs.count
                 guard now > delivered else { break }
                 delivered = now
             }
@@ -57,7 +57,7 @@ import Testing
         }
 
         // Then serve stored every event that was in the app's log, each once, and nothing else
-        let stored = try LogLines(in: serveLogs)
+        let stored = try await LogLines.read(in: serveLogs)
         #expect(durable.count > Self.kills * 100, "too few events were written to learn anything")
         #expect(stored.cutShort == 0)
         #expect(stored.unparsable == 0)
@@ -67,7 +67,7 @@ import Testing
         let foreign = Set(stored.eventIDs).subtracting(durable)
         #expect(foreign.isEmpty, "serve stored \(foreign.count) events that were never whole in the app's log")
         // and so for the transactions, sent from their own log
-        let storedTransactions = try LogLines(in: serveLogs, of: .transactions)
+        let storedTransactions = try await LogLines.read(in: serveLogs, of: .transactions)
         #expect(durableTransactions.count > Self.kills, "too few transactions were written to learn anything")
         #expect(storedTransactions.unparsable == 0)
         #expect(Set(storedTransactions.eventIDs).count == storedTransactions.eventIDs.count)
@@ -79,7 +79,7 @@ import Testing
         let summary = try await BuiltFaultline.run(["summary", "--log-dir", appLogs.path, "--json"])
         let counts = try #require(try JSONSerialization.jsonObject(with: summary) as? [String: Any])
         #expect(counts["event_count"] as? Int == durable.count)
-        #expect(try LogLines(in: appLogs).cutShort == 0)
+        #expect(try await LogLines.read(in: appLogs).cutShort == 0)
         // Delivery is at least once: a kill between a delivery and the cursor's next write sends those events again,
         // and serve counts them as duplicates.
         print(
@@ -118,7 +118,13 @@ private struct LogLines {
     var unparsable = 0
     var cutShort = 0
 
-    init(in directory: URL, of kind: RecordKind = .events) throws {
+    /// Reads them off the concurrency pool: the logs grow to tens of thousands of lines, read after every kill, and
+    /// serve answers the app from this process meanwhile.
+    static func read(in directory: URL, of kind: RecordKind = .events) async throws -> LogLines {
+        try await offThePool { try LogLines(in: directory, of: kind) }
+    }
+
+    private init(in directory: URL, of kind: RecordKind) throws {
         let folder = kind.directory(in: LogLayout(directory))
         for file in EventLog.files(in: folder, fileName: kind.fileName) {
             var bytes = try Data(contentsOf: file)

@@ -37,6 +37,9 @@ package struct ForwardConfiguration: Sendable {
     /// to 10 seconds, less up to half at random, so that an upstream back from an outage gets the queue within
     /// seconds.
     package var backoff = Backoff(initial: .seconds(1), multiplier: 2, maximum: .seconds(10), jitter: 0.5)
+    /// The clock the queues' timers run on (``DeliveryConfiguration/clock``): the backoff, the upstreams' rate limits,
+    /// expiry checks; a `ContinuousClock`. Tests hand it one they advance, to cross a rate limit without racing it.
+    package var clock = ElapsedClock.continuous
 
     /// A configuration that forwards along `routes`; see the properties for the defaults.
     package init(routes: [ForwardRoute]) {

@@ -22,6 +22,7 @@ struct Upstream: Sendable {
         settings.maxAge = configuration.maximumAge
         settings.maxConcurrentRequests = configuration.maximumConcurrentRequests
         settings.backoff = configuration.backoff
+        settings.clock = configuration.clock
         // An upstream that refuses the relay's key or project is misconfigured: nothing is dropped for it.
         settings.keepsEnvelopesWhenRefused = true
         // A relay sends each envelope as soon as it is queued, without waiting for a batch.
