@@ -129,8 +129,11 @@ struct IngestHandler: Sendable {
             unlogged["transaction", default: 0] += ingest.transactions.count
             unlogged[RequestOutcomes.type, default: 0] += ingest.requestOutcomes.count
         }
-        await store.countItems(unlogged, forwarded?.fate ?? .notStored(.notKept))
-        await store.countItems([RequestOutcomes.type: ingest.unreadableRequestOutcomes], .notStored(.unreadable))
+        // Most envelopes hold events only: they cost the store no call here.
+        if !unlogged.isEmpty { await store.countItems(unlogged, forwarded?.fate ?? .notStored(.notKept)) }
+        if ingest.unreadableRequestOutcomes > 0 {
+            await store.countItems([RequestOutcomes.type: ingest.unreadableRequestOutcomes], .notStored(.unreadable))
+        }
     }
 
     /// Queues `ingest`'s envelope for the upstream of `project` and the request's key, unless all its events were
