@@ -34,20 +34,22 @@ package enum PlainAPI {
     package struct Authenticator: Faultline.Authenticator {
         private let refreshClient: APIClient
         private let refreshMargin: Duration?
+        private let now: @Sendable () -> Date
 
         /// Creates an authenticator that refreshes against `baseURL`: when the server rejects the access token, and,
-        /// with a `refreshMargin`, once the token expires within it.
-        package init(baseURL: URL, refreshMargin: Duration? = nil) {
+        /// with a `refreshMargin`, once the token expires within it, as `now` tells the time (a test moves it).
+        package init(baseURL: URL, refreshMargin: Duration? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
             refreshClient = APIClient(baseURL: baseURL) {
                 $0.errorContract = PlainAPI.errorContract
                 $0.middlewares = []
             }
             self.refreshMargin = refreshMargin
+            self.now = now
         }
 
         package func requiresRefresh(_ credential: BearerTokens) -> Bool {
             guard let refreshMargin, let expiresAt = credential.expiresAt else { return false }
-            return expiresAt.timeIntervalSinceNow < refreshMargin / .seconds(1)
+            return expiresAt.timeIntervalSince(now()) < refreshMargin / .seconds(1)
         }
 
         package func apply(_ credential: BearerTokens, to request: inout URLRequest) {
@@ -58,7 +60,7 @@ package enum PlainAPI {
             let request = APIRequest<Tokens>(
                 .post, "/plain/oauth/token",
                 body: ["grant_type": "refresh_token", "refresh_token": credential.refreshToken])
-            let received = Date()
+            let received = now()
             let tokens = try await refreshClient.send(request).value
             return BearerTokens(
                 accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,

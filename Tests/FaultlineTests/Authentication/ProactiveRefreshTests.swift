@@ -14,13 +14,18 @@ import Testing
 @Suite struct ProactiveRefreshTests {
     static let profile = APIRequest<PlainAPI.Profile>(.get, "/plain/profile")
 
-    /// A client of the plain server whose authenticator refreshes `margin` before the access token expires.
+    /// A client of the plain server whose authenticator refreshes `margin` before the access token expires, telling
+    /// the time from `clock` (a wall-clock date that starts now and moves only when the test advances it).
     static func client(
-        _ server: RunningSeedServer, tokens: TokenPair, margin: Duration
+        _ server: RunningSeedServer, tokens: TokenPair, margin: Duration, clock: ManualClock = ManualClock()
     ) -> (client: APIClient, refresher: TokenRefresher<PlainAPI.Authenticator>) {
+        let start = Date()
+        let now: @Sendable () -> Date = { start + clock.now.offset / .seconds(1) }
         let refresher = TokenRefresher(
-            authenticator: PlainAPI.Authenticator(baseURL: server.baseURL, refreshMargin: margin),
-            credential: BearerTokens(tokens))
+            authenticator: PlainAPI.Authenticator(baseURL: server.baseURL, refreshMargin: margin, now: now),
+            credential: BearerTokens(
+                accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
+                expiresAt: start + tokens.expiresIn / .seconds(1)))
         let client = APIClient(baseURL: server.baseURL) {
             $0.middlewares = [AuthenticationMiddleware(refresher: refresher)]
         }
@@ -29,21 +34,17 @@ import Testing
 
     @Test func aTokenThatBecomesDueWhileRequestsRunIsRefreshedOnceBeforeTheServerRejectsIt() async throws {
         try await SeedServer.run { server in
-            // Given an access token that lives 30 seconds (times a sanitizer's slowdown), an authenticator that
-            // refreshes it that long minus 10 seconds before expiry (so it is due 10 seconds after it was issued: long
-            // enough for requests to be sent with it on a loaded machine, long before the server would refuse it), and
-            // a refresh slow enough for requests to pile up behind it
-            let lifetime = slowed(.seconds(30))
-            await server.state.setAccessTokenLifetime(lifetime, for: .plain)
-            let tokens = await server.state.issueTokens(for: .plain)
-            // (the token the refresh returns lives an hour, so that it is not due again while the requests after it
-            // run, however long a loaded machine takes over them)
+            // Given an access token that lives an hour, an authenticator that refreshes it in its last 30 minutes, on
+            // a clock the test moves, and a refresh slow enough for requests to pile up behind it
             await server.state.setAccessTokenLifetime(.seconds(3600), for: .plain)
+            let tokens = await server.state.issueTokens(for: .plain)
             await server.state.setRefreshDelay(.milliseconds(300), for: .plain)
-            let (client, refresher) = Self.client(server, tokens: tokens, margin: lifetime - .seconds(10))
+            let clock = ManualClock()
+            let (client, refresher) = Self.client(server, tokens: tokens, margin: .seconds(1800), clock: clock)
             let deadline = ContinuousClock.now + patience
 
-            // When 20 clients send requests, 4 a second each, until the token was refreshed, then two more each
+            // When 20 clients send requests until the token was refreshed, then two more each, and the clock moves
+            // 31 minutes once 20 requests went out with the first token
             let attempts = try await withThrowingTaskGroup(of: [Int].self) { group in
                 for _ in 1...20 {
                     group.addTask {
@@ -52,12 +53,16 @@ import Testing
                             ContinuousClock.now < deadline
                         {
                             attempts.append(try await client.send(Self.profile).context.attempt)
-                            try await Task.sleep(for: .milliseconds(250))
+                            try await Task.sleep(for: .milliseconds(50))
                         }
                         for _ in 1...2 { attempts.append(try await client.send(Self.profile).context.attempt) }
                         return attempts
                     }
                 }
+                try await wait(for: "20 requests with the first token") {
+                    await server.state.requestCount(withAccessToken: tokens.accessToken) >= 20
+                }
+                clock.advance(by: .seconds(31 * 60))
                 return try await group.reduce(into: [Int]()) { $0 += $1 }
             }
 
@@ -65,10 +70,10 @@ import Testing
             // was replayed, and the new token signed the requests after it
             #expect(await server.state.refreshCount(of: .plain) == 1)
             #expect(await server.state.expiredTokenRequestCount(of: .plain) == 0)
-            #expect(attempts.count >= 40 && attempts.allSatisfy { $0 == 1 })
+            #expect(attempts.count >= 60 && attempts.allSatisfy { $0 == 1 })
             let refreshed = try #require(await refresher.currentCredential)
             #expect(refreshed.accessToken != tokens.accessToken)
-            #expect(await server.state.requestCount(withAccessToken: tokens.accessToken) > 0)
+            #expect(await server.state.requestCount(withAccessToken: tokens.accessToken) >= 20)
             #expect(await server.state.requestCount(withAccessToken: refreshed.accessToken) >= 40)
         }
     }
@@ -119,12 +124,11 @@ import Testing
 
     @Test func aTokenARefreshJustReturnedIsUsedEvenWhenItIsWithinTheMargin() async throws {
         try await SeedServer.run { server in
-            // Given a server whose tokens live 30 seconds (times a sanitizer's slowdown), and an authenticator whose
-            // margin is twice that: every token is due as soon as it is issued
-            let lifetime = slowed(.seconds(30))
-            await server.state.setAccessTokenLifetime(lifetime, for: .plain)
+            // Given a server whose tokens live an hour, and an authenticator whose margin is twice that: every token is
+            // due as soon as it is issued, and none expires however long the requests take
+            await server.state.setAccessTokenLifetime(.seconds(3600), for: .plain)
             let tokens = await server.state.issueTokens(for: .plain)
-            let (client, refresher) = Self.client(server, tokens: tokens, margin: lifetime * 2)
+            let (client, refresher) = Self.client(server, tokens: tokens, margin: .seconds(7200))
 
             // When five requests are sent one after another
             var attempts: [Int] = []
