@@ -222,7 +222,7 @@ package actor Uploader {
             discard(kind.category, because: .ratelimitBackoff)
             return
         }
-        logQueues[kind]?.append(line, at: position, eventID: eventID, trace: trace)
+        logQueues[kind]?.append(line, at: position, eventID: eventID, trace: trace?.compactJSON)
         startSendingOrWait()
     }
 
@@ -409,7 +409,7 @@ extension Uploader {
     /// What a request carries: a record of one of the reporter's logs, or of the outbox, or a client report alone.
     fileprivate struct PendingEnvelope: Hashable {
         /// The record; `nil` for a client report sent on its own.
-        let entry: QueueEntry?
+        let entry: QueueEntry<DataCategory>?
         /// The log it is a line of; `nil` for an envelope of the outbox.
         let log: RecordKind?
 
@@ -499,8 +499,8 @@ extension Uploader {
     /// evicted them, else `internal_sdk_error`).
     private func take<Segments>(
         from queue: inout DurableQueue<Segments>, log: RecordKind?, where isSendable: (DataCategory) -> Bool,
-        wrap: (DurableQueue<Segments>, QueueEntry, Data, [Envelope.Item]) throws -> Data
-    ) -> (PendingEnvelope, Data)? {
+        wrap: (DurableQueue<Segments>, QueueEntry<DataCategory>, Data, [Envelope.Item]) throws -> Data
+    ) -> (PendingEnvelope, Data)? where Segments.Category == DataCategory {
         while let entry = queue.next(where: isSendable) {
             let pending = PendingEnvelope(entry: entry, log: log)
             let report = takeReportToCarry()

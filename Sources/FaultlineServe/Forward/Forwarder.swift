@@ -80,7 +80,7 @@ struct Forwarder: Sendable {
                 continue
             }
             do {
-                let (taken, waiting) = try await Uploader.drain(outbox: queue.directory) { bytes in
+                let (taken, waiting) = try await StrandedQueueDrain.drain(outbox: queue.directory) { bytes in
                     guard let envelope = try? Envelope(parsing: bytes) else { return false }
                     return await upstream.forward(envelope)
                 }

@@ -1,4 +1,5 @@
 import FaultlineLogReading
+import FaultlineRecords
 import Foundation
 import TestSupport
 import Testing
@@ -23,7 +24,7 @@ import Testing
 
         // Then every envelope waits, read back from the segment in the order it was stored, with its category
         #expect(reopened.count == 13)
-        #expect(reopened.totalBytes == envelopes.map(\.count).reduce(0, +))
+        #expect(reopened.segments.totalBytes == envelopes.map(\.count).reduce(0, +))
         let entries = Self.takeAll(&reopened)
         #expect(try entries.map { try reopened.contents(of: $0) } == envelopes)
         #expect(entries.map(\.category) == Array(repeating: .error, count: 12) + [.attachment])
@@ -73,7 +74,7 @@ import Testing
         let segment = try #require(try directory.names().first { $0.hasSuffix(".segment") })
         let whole = try Data(contentsOf: directory.file(segment))
         let torn = OutboxSegment.record(
-            of: try DeliveryFixtures.envelope("torn").serialized(), category: .error, stored: Date())
+            of: try DeliveryFixtures.envelope("torn").serialized(), category: "error", stored: Date())
         try (whole + torn.prefix(torn.count / 2)).write(to: directory.file(segment))
 
         // When the outbox is opened again and stores one more envelope
@@ -115,7 +116,7 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         // Given 30 envelopes in segments of 2, of which the first 20 were delivered but the 5th, still being sent
-        let limits = Outbox.Limits(maximumCount: 32, maximumBytes: 1 << 20)
+        let limits = OutboxLimits(maximumCount: 32, maximumBytes: 1 << 20)
         var outbox = try Outbox(directory: directory.url, limits: limits, unreadable: { _, _ in })
         let envelopes = try (0..<30).map { try DeliveryFixtures.envelope("event \($0)").serialized() }
         for envelope in envelopes { _ = try outbox.store(envelope, category: .error) }
@@ -162,8 +163,8 @@ import Testing
     }
 
     /// Every waiting envelope, marked as being sent, oldest first.
-    private static func takeAll(_ outbox: inout Outbox) -> [OutboxEntry] {
-        var entries: [OutboxEntry] = []
+    private static func takeAll(_ outbox: inout Outbox) -> [QueueEntry<DataCategory>] {
+        var entries: [QueueEntry<DataCategory>] = []
         while let entry = outbox.next(where: { _ in true }) { entries.append(entry) }
         return entries
     }

@@ -129,7 +129,11 @@ import Testing
                 }
                 #expect(try await RelayFixture.received(by: newRecorder).flatMap(\.eventIDs) == [later])
 
-                // And started with --drain-stranded-queues, it forwards the three to the new upstream, with its key
+                // And started with --drain-stranded-queues, it forwards the three to the new upstream, with its key,
+                // and a fourth an earlier version left in the queue as a file of its own
+                let legacy = RelayFixture.eventID(run: 0x32, 5)
+                let folder = LogLayout(logs).forwardQueues.appendingPathComponent(oldQueue)
+                try RelayFixture.eventEnvelope(legacy).write(to: folder.appendingPathComponent("legacy.envelope"))
                 let drained = Mutex<[String]>([])
                 var draining = newForwarding
                 draining.drainsStrandedQueues = true
@@ -140,15 +144,14 @@ import Testing
                 }
                 let output = drained.withLock { $0 }
                 #expect(
-                    output == ["forwarding 3 envelopes of the stranded queue \(oldQueue) to 127.0.0.1_\(new.port)_1"])
+                    output == ["forwarding 4 envelopes of the stranded queue \(oldQueue) to 127.0.0.1_\(new.port)_1"])
                 let received = try await RelayFixture.received(by: newRecorder).dropFirst()
-                #expect(received.flatMap(\.eventIDs).sorted() == ids)
+                #expect(received.flatMap(\.eventIDs).sorted() == (ids + [legacy]).sorted())
                 #expect(received.allSatisfy { $0.headers["x-sentry-auth"]?.contains(RelayFixture.upstreamKey) == true })
                 #expect(
                     received.allSatisfy { $0.envelope.header["dsn"]?.stringValue?.contains(":\(new.port)/") == true })
                 // and the old queue is gone
-                let folder = LogLayout(logs).forwardQueues.appendingPathComponent(oldQueue).path
-                #expect(!FileManager.default.fileExists(atPath: folder))
+                #expect(!FileManager.default.fileExists(atPath: folder.path))
             }
         }
     }

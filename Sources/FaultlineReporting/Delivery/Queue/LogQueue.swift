@@ -1,70 +1,13 @@
 import FaultlineRecords
 import Foundation
 
-/// A reporter's delivery over one of its logs (``RecordKind``): the lines the log appended, from the stored cursor on.
-typealias LogQueue = DurableQueue<LogSegments>
+/// A reporter's delivery over one of its logs: the record layer's queue over the lines the log appended
+/// (`DurableQueue+Log.swift`), counted by the Sentry data category of the log's kind.
+typealias LogQueue = DurableQueue<LogSegments<DataCategory>>
 
-extension DurableQueue where Segments == LogSegments {
-    /// Opens the delivery of `log`, of `kind`, whose cursor is kept in `cursorFile`: the lines from the
-    /// stored cursor to the end of the log wait, but those it says are done. With no cursor stored, delivery starts at
-    /// the end of the log: an app that gets a DSN does not send the history it logged before. Call it after the log was
-    /// opened (which cuts off a line a crash cut short) and before lines are appended.
-    ///
-    /// A rotated file that cannot be read (corrupt gzip) is skipped: its lines cannot be sent, and `faultline stats`
-    /// names the file. Lines that are not an object are skipped, counted in ``takeSkippedLines()``.
+extension DurableQueue where Segments == LogSegments<DataCategory> {
+    /// Opens the delivery of `log`, of `kind` (``DurableQueue/init(category:log:cursorFile:indexLimit:)``).
     init(kind: RecordKind, log: EventLog.Configuration, cursorFile: URL, indexLimit: Int) throws {
-        let (rotated, activeSegment) = try EventLog.segments(of: log)
-        let activeSize = (try? EventLog.size(of: log.activeFile)) ?? 0
-        let cursor = try DeliveryCursor.stored(in: cursorFile)
-        self.init(
-            segments: LogSegments(
-                kind: kind, log: log, end: LogPosition(segment: activeSegment, offset: activeSize),
-                indexLimit: indexLimit),
-            cursorFile: cursorFile, storedCursor: cursor, cacheBudget: LogSegments.cacheBudget,
-            firstKeptSegment: rotated.min() ?? activeSegment)
-        guard let cursor else {
-            try storeCursor()
-            return
-        }
-        readWaitingLines(from: cursor, segments: rotated + [activeSegment])
-    }
-
-    /// The lines found since the last call that cannot be sent, for the uploader to count.
-    mutating func takeSkippedLines() -> Int {
-        defer { segments.skippedLines = 0 }
-        return segments.skippedLines
-    }
-
-    /// Adds the line the log wrote at `position`, whose event has the id `eventID` when the caller knows it, and a
-    /// transaction's `trace` header: indexed, or only counted when the index is full (a transaction's header is then
-    /// rebuilt from its line when it is sent).
-    mutating func append(_ line: Data, at position: LogPosition, eventID: String?, trace: JSONValue? = nil) {
-        segments.advance(to: LogPosition(segment: position.segment, offset: position.offset + line.count + 1))
-        guard segments.unindexedFrom == nil, count < segments.indexLimit else {
-            if segments.unindexedFrom == nil { segments.unindexedFrom = position }
-            segments.unindexedLines[position.segment, default: 0] += 1
-            segments.unindexedCount += 1
-            return
-        }
-        if let trace { segments.keep(trace: trace, at: position) }
-        append(at: position, length: line.count, category: segments.kind.category, eventID: eventID, bytes: line)
-    }
-
-    /// Notes that the log is at `position` after lines the queue does not send (a record a rate limit refused).
-    mutating func skip(to position: LogPosition) {
-        segments.advance(to: position)
-    }
-
-    /// The trace header kept for the transaction `entry` stands for, from this run; `nil` after a restart.
-    func trace(of entry: QueueEntry) -> JSONValue? {
-        segments.traces[record(entry).position]
-    }
-
-    /// Drops the waiting lines of `evicted`, segments whose files the log evicted (the oldest, always), even those
-    /// still in memory: what is sent is what the log holds, so a restart never finds a cursor into a deleted file.
-    /// Lines being sent are dropped if their send fails. Returns how many were dropped.
-    mutating func evict(_ evicted: [Int]) -> Int {
-        guard let newest = evicted.max() else { return 0 }
-        return evict(before: newest + 1).count + dropEvictedBacklog()
+        try self.init(category: kind.category, log: log, cursorFile: cursorFile, indexLimit: indexLimit)
     }
 }

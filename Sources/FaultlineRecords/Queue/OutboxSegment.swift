@@ -5,7 +5,8 @@ import Foundation
 ///
 /// A record is the payload's length (4 bytes, little-endian, more than 0), a byte whose low 6 bits are the length of
 /// the category's name (1 to 32) and whose high bit says a time follows the name, the name of the category the
-/// envelope is rate-limited by (`error`, `session`: ASCII), when the flag is set the time the envelope was stored (8
+/// envelope is rate-limited by (`error`, `session`: printable ASCII; a name the reader does not know ends the segment
+/// as a record not well formed does), when the flag is set the time the envelope was stored (8
 /// bytes, little-endian milliseconds since 1970), then the envelope's bytes. An envelope `faultline forget` erased is
 /// blanked with spaces of the same length (``Record/isErased``), so that every other record keeps its offset. Records
 /// are written with the time; those an earlier version wrote, without it, are read as well. Reading stops at the first record that is not whole
@@ -17,11 +18,12 @@ package enum OutboxSegment {
         package let offset: Int
         /// The envelope's length in bytes.
         package let length: Int32
-        let category: DataCategory
+        /// The name of the data category the envelope is rate-limited by (`error`, `session`).
+        package let category: String
         /// When the envelope was stored; `nil` for a record an earlier version wrote.
         package let stored: Date?
         /// The bytes before the envelope's.
-        let headerSize: Int
+        package let headerSize: Int
         /// Whether the envelope was blanked by an erasure (it starts with a space): it is never sent.
         package let isErased: Bool
 
@@ -32,14 +34,16 @@ package enum OutboxSegment {
     /// The records of a file, and where the last whole one ends.
     package struct Contents {
         package var records: [Record] = []
-        var end = 0
-        var fileSize = 0
+        /// Where the last whole record ends.
+        package var end = 0
+        /// The file's size: more than ``end`` when a crash cut a record short.
+        package var fileSize = 0
     }
 
     static let fileExtension = ".segment"
 
     /// The name of the segment file numbered `number`.
-    static func fileName(_ number: Int) -> String {
+    package static func fileName(_ number: Int) -> String {
         let digits = String(number)
         return String(repeating: "0", count: max(0, 12 - digits.count)) + digits + fileExtension
     }
@@ -54,8 +58,8 @@ package enum OutboxSegment {
     private static let timeFlag: UInt8 = 0x80
 
     /// The record of `envelope`, stored at `date`, to be appended with one write.
-    static func record(of envelope: Data, category: DataCategory, stored date: Date) -> Data {
-        let name = Array(category.rawValue.utf8)
+    package static func record(of envelope: Data, category: String, stored date: Date) -> Data {
+        let name = Array(category.utf8)
         var record = Data(capacity: headerSize(of: category) + envelope.count)
         withUnsafeBytes(of: UInt32(envelope.count).littleEndian) { record.append(contentsOf: $0) }
         record.append(UInt8(name.count) | timeFlag)
@@ -67,8 +71,8 @@ package enum OutboxSegment {
     }
 
     /// The bytes before the envelope in a record this version writes.
-    static func headerSize(of category: DataCategory) -> Int {
-        13 + category.rawValue.utf8.count
+    static func headerSize(of category: String) -> Int {
+        13 + category.utf8.count
     }
 
     /// Appends `bytes` with one `write(2)` (more when the kernel takes part of them); what a failure left half written
@@ -91,7 +95,7 @@ package enum OutboxSegment {
     }
 
     /// The error `errno` names, for a failed system call on a segment.
-    static func lastError() -> POSIXError {
+    package static func lastError() -> POSIXError {
         POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
     }
 
@@ -126,10 +130,9 @@ package enum OutboxSegment {
         let payload = nameEnd + (isTimed ? 8 : 0)
         guard length > 0, length <= Int(Int32.max), bytes[offset + 4] & 0x40 == 0, (1...32).contains(nameLength),
             payload + length <= bytes.count,
-            let category = DataCategory(
-                rawValue: String(
-                    decoding: UnsafeRawBufferPointer(rebasing: bytes[(offset + 5)..<nameEnd]), as: UTF8.self))
+            bytes[(offset + 5)..<nameEnd].allSatisfy({ $0 > 0x20 && $0 < 0x7F })
         else { return nil }
+        let category = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(offset + 5)..<nameEnd]), as: UTF8.self)
         let stored =
             isTimed
             ? Date(

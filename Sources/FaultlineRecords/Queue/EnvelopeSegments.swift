@@ -1,22 +1,10 @@
-import Faultline
-import FaultlineRecords
 import Foundation
 
 /// The outbox's segment files, `<number, 12 digits>.segment` in its directory (framed as ``OutboxSegment`` says):
 /// appended to by the outbox itself, one segment per run at least, each deleted once none of its envelopes is left.
-struct EnvelopeSegments: QueueSegments {
-    /// How much the outbox holds.
-    struct Limits: Hashable, Sendable {
-        /// The most envelopes; 1000 by default.
-        var maximumCount = 1000
-        /// The most bytes all envelopes take; 32 MiB by default.
-        var maximumBytes = 32 * 1024 * 1024
-        /// How long an envelope is kept; `nil` (the default) keeps it until it is sent or a limit deletes it. With an
-        /// age, a segment holds envelopes stored within a 24th of it, and is deleted once its newest is that old
-        /// (``DurableQueue/expire(storedBefore:)``).
-        var maximumAge: Duration?
-    }
-
+///
+/// Envelopes are counted by `Category`, whose raw value is the name a record stores.
+package struct EnvelopeSegments<Category: Hashable & Sendable & RawRepresentable<String>>: QueueSegments {
     /// A segment file: its records, how many of them are not done, and its size.
     struct Segment {
         /// Its records, waiting, being sent or done.
@@ -39,20 +27,20 @@ struct EnvelopeSegments: QueueSegments {
         }
     }
 
-    let directory: URL
-    let limits: Limits
+    package let directory: URL
+    package let limits: OutboxLimits
     /// The most envelopes and bytes of a segment.
     let segmentCount: Int
     let segmentBytes: Int
     /// The segments kept: those with envelopes not done, and the active one.
     var files: [Int: Segment] = [:]
-    var activeSegment: Int
+    package var activeSegment: Int
     private var writer: (segment: Int, descriptor: Int32)?
     private var reader: (segment: Int, descriptor: Int32)?
     /// The bytes of the envelopes in the segments kept.
-    var totalBytes = 0
+    package var totalBytes = 0
 
-    init(directory: URL, limits: Limits, activeSegment: Int) {
+    package init(directory: URL, limits: OutboxLimits, activeSegment: Int) {
         self.directory = directory
         self.limits = limits
         self.activeSegment = activeSegment
@@ -60,12 +48,12 @@ struct EnvelopeSegments: QueueSegments {
         segmentBytes = max(1, min(8 * 1024 * 1024, limits.maximumBytes / 16))
     }
 
-    var end: LogPosition { LogPosition(segment: activeSegment, offset: files[activeSegment]?.end ?? 0) }
+    package var end: LogPosition { LogPosition(segment: activeSegment, offset: files[activeSegment]?.end ?? 0) }
 
-    var unindexedCount: Int { 0 }
+    package var unindexedCount: Int { 0 }
 
     /// Reads the envelope of `record` with one `pread(2)`, keeping the segment open for the next.
-    mutating func contents(of record: QueueRecord) throws -> Data {
+    package mutating func contents(of record: QueueRecord<Category>) throws -> Data {
         let number = record.position.segment
         guard files[number] != nil else { throw POSIXError(.ENOENT) }
         if reader?.segment != number {
@@ -86,7 +74,7 @@ struct EnvelopeSegments: QueueSegments {
     }
 
     /// Deletes the segment of `record` when none of its envelopes is left, unless it is the active one.
-    mutating func didFinish(_ record: QueueRecord) {
+    package mutating func didFinish(_ record: QueueRecord<Category>) {
         let number = record.position.segment
         guard var segment = files[number] else { return }
         segment.pending -= 1
@@ -94,14 +82,14 @@ struct EnvelopeSegments: QueueSegments {
         if segment.pending == 0, number != activeSegment { delete(number) }
     }
 
-    static func fill(_ queue: inout DurableQueue<EnvelopeSegments>) {}
+    package static func fill(_ queue: inout DurableQueue<EnvelopeSegments>) {}
 
     /// Appends the record of `envelope`, stored at `date`, to the active segment, starting a new one when it is full or
     /// its first record is a 24th of the maximum age old.
     ///
     /// - Returns: Where the record starts, and the bytes before the envelope's.
-    mutating func append(
-        _ envelope: Data, category: DataCategory, at date: Date
+    package mutating func append(
+        _ envelope: Data, category: Category, at date: Date
     ) throws -> (position: LogPosition, headerSize: Int) {
         if let active = files[activeSegment], active.records > 0,
             active.bytes + envelope.count > segmentBytes || active.records >= segmentCount
@@ -111,7 +99,7 @@ struct EnvelopeSegments: QueueSegments {
         }
         var segment = files[activeSegment] ?? Segment()
         let descriptor = try writerDescriptor()
-        let bytes = OutboxSegment.record(of: envelope, category: category, stored: date)
+        let bytes = OutboxSegment.record(of: envelope, category: category.rawValue, stored: date)
         try OutboxSegment.append(bytes, to: descriptor, at: segment.end)
         let position = LogPosition(segment: activeSegment, offset: segment.end)
         segment.records += 1
@@ -125,10 +113,10 @@ struct EnvelopeSegments: QueueSegments {
     }
 
     /// The oldest segment but the active one; `nil` when there is none.
-    var oldestInactive: Int? { files.keys.filter { $0 != activeSegment }.min() }
+    package var oldestInactive: Int? { files.keys.filter { $0 != activeSegment }.min() }
 
     /// Closes the files.
-    mutating func closeDescriptors() {
+    package mutating func closeDescriptors() {
         for descriptor in [writer?.descriptor, reader?.descriptor].compactMap({ $0 }) { close(descriptor) }
         writer = nil
         reader = nil
@@ -141,7 +129,7 @@ struct EnvelopeSegments: QueueSegments {
     }
 
     /// Starts a new active segment; the last one is deleted if none of its envelopes is left.
-    mutating func rotate() {
+    package mutating func rotate() {
         if let writer { close(writer.descriptor) }
         writer = nil
         let previous = activeSegment
@@ -150,7 +138,7 @@ struct EnvelopeSegments: QueueSegments {
     }
 
     /// Deletes segment `number`'s file.
-    mutating func delete(_ number: Int) {
+    package mutating func delete(_ number: Int) {
         guard let segment = files.removeValue(forKey: number) else { return }
         totalBytes -= segment.bytes
         if reader?.segment == number, let reader {
@@ -165,7 +153,7 @@ struct EnvelopeSegments: QueueSegments {
     }
 
     /// Deletes every segment, as when nothing waits; the next envelope starts a new one.
-    mutating func deleteAll() {
+    package mutating func deleteAll() {
         for number in files.keys { delete(number) }
         activeSegment += 1
     }
@@ -180,7 +168,25 @@ struct EnvelopeSegments: QueueSegments {
     }
 
     /// The file of segment `number`; saying it is no directory saves the `stat(2)` Foundation makes to find out.
-    func url(ofSegment number: Int) -> URL {
+    package func url(ofSegment number: Int) -> URL {
         directory.appendingPathComponent(OutboxSegment.fileName(number), isDirectory: false)
+    }
+}
+
+/// How much the outbox holds.
+package struct OutboxLimits: Hashable, Sendable {
+    /// The most envelopes; 1000 by default.
+    package var maximumCount = 1000
+    /// The most bytes all envelopes take; 32 MiB by default.
+    package var maximumBytes = 32 * 1024 * 1024
+    /// How long an envelope is kept; `nil` (the default) keeps it until it is sent or a limit deletes it. With an
+    /// age, a segment holds envelopes stored within a 24th of it, and is deleted once its newest is that old
+    /// (``DurableQueue/expire(storedBefore:)``).
+    package var maximumAge: Duration?
+
+    package init(maximumCount: Int = 1000, maximumBytes: Int = 32 * 1024 * 1024, maximumAge: Duration? = nil) {
+        self.maximumCount = maximumCount
+        self.maximumBytes = maximumBytes
+        self.maximumAge = maximumAge
     }
 }

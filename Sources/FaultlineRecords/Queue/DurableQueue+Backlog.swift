@@ -1,12 +1,12 @@
-import FaultlineRecords
 import Foundation
 
 /// The waiting lines past the index's limit: counted by segment as the log writes them, indexed from the log as the
 /// index drains, dropped by segment when the log evicts them.
-extension DurableQueue where Segments == LogSegments {
+extension DurableQueue {
     /// Takes the lines of the segments `numbers` from `cursor` on as waiting, but those it says are done, what a run
     /// left to send, reading each file once, as a stream: indexed up to the limit, counted by segment past it.
-    mutating func readWaitingLines(from cursor: DeliveryCursor, segments numbers: [Int]) {
+    mutating func readWaitingLines<C>(from cursor: DeliveryCursor, segments numbers: [Int])
+    where Segments == LogSegments<C> {
         let reader = segments.reader
         let start = cursor.position
         let done = Set(cursor.done ?? [])
@@ -29,7 +29,7 @@ extension DurableQueue where Segments == LogSegments {
 
     /// Indexes waiting lines from the log, oldest first, until the index is full or every waiting line is indexed;
     /// lines that are not an object are skipped and counted.
-    mutating func indexBacklog() {
+    mutating func indexBacklog<C>() where Segments == LogSegments<C> {
         let reader = segments.reader
         while let from = segments.unindexedFrom, count < segments.indexLimit {
             guard let counted = segments.unindexedLines[from.segment], counted > 0 else {
@@ -69,17 +69,17 @@ extension DurableQueue where Segments == LogSegments {
 
     /// Indexes a waiting line read from the log when it is an object on a line; a line `faultline forget` blanked is
     /// passed over, and any other cannot be sent and is counted as skipped.
-    private mutating func index(_ bytes: Data, at position: LogPosition) {
+    private mutating func index<C>(_ bytes: Data, at position: LogPosition) where Segments == LogSegments<C> {
         if bytes.first == UInt8(ascii: " ") { return }
         guard bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else {
             segments.skippedLines += 1
             return
         }
-        append(at: position, length: bytes.count, category: segments.kind.category, bytes: Data(bytes))
+        append(at: position, length: bytes.count, category: segments.category, bytes: Data(bytes))
     }
 
     /// Drops the waiting lines not indexed of the segments the log evicted; returns how many.
-    mutating func dropEvictedBacklog() -> Int {
+    mutating func dropEvictedBacklog<C>() -> Int where Segments == LogSegments<C> {
         var dropped = 0
         for (segment, count) in segments.unindexedLines where segment < firstKeptSegment {
             dropped += count
@@ -91,7 +91,7 @@ extension DurableQueue where Segments == LogSegments {
     }
 
     /// Moves the backlog's start to the next segment that has waiting lines not indexed, or ends it.
-    private mutating func advanceBacklog(past segment: Int) {
+    private mutating func advanceBacklog<C>(past segment: Int) where Segments == LogSegments<C> {
         segments.unindexedLines[segment] = nil
         if let next = segments.unindexedLines.filter({ $0.value > 0 }).keys.min() {
             segments.unindexedFrom = LogPosition(segment: max(next, firstKeptSegment), offset: 0)

@@ -1,4 +1,3 @@
-import FaultlineRecords
 import Foundation
 
 /// Where delivery of a log to one destination stands, kept in a file of the uploader's directory so that a restarted
@@ -13,15 +12,6 @@ package struct DeliveryCursor: Hashable, Codable {
     /// Records after ``position`` already delivered or dropped, which a restart does not send again (records are sent
     /// several at once, and an outbox's may wait for their category's rate limit); `nil` when there are none.
     package var done: [LogPosition]? = nil
-
-    /// The cursor's file for the log of `kind` and `dsn` in `directory`, one per log and destination:
-    /// `cursor-<host>[_<port>]-<project>.json` for the event log, `transactions-cursor-….json` and
-    /// `outcomes-cursor-….json` for the request logs.
-    static func file(in directory: URL, for dsn: DSN, of kind: RecordKind = .events) -> URL {
-        let port = dsn.port.map { "_\($0)" } ?? ""
-        let name = "\(dsn.host)\(port)-\(dsn.projectID)".map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "_" }
-        return directory.appendingPathComponent("\(filePrefix(of: kind))\(String(name)).json", isDirectory: false)
-    }
 
     /// The outbox's cursor file in `directory`: `outbox-cursor.json`.
     package static func outboxFile(in directory: URL) -> URL {
@@ -42,7 +32,7 @@ package struct DeliveryCursor: Hashable, Codable {
     }
 
     /// Writes the cursor to `file` through a temporary file and a rename.
-    func store(in file: URL) throws {
+    package func store(in file: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).tmp")

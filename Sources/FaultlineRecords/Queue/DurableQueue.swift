@@ -1,4 +1,3 @@
-import FaultlineRecords
 import Foundation
 
 /// Records kept in numbered segment files, sent oldest first, and a cursor stored beside them that says what a restart
@@ -15,17 +14,19 @@ import Foundation
 /// - Segments are evicted whole and oldest first (``evict(before:)``): their waiting records are done, returned once
 ///   to be counted; those being sent are done when their send ends, and are not retried.
 /// - The bytes of the newest records are kept in memory, up to a budget, so that sending them reads nothing back.
-struct DurableQueue<Segments: QueueSegments> {
-    /// The most records after the cursor that it says are done.
-    static var doneLimit: Int { 1024 }
+package struct DurableQueue<Segments: QueueSegments> {
+    package typealias Category = Segments.Category
 
-    let cursorFile: URL
+    /// The most records after the cursor that it says are done.
+    package static var doneLimit: Int { 1024 }
+
+    package let cursorFile: URL
     /// The most bytes of records kept in memory.
-    let cacheBudget: Int
+    package let cacheBudget: Int
     /// The files, and what differs between queues.
-    var segments: Segments
+    package var segments: Segments
     /// Records from `firstSerial` on; the oldest not done is at `head`, and none before `firstWaiting` waits.
-    private var records: [QueueRecord] = []
+    private var records: [QueueRecord<Category>] = []
     private var firstSerial = 0
     private var head = 0
     private var firstWaiting = 0
@@ -33,18 +34,18 @@ struct DurableQueue<Segments: QueueSegments> {
     private var doneAfterHead = 0
     private var cached: [Int: Data] = [:]
     private var cachedBytes = 0
-    private var waitingByCategory: [DataCategory: Int] = [:]
+    private var waitingByCategory: [Category: Int] = [:]
     private var storedCursor: DeliveryCursor?
     /// The records not done: waiting or being sent.
-    private(set) var count = 0
+    package private(set) var count = 0
     /// Records being sent whose segment was evicted meanwhile.
-    private(set) var evictedInFlight = 0
+    package private(set) var evictedInFlight = 0
     /// The oldest segment not evicted: records before it are not sent again.
-    private(set) var firstKeptSegment: Int
+    package private(set) var firstKeptSegment: Int
 
     /// A queue with no record over `segments`, whose cursor is kept in `cursorFile` and was found there as
     /// `storedCursor`.
-    init(
+    package init(
         segments: Segments, cursorFile: URL, storedCursor: DeliveryCursor?, cacheBudget: Int,
         firstKeptSegment: Int = 0
     ) {
@@ -55,26 +56,26 @@ struct DurableQueue<Segments: QueueSegments> {
         self.firstKeptSegment = firstKeptSegment
     }
 
-    var isEmpty: Bool { pendingCount == 0 }
+    package var isEmpty: Bool { pendingCount == 0 }
 
     /// The records not done, those not in memory yet included.
-    var pendingCount: Int { count + segments.unindexedCount }
+    package var pendingCount: Int { count + segments.unindexedCount }
 
     /// The serial number the next record gets.
-    var nextSerial: Int { firstSerial + records.count }
+    package var nextSerial: Int { firstSerial + records.count }
 
     /// The categories of the records that wait, not being sent.
-    var waitingCategories: Dictionary<DataCategory, Int>.Keys { waitingByCategory.keys }
+    package var waitingCategories: Dictionary<Category, Int>.Keys { waitingByCategory.keys }
 
     /// The records that wait, not being sent.
-    var waitingCount: Int { waitingByCategory.values.reduce(0, +) }
+    package var waitingCount: Int { waitingByCategory.values.reduce(0, +) }
 
     /// Whether a record waits, not being sent, those not in memory yet included.
-    var hasWaiting: Bool { !waitingByCategory.isEmpty || segments.unindexedCount > 0 }
+    package var hasWaiting: Bool { !waitingByCategory.isEmpty || segments.unindexedCount > 0 }
 
     /// The cursor: the oldest record not done and up to ``doneLimit`` done records after it; where the next record
     /// will be when every record is done.
-    var cursor: DeliveryCursor {
+    package var cursor: DeliveryCursor {
         guard head < records.count else { return DeliveryCursor(position: segments.end) }
         var done: [LogPosition] = []
         if doneAfterHead > 0 {
@@ -89,8 +90,8 @@ struct DurableQueue<Segments: QueueSegments> {
 
     /// Adds a waiting record, after every record stored, framed in its segment by `headerSize` bytes before what it
     /// holds; keeps `bytes` in memory when they fit in the budget.
-    mutating func append(
-        at position: LogPosition, headerSize: Int = 0, length: Int, category: DataCategory, eventID: String? = nil,
+    package mutating func append(
+        at position: LogPosition, headerSize: Int = 0, length: Int, category: Category, eventID: String? = nil,
         bytes: Data? = nil
     ) {
         if let bytes, cachedBytes + bytes.count <= cacheBudget {
@@ -106,7 +107,7 @@ struct DurableQueue<Segments: QueueSegments> {
     }
 
     /// The oldest waiting record of a category `isSendable` accepts, marked as being sent; `nil` when none waits.
-    mutating func next(where isSendable: (DataCategory) -> Bool) -> QueueEntry? {
+    package mutating func next(where isSendable: (Category) -> Bool) -> QueueEntry<Category>? {
         Segments.fill(&self)
         guard waitingByCategory.keys.contains(where: isSendable) else { return nil }
         var index = max(firstWaiting, head)
@@ -125,18 +126,18 @@ struct DurableQueue<Segments: QueueSegments> {
     }
 
     /// The record `entry` stands for.
-    func record(_ entry: QueueEntry) -> QueueRecord {
+    package func record(_ entry: QueueEntry<Category>) -> QueueRecord<Category> {
         records[entry.serial - firstSerial]
     }
 
     /// The bytes of `entry`: from memory, or read back from its segment.
-    mutating func contents(of entry: QueueEntry) throws -> Data {
+    package mutating func contents(of entry: QueueEntry<Category>) throws -> Data {
         if let bytes = cached[entry.serial] { return bytes }
         return try segments.contents(of: records[entry.serial - firstSerial])
     }
 
     /// Marks `entry` done: it was delivered or dropped.
-    mutating func remove(_ entry: QueueEntry) {
+    package mutating func remove(_ entry: QueueEntry<Category>) {
         let index = entry.serial - firstSerial
         guard index >= head, index < records.count, records[index].state != .done else { return }
         finish(index)
@@ -144,7 +145,7 @@ struct DurableQueue<Segments: QueueSegments> {
 
     /// Makes `entry`, whose send failed, wait again; returns `false` when its segment was evicted while it was being
     /// sent, in which case it is done.
-    mutating func retry(_ entry: QueueEntry) -> Bool {
+    package mutating func retry(_ entry: QueueEntry<Category>) -> Bool {
         let index = entry.serial - firstSerial
         guard index >= head, index < records.count, records[index].state == .sending else { return true }
         guard records[index].position.segment >= firstKeptSegment else {
@@ -159,11 +160,11 @@ struct DurableQueue<Segments: QueueSegments> {
 
     /// Notes that the segments before `segment` were evicted, the oldest: their waiting records are done, and their
     /// categories returned to be counted, once; those being sent are done when their send ends.
-    mutating func evict(before segment: Int) -> [DataCategory] {
+    package mutating func evict(before segment: Int) -> [Category] {
         guard segment > firstKeptSegment else { return [] }
         let previous = firstKeptSegment
         firstKeptSegment = segment
-        var evicted: [DataCategory] = []
+        var evicted: [Category] = []
         // The records of segments evicted before were taken care of then; records are in the order of their positions.
         var low = head
         var high = records.count
@@ -188,7 +189,7 @@ struct DurableQueue<Segments: QueueSegments> {
     }
 
     /// Stores the cursor when it moved since it was last stored.
-    mutating func storeCursor() throws {
+    package mutating func storeCursor() throws {
         let cursor = cursor
         guard cursor != storedCursor else { return }
         try cursor.store(in: cursorFile)
@@ -196,12 +197,12 @@ struct DurableQueue<Segments: QueueSegments> {
     }
 
     /// Deletes the stored cursor, as when nothing is left to send.
-    mutating func deleteCursor() {
+    package mutating func deleteCursor() {
         unlink(cursorFile.path)
         storedCursor = nil
     }
 
-    private mutating func countWaiting(_ category: DataCategory, _ change: Int) {
+    private mutating func countWaiting(_ category: Category, _ change: Int) {
         let waiting = waitingByCategory[category, default: 0] + change
         waitingByCategory[category] = waiting > 0 ? waiting : nil
     }
