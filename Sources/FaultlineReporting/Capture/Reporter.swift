@@ -52,19 +52,15 @@ public actor Reporter {
     private var observations: [Task<Void, Never>] = []
     /// How requests ended, handed over by the capture middlewares without waiting (``record(_:span:baseURL:)``).
     private nonisolated let handOff = OutcomeHandOff()
-    /// The request outcomes of the interval under way (`Reporter+RequestOutcomes.swift`); `nil` until a request ends
-    /// in it.
-    var requestOutcomes: RequestOutcomes?
-    /// Writes ``requestOutcomes`` at the end of its interval.
+    /// Request outcomes counted by interval and the spans of the transactions under way
+    /// (`Reporter+RequestOutcomes.swift`, `Reporter+Tracing.swift`).
+    var recorder: RequestRecorder
+    /// Writes the request outcomes of the interval under way at its end.
     var requestOutcomesDue: Task<Void, Never>?
-    /// Every request counted in the intervals written so far, for the metrics adapter.
-    package internal(set) var requestTotals = RequestTotals()
     /// Where request outcomes are written; `nil` when ``Options/recordsRequestOutcomes`` is off.
     let requestOutcomesLog: RequestLog?
     /// Starts spans and decides traces' sampling, without waiting for the reporter.
     nonisolated let tracer: Tracer
-    /// The spans that ended in each transaction under way, by the id of its first span (`Reporter+Tracing.swift`).
-    var openTransactions: [String: [FinishedSpan]] = [:]
     private var admission: CaptureAdmission
     /// Draws event and request ids without a system call.
     var identifiers = IdentifierGenerator()
@@ -173,6 +169,7 @@ public actor Reporter {
         self.tracer = tracer
         self.ledger = ledger
         self.queue = queue
+        recorder = RequestRecorder(release: options.release, environment: options.environment)
         Task { await writer.run(events) }
     }
 
@@ -187,6 +184,7 @@ public actor Reporter {
         queue.finish()
         isClosed = true
         requestOutcomesLog = nil
+        recorder = RequestRecorder(release: options.release, environment: options.environment)
         var untraced = options
         untraced.tracesSampleRate = nil
         untraced.tracesSampler = nil

@@ -59,7 +59,7 @@ extension Reporter {
 
     /// Opens the transaction `span` starts, which collects the spans that end in it until it ends.
     private func open(_ span: SpanContext) {
-        openTransactions[span.spanID] = []
+        recorder.open(span)
     }
 
     /// Records a span of the app's that ended, after the requests that ended before it.
@@ -78,19 +78,10 @@ extension Reporter {
     /// recorded when traces are not (a trace a caller sampled is only propagated then, as Sentry's SDKs do).
     func record(_ span: FinishedSpan, user: UserContext?) {
         guard tracer.isRecording else { return }
-        switch (span.isTransaction, span.context.isSampled) {
-        case (true, true?):
-            let spans = openTransactions.removeValue(forKey: span.context.spanID) ?? []
-            submit(PendingTransaction(root: span, spans: spans), user: user)
-        case (true, false?):
-            discardUnsampledTransaction()
-        case (false, true?):
-            guard let id = span.context.transactionSpanID,
-                let count = openTransactions[id]?.count, count < PendingTransaction.maximumSpans
-            else { return }
-            openTransactions[id]?.append(span)
-        default:
-            break
+        switch recorder.record(span) {
+        case .transaction(let spans): submit(PendingTransaction(root: span, spans: spans), user: user)
+        case .unsampled: discardUnsampledTransaction()
+        case .kept, .leftOut: break
         }
     }
 }
