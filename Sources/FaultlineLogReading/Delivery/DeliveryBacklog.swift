@@ -1,5 +1,4 @@
 import FaultlineRecords
-import FaultlineReporting
 import Foundation
 
 /// What waits to be sent in a log directory, read from the files as an uploader opening them would find them, for

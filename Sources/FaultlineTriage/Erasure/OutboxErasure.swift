@@ -1,5 +1,4 @@
 import FaultlineRecords
-import FaultlineReporting
 import Foundation
 
 /// Erases envelopes from an outbox (a reporter's `outbox/`, or one of `faultline serve`'s forward queues): in each
