@@ -12,7 +12,7 @@ import Foundation
 package struct LogSegments<Category: Hashable & Sendable>: QueueSegments {
     /// The most bytes of lines kept in memory.
     static var cacheBudget: Int { 4 * 1024 * 1024 }
-    /// The most waiting lines indexed in memory: the uploader's ``DeliveryConfiguration/maxIndexedLines``.
+    /// The most waiting lines indexed in memory: what the queue's owner configured (the SDK's `maxIndexedLines`).
     let indexLimit: Int
 
     /// What every line of the log is rate-limited and counted by.
@@ -54,7 +54,7 @@ package struct LogSegments<Category: Hashable & Sendable>: QueueSegments {
         traces[position] = trace
     }
 
-    /// Forgets the trace header of `record`: the log deletes its files.
+    /// Forgets the trace header of `record`, which is done.
     package mutating func didFinish(_ record: QueueRecord<Category>) {
         if !traces.isEmpty { traces[record.position] = nil }
     }
