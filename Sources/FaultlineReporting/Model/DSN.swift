@@ -38,8 +38,9 @@ public struct DSN: Hashable, Sendable, CustomStringConvertible {
         guard Self.isPlain(key), components.password.map({ Self.isPlain($0) }) ?? true else {
             throw failure("the keys may hold only letters, digits and - . _ ~")
         }
-        guard let host = components.host, !host.isEmpty else { throw failure("it has no host") }
-        guard Self.isPlain(host, allowing: ":[]") else {
+        // As written, not decoded: a host of `%5d` would be written back as `]`, which no URL holds there.
+        guard let host = components.percentEncodedHost, !host.isEmpty else { throw failure("it has no host") }
+        guard Self.isPlain(host) || Self.isIPv6Literal(host) else {
             throw failure("the host may hold only letters, digits and - . _ ~ (and an IPv6 address in brackets)")
         }
         if let port = components.port, !(1...65535).contains(port) {
@@ -69,6 +70,14 @@ public struct DSN: Hashable, Sendable, CustomStringConvertible {
             scalar.isASCII
                 && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
                     || "-._~".unicodeScalars.contains(scalar) || extra.unicodeScalars.contains(scalar))
+        }
+    }
+
+    /// Whether `host` is an IPv6 address in brackets (`[::1]`), as a URL writes one: hex digits, `:` and `.` inside.
+    private static func isIPv6Literal(_ host: String) -> Bool {
+        guard host.count > 2, host.hasPrefix("["), host.hasSuffix("]") else { return false }
+        return host.dropFirst().dropLast().unicodeScalars.allSatisfy {
+            $0.properties.isASCIIHexDigit || $0 == ":" || $0 == "."
         }
     }
 

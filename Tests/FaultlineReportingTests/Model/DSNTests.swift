@@ -24,6 +24,14 @@ import Testing
         #expect(dsn.description == "http://public@127.0.0.1:9000/sentry/relay/42")
     }
 
+    @Test func anIPv6HostIsKeptInItsBrackets() throws {
+        let dsn = try DSN("http://public@[::1]:9000/42")
+
+        #expect(dsn.host == "[::1]")
+        #expect(dsn.envelopeURL.absoluteString == "http://[::1]:9000/api/42/envelope/")
+        #expect(try DSN(dsn.description) == dsn)
+    }
+
     @Test(arguments: [
         ("", "it is not a URL"),
         ("ftp://key@host/1", "the scheme must be http or https"),
@@ -32,6 +40,15 @@ import Testing
         ("https://key@host/project", "the last path segment must be the numeric project id"),
         ("http://key@127.0.0.1:99999/1", "the port must be from 1 to 65535"),
         ("http://key@127.0.0.1:0/1", "the port must be from 1 to 65535"),
+        // (found by the fuzzer: the decoded host, `o1.ingest]995b.sentry.io`, could not be read back)
+        (
+            "https://key@o1.ingest%5d995b.sentry.io/42",
+            "the host may hold only letters, digits and - . _ ~ (and an IPv6 address in brackets)"
+        ),
+        (
+            "https://key@[::1:g]/42",
+            "the host may hold only letters, digits and - . _ ~ (and an IPv6 address in brackets)"
+        ),
     ])
     func anInvalidDSNSaysWhatIsWrong(dsn: String, reason: String) {
         let error = #expect(throws: DSN.ParseError.self) { try DSN(dsn) }
