@@ -29,6 +29,16 @@ import Testing
             end: start + offset + 0.1, status: .ok, data: [:], origin: FinishedSpan.requestOrigin)
     }
 
+    /// What a span's fate is called, for comparing fates in one expectation.
+    static func name(_ fate: RequestRecorder.SpanFate) -> String {
+        switch fate {
+        case .transaction: "transaction"
+        case .unsampled: "unsampled"
+        case .kept: "kept"
+        case .leftOut: "leftOut"
+        }
+    }
+
     @Test func anIntervalStartsWithTheFirstRequestThatEndsAndIsAddedToTheTotalsWhenItEnds() throws {
         var recorder = RequestRecorder(release: "shop-ios@1.0.0", environment: "production")
         var ids = 0
@@ -93,52 +103,38 @@ import Testing
         recorder.open(root.context)
 
         // When two spans end in it, one in a transaction that is not under way, then the first span
-        guard case .kept = recorder.record(Self.span("b1", transaction: "a1")) else {
-            Issue.record()
-            return
-        }
-        guard case .kept = recorder.record(Self.span("b2", transaction: "a1")) else {
-            Issue.record()
-            return
-        }
-        guard case .leftOut = recorder.record(Self.span("c1", transaction: "zz")) else {
-            Issue.record()
-            return
-        }
+        let joined = [
+            recorder.record(Self.span("b1", transaction: "a1")), recorder.record(Self.span("b2", transaction: "a1")),
+        ]
+        let stray = recorder.record(Self.span("c1", transaction: "zz"))
+        let closing = recorder.record(root)
 
         // Then the transaction holds the two, in the order they ended, and is closed
-        guard case .transaction(let spans) = recorder.record(root) else {
-            Issue.record()
+        #expect(joined.map(Self.name) == ["kept", "kept"] && Self.name(stray) == "leftOut")
+        guard case .transaction(let spans) = closing else {
+            Issue.record("the first span's end made \(Self.name(closing)), not its transaction")
             return
         }
         #expect(spans.map(\.context.spanID) == ["b1", "b2"])
-        guard case .leftOut = recorder.record(Self.span("b3", transaction: "a1")) else {
-            Issue.record()
-            return
-        }
+        let late = recorder.record(Self.span("b3", transaction: "a1"))
         // and a transaction its trace's sampling left out is counted, not kept
-        guard case .unsampled = recorder.record(Self.span("d1", transaction: "d1", sampled: false)) else {
-            Issue.record()
-            return
-        }
+        let unsampled = recorder.record(Self.span("d1", transaction: "d1", sampled: false))
+        #expect(Self.name(late) == "leftOut" && Self.name(unsampled) == "unsampled")
     }
 
     @Test func aTransactionHoldsAtMostItsLimitOfSpans() {
         var recorder = RequestRecorder(release: nil, environment: nil)
         let root = Self.span("a1", transaction: "a1")
         recorder.open(root.context)
-        for index in 0..<PendingTransaction.maximumSpans {
-            guard case .kept = recorder.record(Self.span("s\(index)", transaction: "a1")) else {
-                Issue.record("span \(index) was not kept")
-                return
-            }
+        let fates = (0..<PendingTransaction.maximumSpans).map {
+            Self.name(recorder.record(Self.span("s\($0)", transaction: "a1")))
         }
-        guard case .leftOut = recorder.record(Self.span("over", transaction: "a1")) else {
-            Issue.record()
-            return
-        }
-        guard case .transaction(let spans) = recorder.record(root) else {
-            Issue.record()
+        let over = recorder.record(Self.span("over", transaction: "a1"))
+        let closing = recorder.record(root)
+
+        #expect(fates.allSatisfy { $0 == "kept" } && Self.name(over) == "leftOut")
+        guard case .transaction(let spans) = closing else {
+            Issue.record("the first span's end made \(Self.name(closing)), not its transaction")
             return
         }
         #expect(spans.count == PendingTransaction.maximumSpans)
