@@ -1,6 +1,5 @@
 import Faultline
 import FaultlineRecords
-import FaultlineReporting
 import Foundation
 import Hummingbird
 import NIOCore

@@ -1,5 +1,4 @@
 import FaultlineRecords
-import FaultlineReporting
 import Foundation
 
 /// A file that holds events: the active log, a rotated log, or an envelope in the outbox.

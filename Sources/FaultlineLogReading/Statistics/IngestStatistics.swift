@@ -1,5 +1,4 @@
 import FaultlineRecords
-import FaultlineReporting
 import Foundation
 
 /// What `faultline serve` received and refused, across its runs: kept in its log directory as `ingest-stats.json`,

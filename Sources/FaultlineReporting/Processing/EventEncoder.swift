@@ -1,3 +1,4 @@
+import FaultlineRecords
 import Foundation
 
 /// Encodes events as the compact JSON that is both their local log line and their envelope payload: one line, keys

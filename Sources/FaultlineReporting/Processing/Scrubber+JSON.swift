@@ -1,3 +1,4 @@
+import FaultlineRecords
 import Foundation
 
 /// Scrubbing of an event as JSON bytes, for events that arrive from other SDKs: `faultline serve` scrubs them at

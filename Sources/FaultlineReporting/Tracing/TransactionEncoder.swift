@@ -1,3 +1,4 @@
+import FaultlineRecords
 import Foundation
 
 /// Encodes a transaction as Sentry's transaction event: one compact line of JSON, keys sorted, as ``EventEncoder``

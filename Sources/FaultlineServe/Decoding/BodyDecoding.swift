@@ -1,5 +1,4 @@
 import FaultlineRecords
-import FaultlineReporting
 import Foundation
 
 /// Why a request body could not be decoded.

@@ -1,3 +1,4 @@
+import FaultlineRecords
 import FaultlineReporting
 
 /// A project and key that `faultline serve` accepts, and the upstream its envelopes are forwarded to: a

@@ -1,4 +1,4 @@
-import FaultlineReporting
+import FaultlineRecords
 import Foundation
 
 /// The client's address where an event asks for it: `user.ip_address` of `{{auto}}`, which the browser and mobile

@@ -1,3 +1,4 @@
+import FaultlineRecords
 import FaultlineReporting
 
 /// What became of an item, other than an event, of a request serve answered 200 (events keep their own counts): stored

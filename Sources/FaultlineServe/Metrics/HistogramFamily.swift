@@ -1,3 +1,4 @@
+import FaultlineRecords
 import FaultlineReporting
 
 /// One Prometheus histogram with its series, by label values: cumulative counts under each upper bound (`le`), the

@@ -1,4 +1,5 @@
 import Crypto
+import FaultlineRecords
 import FaultlineReporting
 import Foundation
 

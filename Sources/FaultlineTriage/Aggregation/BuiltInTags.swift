@@ -1,5 +1,5 @@
 import FaultlineLogReading
-import FaultlineReporting
+import FaultlineRecords
 
 /// The tags Sentry derives from an event's fields and lists beside the ones it sent: `level`, `release`,
 /// `environment`, `dist`, `server_name`, `transaction`, `logger`, `url`, `os` and `os.name`, `runtime` and

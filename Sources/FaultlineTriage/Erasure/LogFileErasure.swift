@@ -1,5 +1,4 @@
 import FaultlineRecords
-import FaultlineReporting
 import Foundation
 
 /// Erases lines of an event log's file, plain or gzip, by blanking them: each line a predicate selects is replaced by

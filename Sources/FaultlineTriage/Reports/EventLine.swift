@@ -1,6 +1,5 @@
 import FaultlineLogReading
 import FaultlineRecords
-import FaultlineReporting
 
 /// One event as `faultline tail` prints it: a line in ``TailColumns``, or a JSON object per line with `--json` (every field
 /// present, `null` when the event did not say; `status` a number).

@@ -1,4 +1,5 @@
 import FaultlineLogReading
+import FaultlineRecords
 import FaultlineReporting
 
 /// `faultline show <event id>`: one event in full, with the issue it belongs to.

@@ -1,6 +1,5 @@
 import FaultlineLogReading
 import FaultlineRecords
-import FaultlineReporting
 
 /// `faultline incident`: the first questions of an incident answered for a window: what is new, what is spiking,
 /// what regressed in the newest release, since when, and for whom; and which routes fail more often or got slower

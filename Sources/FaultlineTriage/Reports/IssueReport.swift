@@ -1,4 +1,5 @@
 import FaultlineLogReading
+import FaultlineRecords
 import FaultlineReporting
 
 /// `faultline show <id>`: one issue in depth: how its events spread over users, routes, codes, releases and

@@ -1,5 +1,4 @@
 import FaultlineRecords
-import FaultlineReporting
 
 /// One row of `faultline issues`, and an issue in every `--json` output: every field is always present, `null` when
 /// the issue's events did not say (`route`, `status`, `server_code`); `status` is a number.

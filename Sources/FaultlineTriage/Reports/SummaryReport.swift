@@ -1,6 +1,5 @@
 import FaultlineLogReading
 import FaultlineRecords
-import FaultlineReporting
 
 /// `faultline summary`: what broke, since when, how much, for how many users, in which releases, and what could
 /// not be read.

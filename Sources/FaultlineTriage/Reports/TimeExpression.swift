@@ -1,5 +1,4 @@
 import FaultlineRecords
-import FaultlineReporting
 
 /// Reads the times `--since` and `--until` take: relative to now (`90s`, `30m`, `2h`, `7d`, `1w`) or absolute
 /// (`2026-11-23`, `2026-11-23T14:00:00Z`, `2026-11-23T14:00Z`, or `2026-11-23 14:00` as the tables show times; with an

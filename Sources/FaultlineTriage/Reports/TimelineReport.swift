@@ -1,6 +1,5 @@
 import FaultlineLogReading
 import FaultlineRecords
-import FaultlineReporting
 
 /// `faultline timeline`: events over time in equal buckets, empty buckets shown, so that the start of an incident
 /// and its gaps stand out.

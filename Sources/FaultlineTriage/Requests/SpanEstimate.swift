@@ -1,4 +1,5 @@
 import FaultlineLogReading
+import FaultlineRecords
 import FaultlineReporting
 
 /// Requests of a route estimated from the spans of sampled transactions, as Sentry extrapolates: each span stands for

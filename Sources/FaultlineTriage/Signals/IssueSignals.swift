@@ -1,5 +1,4 @@
 import FaultlineRecords
-import FaultlineReporting
 
 /// What an issue's events in an incident window say against its history (``SignalWindow`` defines each): whether it
 /// is new, spiking or regressed, since when, for whom, and in which releases.

@@ -1,3 +1,4 @@
+import FaultlineRecords
 import FaultlineReporting
 
 /// What a route's requests say in an incident window against its history (``SignalWindow`` defines each): whether the

@@ -1,6 +1,5 @@
 import ArgumentParser
 import FaultlineRecords
-import FaultlineReporting
 import Foundation
 
 /// `--log-dir`: the directory a reporter or `faultline serve` wrote, which the triage commands read.

@@ -1,7 +1,6 @@
 import ArgumentParser
 import FaultlineLogReading
 import FaultlineRecords
-import FaultlineReporting
 import FaultlineTriage
 import Foundation
 

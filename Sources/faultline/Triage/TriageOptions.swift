@@ -1,6 +1,5 @@
 import ArgumentParser
 import FaultlineLogReading
-import FaultlineReporting
 import FaultlineTriage
 import Foundation
 

@@ -1,6 +1,5 @@
 import ArgumentParser
 import FaultlineRecords
-import FaultlineReporting
 import FaultlineTriage
 import Foundation
 

@@ -1,5 +1,4 @@
 import ArgumentParser
-import FaultlineReporting
 import FaultlineTriage
 import Foundation
 

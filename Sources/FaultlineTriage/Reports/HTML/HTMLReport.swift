@@ -1,6 +1,5 @@
 import FaultlineLogReading
 import FaultlineRecords
-import FaultlineReporting
 
 /// `faultline report --html`: one self-contained page, for sharing the picture of an incident with people who
 /// are not at a terminal. It draws the timeline, the events by kind, route, server code, status, user and release,

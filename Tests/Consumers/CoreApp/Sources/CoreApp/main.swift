@@ -7,6 +7,9 @@ import Foundation
 let logs = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-core-app-\(UUID())")
 defer { try? FileManager.default.removeItem(at: logs) }
 let reporter = try Reporter(options: Reporter.Options(logDirectory: logs))
+// An event's free-form values are named through FaultlineReporting alone.
+let device: JSONValue = ["model": "loopback", "cores": 2]
+await reporter.configureScope { $0.contexts["device"] = device }
 let api = URL(string: "http://127.0.0.1:9")!
 let client = APIClient(baseURL: api) { $0.middlewares = [CaptureMiddleware(reporter: reporter, baseURL: api)] }
 do throws(RequestFailure) {

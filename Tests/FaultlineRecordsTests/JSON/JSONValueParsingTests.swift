@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import FaultlineReporting
+@testable import FaultlineRecords
 
 /// The byte-level JSON parser the pipeline reads bodies and envelope headers with, checked against `JSONDecoder` and
 /// against the RFC's grammar.

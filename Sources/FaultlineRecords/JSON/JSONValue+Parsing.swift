@@ -1,4 +1,3 @@
-import FaultlineRecords
 import Foundation
 
 extension JSONValue {
@@ -35,21 +34,27 @@ extension JSONValue {
     }
 }
 
-/// A recursive-descent JSON parser over a buffer of UTF-8 bytes.
+/// The scanner's strict mode: a recursive-descent parser that reads with a ``JSONScanner``'s cursor (its whitespace,
+/// literals and the search for a string's end) and checks every byte the scanner steps over unchecked: the grammar of
+/// numbers, escapes, UTF-8 and the nesting depth. It builds the values it is asked for, checks the others as it steps
+/// over them, and rewrites them as it reads when told to.
 struct JSONParser {
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var index = 0
+    /// The cursor, whose bytes are the text read.
+    private var scanner: JSONScanner
+    private var bytes: UnsafeBufferPointer<UInt8> { scanner.bytes }
+    private var index: Int {
+        get { scanner.cursor }
+        set { scanner.cursor = newValue }
+    }
     private var depth = 0
     /// What rewrites the values that ``skipValue(in:)`` steps over, when the text is rewritten as it is read.
     private var rewrite: JSONRewrite?
     /// Once a value was rewritten: the text so far, up to the byte at `copied`.
     private var output: [UInt8]?
     private var copied = 0
-    /// Whether a line feed or carriage return was stepped over as whitespace.
-    private var sawLineBreak = false
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>) {
-        self.bytes = bytes
+        scanner = JSONScanner(bytes)
     }
 
     /// The one JSON value `bytes` hold.
@@ -64,7 +69,7 @@ struct JSONParser {
         _ names: Set<String>, of bytes: UnsafeBufferPointer<UInt8>
     ) throws(JSONValue.ParseError) -> [String: JSONValue]? {
         var parser = JSONParser(bytes)
-        parser.skipWhitespace()
+        parser.scanner.skipWhitespace()
         guard parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "{") else {
             _ = try parser.parseDocument()
             return nil
@@ -74,8 +79,7 @@ struct JSONParser {
             repeat {
                 let key = try parser.parseKey()
                 if names.contains(key) { members[key] = try parser.parseValue() } else { try parser.skipValue() }
-                parser.skipWhitespace()
-            } while parser.consume(UInt8(ascii: ","))
+            } while parser.scanner.take(.comma)
             try parser.leave(closing: UInt8(ascii: "}"))
         }
         try parser.expectEnd()
@@ -90,7 +94,7 @@ struct JSONParser {
     ) throws(JSONValue.ParseError) -> JSONValue.ObjectText.Parts? {
         var parser = JSONParser(bytes)
         parser.rewrite = rewrite
-        parser.skipWhitespace()
+        parser.scanner.skipWhitespace()
         guard parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "{") else {
             _ = try parser.parseDocument()
             return nil
@@ -107,22 +111,22 @@ struct JSONParser {
                 let key = UnsafeBufferPointer(rebasing: bytes[(keyQuote + 1)..<(parser.index - 1)])
                 let place = try parser.place(ofMemberAt: keyQuote, hasEscapes: keyHasEscapes, in: root)
                 try parser.expectColon()
-                parser.skipWhitespace()
+                parser.scanner.skipWhitespace()
                 let start = parser.outputOffset(of: parser.index)
                 try parser.skipValue(in: place)
                 let name = String(decoding: key, as: UTF8.self)
                 if !keyHasEscapes, names.contains(name) {
                     members.append((name, start..<parser.outputOffset(of: parser.index)))
                 }
-                parser.skipWhitespace()
-            } while parser.consume(UInt8(ascii: ","))
+            } while parser.scanner.take(.comma)
             try parser.leave(closing: UInt8(ascii: "}"))
         }
         try parser.expectEnd()
         parser.output?.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[parser.copied...]))
+        // Only whitespace holds a raw line break in a valid text, and a rewrite writes scalars.
+        let hasLineBreak = bytes.contains(.newline) || bytes.contains(.carriageReturn)
         return JSONValue.ObjectText.Parts(
-            rewritten: parser.output, members: members, hasLineBreak: parser.sawLineBreak,
-            hasEscapedKey: hasEscapedKey)
+            rewritten: parser.output, members: members, hasLineBreak: hasLineBreak, hasEscapedKey: hasEscapedKey)
     }
 
     /// The JSON text `bytes` hold, checked whole as ``parse(_:)`` checks it, with its values rewritten by `rewrite`;
@@ -176,15 +180,13 @@ struct JSONParser {
             return nil
         }
         let keyEnd = ahead.index - 1
-        ahead.skipWhitespace()
-        guard ahead.consume(UInt8(ascii: ",")) else { return nil }
-        ahead.skipWhitespace()
+        guard ahead.scanner.take(.comma) else { return nil }
+        ahead.scanner.skipWhitespace()
         guard ahead.index < bytes.count, bytes[ahead.index] != UInt8(ascii: "{"),
             bytes[ahead.index] != UInt8(ascii: "["),
             (try? ahead.skipValue(in: 0)) != nil
         else { return nil }
-        ahead.skipWhitespace()
-        guard ahead.consume(UInt8(ascii: "]")) else { return nil }
+        guard ahead.scanner.take(.closeBracket) else { return nil }
         guard hasEscapes else {
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[(quote + 1)..<keyEnd]), as: UTF8.self)
         }
@@ -198,17 +200,13 @@ struct JSONParser {
         ahead.rewrite = nil
         ahead.output = nil
         repeat {
-            ahead.skipWhitespace()
-            guard ahead.consume(UInt8(ascii: "[")) else { return false }
-            ahead.skipWhitespace()
+            guard ahead.scanner.take(.openBracket) else { return false }
+            ahead.scanner.skipWhitespace()
             guard ahead.index < bytes.count, bytes[ahead.index] == UInt8(ascii: "\""), (try? ahead.skipString()) != nil
             else { return false }
-            ahead.skipWhitespace()
-            guard ahead.consume(UInt8(ascii: ",")), (try? ahead.skipValue(in: 0)) != nil else { return false }
-            ahead.skipWhitespace()
-            guard ahead.consume(UInt8(ascii: "]")) else { return false }
-            ahead.skipWhitespace()
-        } while ahead.consume(UInt8(ascii: ","))
+            guard ahead.scanner.take(.comma), (try? ahead.skipValue(in: 0)) != nil else { return false }
+            guard ahead.scanner.take(.closeBracket) else { return false }
+        } while ahead.scanner.take(.comma)
         return true
     }
 
@@ -224,11 +222,12 @@ struct JSONParser {
         guard isScalar else {
             throw JSONValue.ParseError(reason: "a rewritten value is not a JSON scalar", offset: start)
         }
+        let text = bytes
         if output == nil {
             output = []
-            output?.reserveCapacity(bytes.count + 64)
+            output?.reserveCapacity(text.count + 64)
         }
-        output?.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<start]))
+        output?.append(contentsOf: UnsafeBufferPointer(rebasing: text[copied..<start]))
         output?.append(contentsOf: replacement)
         copied = index
     }
@@ -241,12 +240,12 @@ struct JSONParser {
 
     /// Checks that nothing but whitespace follows the document's value.
     private mutating func expectEnd() throws(JSONValue.ParseError) {
-        skipWhitespace()
+        scanner.skipWhitespace()
         guard index == bytes.count else { throw error("unexpected \(describe(bytes[index])) after the value") }
     }
 
     private mutating func parseValue() throws(JSONValue.ParseError) -> JSONValue {
-        skipWhitespace()
+        scanner.skipWhitespace()
         guard index < bytes.count else { throw error("the text ends where a value was expected") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
@@ -266,8 +265,7 @@ struct JSONParser {
         repeat {
             let key = try parseKey()
             object[key] = try parseValue()
-            skipWhitespace()
-        } while consume(UInt8(ascii: ","))
+        } while scanner.take(.comma)
         try leave(closing: UInt8(ascii: "}"))
         return .object(object)
     }
@@ -277,8 +275,7 @@ struct JSONParser {
         guard try enter(closing: UInt8(ascii: "]")) else { return .array(array) }
         repeat {
             array.append(try parseValue())
-            skipWhitespace()
-        } while consume(UInt8(ascii: ","))
+        } while scanner.take(.comma)
         try leave(closing: UInt8(ascii: "]"))
         return .array(array)
     }
@@ -292,20 +289,19 @@ struct JSONParser {
     }
 
     private mutating func expectKey() throws(JSONValue.ParseError) {
-        skipWhitespace()
+        scanner.skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
             throw error("an object key must be a string")
         }
     }
 
     private mutating func expectColon() throws(JSONValue.ParseError) {
-        skipWhitespace()
-        guard consume(UInt8(ascii: ":")) else { throw error("expected ':' after an object key") }
+        guard scanner.take(.colon) else { throw error("expected ':' after an object key") }
     }
 
     /// Steps over the `}` or `]` that closes a container, counting the depth.
     private mutating func leave(closing: UInt8) throws(JSONValue.ParseError) {
-        guard consume(closing) else {
+        guard scanner.take(closing) else {
             throw error(
                 closing == UInt8(ascii: "}") ? "expected ',' or '}' in an object" : "expected ',' or ']' in an array")
         }
@@ -316,7 +312,7 @@ struct JSONParser {
     /// number (short strings need no allocation) and a string that is not ASCII, to check its UTF-8; with a rewrite,
     /// writes the value, the rewrite told it is in `place`, as the rewrite says.
     private mutating func skipValue(in place: JSONRewrite.Place = 0) throws(JSONValue.ParseError) {
-        skipWhitespace()
+        scanner.skipWhitespace()
         guard index < bytes.count else { throw error("the text ends where a value was expected") }
         let start = index
         switch bytes[index] {
@@ -359,8 +355,7 @@ struct JSONParser {
                 let memberPlace = try self.place(ofMemberAt: keyQuote, hasEscapes: hasEscapes, in: place)
                 try expectColon()
                 try skipValue(in: memberPlace)
-                skipWhitespace()
-            } while consume(UInt8(ascii: ","))
+            } while scanner.take(.comma)
             try leave(closing: UInt8(ascii: "}"))
             return
         }
@@ -368,8 +363,7 @@ struct JSONParser {
         guard let rewrite else {
             repeat {
                 try skipValue()
-                skipWhitespace()
-            } while consume(UInt8(ascii: ","))
+            } while scanner.take(.comma)
             try leave(closing: UInt8(ascii: "]"))
             return
         }
@@ -385,8 +379,7 @@ struct JSONParser {
             }
             isFirst = false
             try skipValue(in: elementPlace)
-            skipWhitespace()
-        } while consume(UInt8(ascii: ","))
+        } while scanner.take(.comma)
         try leave(closing: UInt8(ascii: "]"))
     }
 
@@ -459,8 +452,7 @@ struct JSONParser {
             throw error("nested deeper than \(JSONValue.maximumDepth) arrays and objects")
         }
         index += 1
-        skipWhitespace()
-        guard consume(closing) else { return true }
+        guard scanner.take(closing) else { return true }
         depth -= 1
         return false
     }
@@ -495,11 +487,7 @@ struct JSONParser {
     private mutating func parseLiteral(
         _ literal: StaticString, _ value: JSONValue
     ) throws(JSONValue.ParseError) -> JSONValue {
-        let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
-        guard index + expected.count <= bytes.count,
-            UnsafeBufferPointer(rebasing: bytes[index..<index + expected.count]).elementsEqual(expected)
-        else { throw error("expected \(literal)") }
-        index += expected.count
+        guard scanner.takeLiteral(literal) else { throw error("expected \(literal)") }
         return value
     }
 
@@ -508,18 +496,6 @@ struct JSONParser {
         let start = index
         while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         return index > start
-    }
-
-    private mutating func skipWhitespace() {
-        while index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: " "), UInt8(ascii: "\t"): index += 1
-            case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-                sawLineBreak = true
-                index += 1
-            default: return
-            }
-        }
     }
 
     /// Steps over `byte` when it is next; whether it was.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import FaultlineReporting
+@testable import FaultlineRecords
 
 /// A value serve rewrites, or the CLI shows, is written by the one writer every record is written by, with the bytes
 /// `JSONEncoder` writes with sorted keys and unescaped slashes: numbers included, a whole `Double` without its `.0`.

@@ -14,7 +14,7 @@ package struct JSONWriter {
     }
 
     /// Writes an object whose members `body` writes with ``member(_:_:)`` and friends.
-    mutating func object(_ body: (inout JSONWriter) -> Void) {
+    package mutating func object(_ body: (inout JSONWriter) -> Void) {
         bytes.append(UInt8(ascii: "{"))
         needsComma = false
         body(&self)
@@ -23,7 +23,7 @@ package struct JSONWriter {
     }
 
     /// Writes an array whose elements `body` writes.
-    mutating func array<S: Sequence>(_ elements: S, _ write: (inout JSONWriter, S.Element) -> Void) {
+    package mutating func array<S: Sequence>(_ elements: S, _ write: (inout JSONWriter, S.Element) -> Void) {
         bytes.append(UInt8(ascii: "["))
         needsComma = false
         for element in elements {
@@ -36,7 +36,7 @@ package struct JSONWriter {
     }
 
     /// Writes the key of the next member; its value must follow.
-    mutating func key(_ key: StaticString) {
+    package mutating func key(_ key: StaticString) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         key.withUTF8Buffer { bytes.append(contentsOf: $0) }
@@ -46,28 +46,28 @@ package struct JSONWriter {
     }
 
     /// Writes a member whose value is a string, unless it is `nil`.
-    mutating func member(_ name: StaticString, _ value: String?) {
+    package mutating func member(_ name: StaticString, _ value: String?) {
         guard let value else { return }
         key(name)
         string(value)
     }
 
     /// Writes a member whose value is a string dictionary, unless it is `nil`.
-    mutating func member(_ name: StaticString, _ value: [String: String]?) {
+    package mutating func member(_ name: StaticString, _ value: [String: String]?) {
         guard let value else { return }
         key(name)
         object(value) { $0.string($1) }
     }
 
     /// Writes a member whose value is a JSON dictionary, unless it is `nil`.
-    mutating func member(_ name: StaticString, _ value: [String: JSONValue]?) {
+    package mutating func member(_ name: StaticString, _ value: [String: JSONValue]?) {
         guard let value else { return }
         key(name)
         object(value) { $0.value($1) }
     }
 
     /// Writes a dictionary as an object with its keys in UTF-8 order.
-    mutating func object<Value>(_ dictionary: [String: Value], _ write: (inout JSONWriter, Value) -> Void) {
+    package mutating func object<Value>(_ dictionary: [String: Value], _ write: (inout JSONWriter, Value) -> Void) {
         bytes.append(UInt8(ascii: "{"))
         needsComma = false
         for key in dictionary.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
@@ -82,7 +82,7 @@ package struct JSONWriter {
     }
 
     /// Writes any JSON value.
-    mutating func value(_ value: JSONValue) {
+    package mutating func value(_ value: JSONValue) {
         switch value {
         case .string(let string): self.string(string)
         case .int(let int): raw(String(int))
@@ -139,12 +139,12 @@ package struct JSONWriter {
     }
 
     /// Writes a boolean.
-    mutating func bool(_ value: Bool) {
+    package mutating func bool(_ value: Bool) {
         raw(value ? "true" : "false")
     }
 
     /// Writes a value already encoded as JSON, such as a breadcrumb encoded once for every event that carries it.
-    mutating func json(_ encoded: [UInt8]) {
+    package mutating func json(_ encoded: [UInt8]) {
         bytes.append(contentsOf: encoded)
         needsComma = true
     }

@@ -69,7 +69,7 @@ extension JSONValue {
 
     /// ``object(parsing:members:)`` with the values rewritten as `rewrite` says, where it reads them. A rewrite that
     /// is not one JSON scalar is refused with a ``ParseError`` at the value it replaced.
-    static func object(
+    package static func object(
         parsing data: Data, members names: Set<String>, rewriting rewrite: JSONRewrite?
     ) throws(ParseError) -> ObjectText? {
         let result = data.withUnsafeBytes { raw in
