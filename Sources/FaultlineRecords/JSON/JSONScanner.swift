@@ -6,7 +6,8 @@ import Foundation
 ///
 /// It checks what it reads (strings, numbers, the shape of the members it visits) and the nesting of what it skips,
 /// but not every byte inside skipped values (a control character inside a skipped string passes): a line is
-/// validated as UTF-8 separately.
+/// validated as UTF-8 separately. Its strict mode, which checks every byte and builds values (`JSONValue(parsing:)`,
+/// the one-pass object readers serve scrubs with), reads with this cursor too.
 public struct JSONScanner {
     @usableFromInline let bytes: UnsafeBufferPointer<UInt8>
     /// The offset of the cursor in the bytes.
