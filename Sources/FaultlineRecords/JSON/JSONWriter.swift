@@ -5,84 +5,92 @@ import Foundation
 ///
 /// Objects are written member by member: the caller writes the members of a fixed shape in sorted key order,
 /// and ``object(_:)`` sorts a dictionary's keys by their UTF-8 bytes, as `JSONEncoder` does.
-package struct JSONWriter {
-    package private(set) var bytes: [UInt8] = []
-    private var needsComma = false
+///
+/// Public and inlinable, as the scanner is, so that the encoders above it (an event per capture, a transaction per
+/// request, a line per event serve rewrites) call it as they did when it was in their module.
+public struct JSONWriter {
+    /// The bytes written.
+    public var bytes: [UInt8] { output }
+    @usableFromInline var output: [UInt8] = []
+    @usableFromInline var needsComma = false
 
-    package init(capacity: Int = 4096) {
-        bytes.reserveCapacity(capacity)
+    /// A writer with room for `capacity` bytes.
+    @inlinable public init(capacity: Int = 4096) {
+        output.reserveCapacity(capacity)
     }
 
     /// Writes an object whose members `body` writes with ``member(_:_:)`` and friends.
-    package mutating func object(_ body: (inout JSONWriter) -> Void) {
-        bytes.append(UInt8(ascii: "{"))
+    @inlinable public mutating func object(_ body: (inout JSONWriter) -> Void) {
+        output.append(UInt8(ascii: "{"))
         needsComma = false
         body(&self)
-        bytes.append(UInt8(ascii: "}"))
+        output.append(UInt8(ascii: "}"))
         needsComma = true
     }
 
     /// Writes an array whose elements `body` writes.
-    package mutating func array<S: Sequence>(_ elements: S, _ write: (inout JSONWriter, S.Element) -> Void) {
-        bytes.append(UInt8(ascii: "["))
+    @inlinable public mutating func array<S: Sequence>(_ elements: S, _ write: (inout JSONWriter, S.Element) -> Void) {
+        output.append(UInt8(ascii: "["))
         needsComma = false
         for element in elements {
             separate()
             write(&self, element)
             needsComma = true
         }
-        bytes.append(UInt8(ascii: "]"))
+        output.append(UInt8(ascii: "]"))
         needsComma = true
     }
 
     /// Writes the key of the next member; its value must follow.
-    package mutating func key(_ key: StaticString) {
+    @inlinable public mutating func key(_ key: StaticString) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
-        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        output.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { output.append(contentsOf: $0) }
+        output.append(UInt8(ascii: "\""))
+        output.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
     /// Writes a member whose value is a string, unless it is `nil`.
-    package mutating func member(_ name: StaticString, _ value: String?) {
+    @inlinable public mutating func member(_ name: StaticString, _ value: String?) {
         guard let value else { return }
         key(name)
         string(value)
     }
 
     /// Writes a member whose value is a string dictionary, unless it is `nil`.
-    package mutating func member(_ name: StaticString, _ value: [String: String]?) {
+    @inlinable public mutating func member(_ name: StaticString, _ value: [String: String]?) {
         guard let value else { return }
         key(name)
         object(value) { $0.string($1) }
     }
 
     /// Writes a member whose value is a JSON dictionary, unless it is `nil`.
-    package mutating func member(_ name: StaticString, _ value: [String: JSONValue]?) {
+    @inlinable public mutating func member(_ name: StaticString, _ value: [String: JSONValue]?) {
         guard let value else { return }
         key(name)
         object(value) { $0.value($1) }
     }
 
     /// Writes a dictionary as an object with its keys in UTF-8 order.
-    package mutating func object<Value>(_ dictionary: [String: Value], _ write: (inout JSONWriter, Value) -> Void) {
-        bytes.append(UInt8(ascii: "{"))
+    @inlinable public mutating func object<Value>(
+        _ dictionary: [String: Value], _ write: (inout JSONWriter, Value) -> Void
+    ) {
+        output.append(UInt8(ascii: "{"))
         needsComma = false
         for key in dictionary.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
             separate()
             string(key)
-            bytes.append(UInt8(ascii: ":"))
+            output.append(UInt8(ascii: ":"))
             write(&self, dictionary[key]!)
             needsComma = true
         }
-        bytes.append(UInt8(ascii: "}"))
+        output.append(UInt8(ascii: "}"))
         needsComma = true
     }
 
     /// Writes any JSON value.
-    package mutating func value(_ value: JSONValue) {
+    @inlinable public mutating func value(_ value: JSONValue) {
         switch value {
         case .string(let string): self.string(string)
         case .int(let int): raw(String(int))
@@ -96,67 +104,67 @@ package struct JSONWriter {
 
     /// Writes a string with JSON's escapes; slashes and non-ASCII characters are written as they are. A string
     /// with nothing to escape, as most are, is copied whole.
-    package mutating func string(_ string: String) {
-        bytes.append(UInt8(ascii: "\""))
+    @inlinable public mutating func string(_ string: String) {
+        output.append(UInt8(ascii: "\""))
         let copiedWhole =
             string.utf8.withContiguousStorageIfAvailable { utf8 in
                 guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
                 else { return false }
-                bytes.append(contentsOf: utf8)
+                output.append(contentsOf: utf8)
                 return true
             } ?? false
         if !copiedWhole { escape(string) }
-        bytes.append(UInt8(ascii: "\""))
+        output.append(UInt8(ascii: "\""))
         needsComma = true
     }
 
     /// Writes the bytes of `string` with JSON's escapes, without quotes.
-    private mutating func escape(_ string: String) {
+    @usableFromInline mutating func escape(_ string: String) {
         for byte in string.utf8 {
             switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+            case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
             case 0..<0x20:
                 let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: Array("\\u00".utf8))
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0xF)])
-            default: bytes.append(byte)
+                output.append(contentsOf: Array("\\u00".utf8))
+                output.append(hex[Int(byte >> 4)])
+                output.append(hex[Int(byte & 0xF)])
+            default: output.append(byte)
             }
         }
     }
 
     /// A finite number as `JSONEncoder` writes it: Swift's shortest text that reads back as the same `Double`,
     /// without the `.0` of a whole number (`2`, `1000000000000000`, `1e+16`, `0.1`).
-    private static func text(of double: Double) -> String {
+    @usableFromInline static func text(of double: Double) -> String {
         let text = String(double)
         return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
     }
 
     /// Writes a boolean.
-    package mutating func bool(_ value: Bool) {
+    @inlinable public mutating func bool(_ value: Bool) {
         raw(value ? "true" : "false")
     }
 
     /// Writes a value already encoded as JSON, such as a breadcrumb encoded once for every event that carries it.
-    package mutating func json(_ encoded: [UInt8]) {
-        bytes.append(contentsOf: encoded)
+    @inlinable public mutating func json(_ encoded: [UInt8]) {
+        output.append(contentsOf: encoded)
         needsComma = true
     }
 
-    private mutating func raw(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
+    @inlinable mutating func raw(_ text: String) {
+        output.append(contentsOf: text.utf8)
         needsComma = true
     }
 
     /// A comma before an array element or an object member that follows another; values never write one.
-    private mutating func separate() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    @inlinable mutating func separate() {
+        if needsComma { output.append(UInt8(ascii: ",")) }
     }
 }
 
