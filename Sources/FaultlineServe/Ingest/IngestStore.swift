@@ -4,8 +4,8 @@ import FaultlineReporting
 import Foundation
 
 /// Where accepted events go: the local log, in the format the SDK writes, so that every `faultline` command reads
-/// what `serve` received. An event id already stored is stored once; the ids of the active log are read at start,
-/// so a client that retries after a restart makes no duplicate. Without a local log (`--forward-only`) the ids are
+/// what `serve` received. An event id already stored is stored once (``StoredRecordIDs``); the ids of the active logs
+/// are read at start, so a client that retries after a restart makes no duplicate. Without a local log (`--forward-only`) the ids are
 /// only remembered, for the forwarder. It keeps the ingest's metrics and rate limit, and stores what they count in
 /// ``IngestStatistics`` in the log directory within a second of a change, and at ``close()``.
 ///
@@ -28,11 +28,8 @@ actor IngestStore {
     private let requestOutcomesLog: RequestLog?
     /// Where transactions are stored, beside the log; `nil` without a log.
     private let transactionLog: RequestLog?
-    private var seen: Set<String> = []
-    /// Events claimed by a request and neither kept nor given up yet.
-    private var inFlight: Set<String> = []
-    private var seenOrder: [String] = []
-    private var oldest = 0
+    /// The records stored, and those a request is storing.
+    private var recordIDs: StoredRecordIDs
     private var metrics: IngestMetrics
     private var rateLimit: RateLimit?
     /// Where the statistics are stored, and the write scheduled since they last changed.
@@ -45,6 +42,7 @@ actor IngestStore {
         directory = configuration.logDirectory
         metrics = IngestMetrics(statistics: IngestStatistics.stored(in: configuration.logDirectory))
         guard configuration.storesLocally else {
+            recordIDs = StoredRecordIDs(remembering: [], capacity: Self.rememberedIDs)
             log = nil
             requestOutcomesLog = nil
             transactionLog = nil
@@ -71,8 +69,7 @@ actor IngestStore {
             let members = try? JSONValue.members(["event_id"], ofObjectParsing: line)
             if let id = members?["event_id"]?.stringValue { ids.append(id) }
         }
-        seenOrder = Array(Set(ids.suffix(Self.rememberedIDs)))
-        seen = Set(seenOrder)
+        recordIDs = StoredRecordIDs(remembering: ids, capacity: Self.rememberedIDs)
     }
 
     /// Admits `events` under the rate limit, or returns how long the client must wait.
@@ -97,12 +94,13 @@ actor IngestStore {
     func store(_ events: [(id: String, line: Data)], records: [EventRecord?]? = nil) async throws -> [String] {
         var stored: [String] = []
         for (index, event) in events.enumerated() {
-            guard !seen.contains(event.id), !stored.contains(event.id) else {
+            let claim = stored.contains(event.id) ? .stored : recordIDs.claim(event.id)
+            guard claim != .stored else {
                 metrics.countDropped("duplicate")
                 statisticsChanged()
                 continue
             }
-            guard inFlight.insert(event.id).inserted else {
+            guard claim == .claimed else {
                 release(stored)
                 throw EventInFlight(eventID: event.id)
             }
@@ -111,10 +109,10 @@ actor IngestStore {
                 do {
                     countRemoved(try await log.appendLine(event.line).removed)
                 } catch {
-                    settle(event.id, kept: false)
+                    recordIDs.settle(event.id, kept: false)
                     throw error
                 }
-                settle(event.id, kept: true)
+                recordIDs.settle(event.id, kept: true)
             }
             stored.append(event.id)
             let record =
@@ -169,14 +167,14 @@ actor IngestStore {
 
     /// Appends `line` to `log` unless the id is stored or being stored; returns whether it was appended.
     private func storeOnce(_ id: String, _ line: Data, in log: RequestLog) async throws -> Bool {
-        guard !seen.contains(id), inFlight.insert(id).inserted else { return false }
+        guard recordIDs.claim(id) == .claimed else { return false }
         do {
             try await log.write(line)
         } catch {
-            settle(id, kept: false)
+            recordIDs.settle(id, kept: false)
             throw error
         }
-        settle(id, kept: true)
+        recordIDs.settle(id, kept: true)
         return true
     }
 
@@ -184,14 +182,14 @@ actor IngestStore {
     /// is told they are duplicates.
     func keep(_ ids: [String]) {
         guard log == nil else { return }
-        for id in ids { settle(id, kept: true) }
+        for id in ids { recordIDs.settle(id, kept: true) }
     }
 
     /// Gives up the events `ids` stored without a log, when the forward queue refused them: a client that sends them
     /// again is not told they are duplicates.
     func release(_ ids: [String]) {
         guard log == nil else { return }
-        for id in ids { settle(id, kept: false) }
+        for id in ids { recordIDs.settle(id, kept: false) }
     }
 
     /// Removes the log's files past the maximum age, when it has one, and counts them; a failure is tried again at
@@ -264,21 +262,5 @@ actor IngestStore {
     private func storeStatistics() {
         statisticsWrite = nil
         try? metrics.statistics.store(in: directory, at: Date())
-    }
-
-    private func settle(_ id: String, kept: Bool) {
-        inFlight.remove(id)
-        if kept { remember(id) }
-    }
-
-    private func remember(_ id: String) {
-        guard seen.insert(id).inserted else { return }
-        if seenOrder.count < Self.rememberedIDs {
-            seenOrder.append(id)
-        } else {
-            seen.remove(seenOrder[oldest])
-            seenOrder[oldest] = id
-            oldest = (oldest + 1) % Self.rememberedIDs
-        }
     }
 }
