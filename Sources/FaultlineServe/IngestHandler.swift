@@ -47,7 +47,7 @@ struct IngestHandler: Sendable {
                 : try IngestRequest(
                     storeBody: body, key: key, acceptedKeys: keys, configuration: configuration, clientAddress: client)
             if let wait = await store.admit(ingest.events.count) {
-                let seconds = Int(wait.components.seconds) + 1
+                let seconds = Int(wait.components.seconds) + (wait.components.attoseconds > 0 ? 1 : 0)
                 throw IngestRequest.Refusal(
                     status: 429, reason: "over \(configuration.eventsPerMinute ?? 0) events a minute",
                     retryAfter: seconds, rateLimits: "\(seconds):error:key")

@@ -41,17 +41,18 @@ struct ServeFixture {
     }
 
     /// Starts the ingest writing to `logs` (with a rate limit of `eventsPerMinute`, forwarding as `forwarding` says,
-    /// closing connections idle for `idleTimeout`, its warnings to `warnings`), runs `body` with it, and stops it,
-    /// closing its log.
+    /// closing connections idle for `idleTimeout`, its warnings to `warnings`, its rate limit and statistics' writes on
+    /// `clock`), runs `body` with it, and stops it, closing its log.
     static func run<T: Sendable>(
         logs: URL, eventsPerMinute: Int? = nil, forwarding: ForwardConfiguration? = nil,
         idleTimeout: Duration = .seconds(60), warnings: (@Sendable (String) -> Void)? = nil,
-        _ body: @Sendable (ServeFixture) async throws -> T
+        clock: ElapsedClock = .continuous, _ body: @Sendable (ServeFixture) async throws -> T
     ) async throws -> T {
         var settings = IngestConfiguration(logDirectory: logs, publicKey: publicKey)
         settings.warnings = warnings
         settings.port = 0
         settings.eventsPerMinute = eventsPerMinute
+        settings.clock = clock
         settings.idleTimeout = idleTimeout
         settings.forwarding = forwarding
         let ingest = try await RunningIngest(settings)

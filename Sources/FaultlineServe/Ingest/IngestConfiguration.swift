@@ -33,6 +33,9 @@ package struct IngestConfiguration: Sendable {
     /// The most events the key may send per minute; `nil` (the default) for no limit. Past it, requests are
     /// answered 429 with `Retry-After` and `X-Sentry-Rate-Limits`.
     package var eventsPerMinute: Int?
+    /// The clock the rate limit's minutes and the statistics' writes (one a second at most) run on: a
+    /// `ContinuousClock` by default; tests hand one that moves only when they advance it.
+    package var clock = ElapsedClock.continuous
     /// Where a line about each request goes (time, client, method, path, status, events or the refusal's reason,
     /// duration); `nil` (the default) for none.
     package var accessLog: (@Sendable (String) -> Void)?

@@ -35,10 +35,13 @@ actor IngestStore {
     /// Where the statistics are stored, and the write scheduled since they last changed.
     private let directory: URL
     private var statisticsWrite: Task<Void, Never>?
+    /// What the rate limit's minutes and the statistics' writes run on.
+    private let clock: ElapsedClock
 
     /// Opens the log of `configuration`, when it stores locally.
     init(_ configuration: IngestConfiguration) throws {
         rateLimit = configuration.eventsPerMinute.map(RateLimit.init)
+        clock = configuration.clock
         directory = configuration.logDirectory
         metrics = IngestMetrics(statistics: IngestStatistics.stored(in: configuration.logDirectory))
         guard configuration.storesLocally else {
@@ -74,7 +77,7 @@ actor IngestStore {
 
     /// Admits `events` under the rate limit, or returns how long the client must wait.
     func admit(_ events: Int) -> Duration? {
-        let wait = rateLimit?.admit(events, at: .now)
+        let wait = rateLimit?.admit(events, at: clock.now)
         if wait != nil {
             metrics.countDropped("ratelimited", count: events)
             statisticsChanged()
@@ -250,9 +253,9 @@ actor IngestStore {
     /// most, whatever the request rate.
     private func statisticsChanged() {
         guard statisticsWrite == nil else { return }
-        statisticsWrite = Task {
+        statisticsWrite = Task { [clock] in
             // Cancelled by close, which stores them itself: its write is the last.
-            guard (try? await Task.sleep(for: .seconds(1))) != nil else { return }
+            guard (try? await Task.sleep(for: .seconds(1), clock: clock)) != nil else { return }
             storeStatistics()
         }
     }
