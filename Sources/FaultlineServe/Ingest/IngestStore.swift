@@ -5,9 +5,10 @@ import Foundation
 
 /// Where accepted events go: the local log, in the format the SDK writes, so that every `faultline` command reads
 /// what `serve` received. An event id already stored is stored once (``StoredRecordIDs``); the ids of the active logs
-/// are read at start, so a client that retries after a restart makes no duplicate. Without a local log (`--forward-only`) the ids are
-/// only remembered, for the forwarder. It keeps the ingest's metrics and rate limit, and stores what they count in
-/// ``IngestStatistics`` in the log directory within a second of a change, and at ``close()``.
+/// are read at start, so a client that retries after a restart makes no duplicate. Without a local log
+/// (`--forward-only`) the ids are only remembered, for the forwarder. It keeps the ingest's metrics and rate limit,
+/// and stores what they count in ``IngestStatistics`` in the log directory within a second of a change, and at
+/// ``close()``.
 ///
 /// An event is *in flight* from the moment a request claims it until it is kept (appended to the log; without one,
 /// queued for the upstream: ``keep(_:)``) or given up (``release(_:)``). A request carrying an event in flight is
