@@ -23,6 +23,15 @@ extension JSONValue {
 }
 
 extension JSONValue {
+    /// Whether the valid JSON text `text` holds a line feed or a carriage return: only its whitespace can, since a
+    /// string holds them escaped, so a text without one is one line as it is. Found with `memchr`, not byte by byte.
+    package static func hasLineBreak(_ text: UnsafeRawBufferPointer) -> Bool {
+        guard let base = text.baseAddress else { return false }
+        return memchr(base, 0x0A, text.count) != nil || memchr(base, 0x0D, text.count) != nil
+    }
+}
+
+extension JSONValue {
     /// The text of a JSON object read in one pass: checked whole as ``init(parsing:)`` checks it, its string values
     /// rewritten where the reader asked, and the values of some of its top-level members located, without building
     /// any value.

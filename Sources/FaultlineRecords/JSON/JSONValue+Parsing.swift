@@ -123,8 +123,8 @@ struct JSONParser {
         }
         try parser.expectEnd()
         parser.output?.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[parser.copied...]))
-        // Only whitespace holds a raw line break in a valid text, and a rewrite writes scalars.
-        let hasLineBreak = bytes.contains(.newline) || bytes.contains(.carriageReturn)
+        // A rewrite writes scalars, which hold no raw line break.
+        let hasLineBreak = JSONValue.hasLineBreak(UnsafeRawBufferPointer(bytes))
         return JSONValue.ObjectText.Parts(
             rewritten: parser.output, members: members, hasLineBreak: hasLineBreak, hasEscapedKey: hasEscapedKey)
     }

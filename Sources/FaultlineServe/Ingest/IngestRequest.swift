@@ -196,8 +196,7 @@ package struct IngestRequest {
             throw Refusal(status: 400, reason: "an event item is \(error)")
         }
         guard let members = read else { throw Refusal(status: 400, reason: "an event item is not a JSON object") }
-        // Over the raw bytes: `Data.contains` iterates byte by byte through Data's iterator.
-        let isOneLine = text.withUnsafeBytes { !$0.contains(UInt8(ascii: "\n")) && !$0.contains(UInt8(ascii: "\r")) }
+        let isOneLine = text.withUnsafeBytes { !JSONValue.hasLineBreak($0) }
         return ReadEvent(
             text: text, givenID: members["event_id"], givenTime: members["timestamp"], isOneLine: isOneLine,
             record: [UInt8](text).withUnsafeBufferPointer { try? EventRecord(line: $0) })
