@@ -9,8 +9,13 @@ extension APIClient {
     public struct Configuration: Sendable {
         /// The URL that request routes are relative to.
         public var baseURL: URL
-        /// The session that transfers requests; an ephemeral session by default.
-        public var session: URLSession = URLSession(configuration: .ephemeral)
+        /// The session that transfers requests; by default an ephemeral session without a URL cache, so every
+        /// outcome is the server's.
+        ///
+        /// On Linux, give a session of your own no URL cache either (`urlCache = nil` in its configuration):
+        /// FoundationNetworking can stop the process when a request is cancelled while its session still looks for
+        /// it in the cache.
+        public var session: URLSession = Configuration.uncachedEphemeralSession()
         /// The middleware chain, outermost first; a ``RetryMiddleware`` with ``RetryPolicy/default`` by default.
         /// Put an ``AuthenticationMiddleware`` after the retry middleware so each retry is signed afresh.
         public var middlewares: [any APIMiddleware] = [RetryMiddleware()]
@@ -37,6 +42,16 @@ extension APIClient {
         /// Creates a configuration with the defaults.
         public init(baseURL: URL) {
             self.baseURL = baseURL
+        }
+
+        /// An ephemeral session whose responses are never cached: a request cancelled as it starts is then safe on
+        /// Linux, where FoundationNetworking looks in the cache on another queue and its cancellation can reach the
+        /// task after the task has finished.
+        private static func uncachedEphemeralSession() -> URLSession {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.urlCache = nil
+            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+            return URLSession(configuration: configuration)
         }
     }
 }

@@ -145,7 +145,7 @@ public actor APIClient {
         var transportError: (any Error)?
         do {
             try Task.checkCancellation()
-            let (received, receivedResponse) = try await configuration.session.data(for: request)
+            let (received, receivedResponse) = try await SessionTransfer.data(for: request, on: configuration.session)
             (data, urlResponse) = (received, receivedResponse)
         } catch {
             transportError = error

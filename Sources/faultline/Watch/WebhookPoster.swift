@@ -21,6 +21,8 @@ struct WebhookPoster {
         self.url = url
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 10
+        // Without a cache, a post cancelled as it starts is safe on Linux (see `APIClient.Configuration.session`).
+        configuration.urlCache = nil
         session = URLSession(configuration: configuration)
     }
 
@@ -56,7 +58,7 @@ struct WebhookPoster {
 
     private func attempt(_ request: URLRequest) async -> Attempt {
         do {
-            let (_, answer) = try await session.data(for: request)
+            let (_, answer) = try await SessionTransfer.data(for: request, on: session)
             let response = answer as? HTTPURLResponse
             let status = response?.statusCode ?? 0
             if (200..<300).contains(status) { return .delivered }
