@@ -80,7 +80,7 @@ let package = Package(
         .target(
             name: "FaultlineMetrics",
             dependencies: [
-                "FaultlineReporting",
+                "FaultlineReporting", "FaultlineRecords",
                 .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["SwiftMetrics"])),
             ],
             swiftSettings: strictSettings),

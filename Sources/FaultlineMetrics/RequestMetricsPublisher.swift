@@ -1,5 +1,6 @@
 #if SwiftMetrics
     import CoreMetrics
+    import FaultlineRecords
     import FaultlineReporting
 
     /// Publishes the requests a reporter counted since the last reading: by route and outcome as counter increments,

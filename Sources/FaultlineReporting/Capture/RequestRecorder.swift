@@ -1,3 +1,4 @@
+import FaultlineRecords
 import Foundation
 
 /// Request recording, the reporter's stage between the capture front and the writer: how requests ended, counted by

@@ -1,3 +1,4 @@
+import FaultlineRecords
 import Foundation
 
 /// The data categories of Sentry's rate limits and client reports (Sentry developer docs, "Rate Limiting /

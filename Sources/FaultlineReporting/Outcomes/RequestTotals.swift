@@ -1,3 +1,5 @@
+import FaultlineRecords
+
 /// Every request a reporter counted since it started, by route: the intervals of request outcomes it wrote, added up,
 /// for the metrics adapter, which publishes what changed since it last read them. At most ``routeLimit`` routes; the
 /// requests of the others are added to ``overflow``, with those the intervals counted past their own limit.

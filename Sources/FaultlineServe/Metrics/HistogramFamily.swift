@@ -1,5 +1,4 @@
 import FaultlineRecords
-import FaultlineReporting
 
 /// One Prometheus histogram with its series, by label values: cumulative counts under each upper bound (`le`), the
 /// count and an estimated sum, from the log-linear histograms of request outcomes. A duration counts under the first

@@ -1,6 +1,5 @@
 import FaultlineLogReading
 import FaultlineRecords
-import FaultlineReporting
 import Prometheus
 
 /// What `faultline serve` counts, in the Prometheus text format at `/metrics`. Label sets are bounded: past

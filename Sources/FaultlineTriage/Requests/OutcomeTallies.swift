@@ -1,6 +1,5 @@
 import FaultlineLogReading
 import FaultlineRecords
-import FaultlineReporting
 
 /// The request outcomes of one piece of a log, added up as its lines are read: each line is scanned into storage the
 /// next one reuses (``RequestOutcomesScan``), and its counts are added to running tallies found by the bytes of their

@@ -1,6 +1,5 @@
 import FaultlineLogReading
 import FaultlineRecords
-import FaultlineReporting
 
 /// Requests of a route estimated from the spans of sampled transactions, as Sentry extrapolates: each span stands for
 /// 1 / its trace's sample rate requests (a trace sampled at 25 % for 4). A span whose transaction does not say its

@@ -1,7 +1,7 @@
 /// Whether bytes are well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF), checked 32 and
 /// then eight ASCII bytes at a time, since log lines are almost all ASCII.
-enum UTF8Validation {
-    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+package enum UTF8Validation {
+    package static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
         let count = bytes.count
         guard let base = bytes.baseAddress else { return true }

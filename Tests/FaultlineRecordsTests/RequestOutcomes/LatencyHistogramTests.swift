@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import FaultlineReporting
+@testable import FaultlineRecords
 
 /// The latency histogram's buckets tile the durations without gaps, a percentile is within 1/32 of the duration it
 /// stands for, and histograms merge exactly.

@@ -1,6 +1,3 @@
-import FaultlineRecords
-import FaultlineReporting
-
 /// A line of request outcomes read into storage that the next line reuses: every member checked as
 /// ``RequestOutcomes/init(line:)`` requires, its strings unescaped into one buffer, and nothing built for the line (no
 /// string, dictionary or histogram). ``RequestOutcomes/init(line:)`` builds its value from a scan; `faultline routes`

@@ -1,5 +1,3 @@
-import FaultlineRecords
-import FaultlineReporting
 import Foundation
 
 extension RequestOutcomes {

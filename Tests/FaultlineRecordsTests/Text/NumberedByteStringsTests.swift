@@ -1,6 +1,6 @@
 import Testing
 
-@testable import FaultlineLogReading
+@testable import FaultlineRecords
 
 /// Byte strings numbered by first appearance are found again by their bytes, through the table's growth and after it
 /// is cleared.

@@ -1,5 +1,4 @@
 import Faultline
-import FaultlineRecords
 import Foundation
 
 /// How the requests of one interval ended, per route: how many there were and how each ended, the denominator of a
