@@ -1,3 +1,4 @@
+import FaultlineRecords
 import FaultlineReporting
 
 /// One reading of everything ``ReporterMetrics`` publishes, with dimension values from fixed sets.

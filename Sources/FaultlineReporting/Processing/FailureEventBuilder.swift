@@ -1,4 +1,5 @@
 import Faultline
+import FaultlineRecords
 import Foundation
 
 #if canImport(FoundationNetworking)

@@ -1,6 +1,5 @@
 import FaultlineLogReading
 import FaultlineRecords
-import FaultlineReporting
 import FaultlineTriage
 import Foundation
 

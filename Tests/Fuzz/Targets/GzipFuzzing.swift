@@ -1,5 +1,4 @@
 import FaultlineRecords
-import FaultlineReporting
 import Foundation
 
 /// gzip bodies from any client, inflated within a size limit, and what the pipeline deflates inflated back.

@@ -1,4 +1,4 @@
-import FaultlineReporting
+import FaultlineRecords
 import Foundation
 
 /// JSON as the pipeline reads it: the whole tree, and the one-pass readers the ingest uses instead, which must accept

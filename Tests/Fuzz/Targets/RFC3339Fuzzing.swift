@@ -1,5 +1,4 @@
 import FaultlineRecords
-import FaultlineReporting
 import Foundation
 
 /// Times in events: RFC 3339 text from any SDK read and written back to the same millisecond, and the pipeline's

@@ -1,6 +1,4 @@
-import FaultlineLogReading
 import FaultlineRecords
-import FaultlineReporting
 import FaultlineTriage
 import Foundation
 

@@ -1,6 +1,5 @@
 import FaultlineLogReading
 import FaultlineRecords
-import FaultlineReporting
 import Foundation
 
 /// A transaction as `faultline routes` reads it from the transactions' log, which holds what any SDK sent through

@@ -1,4 +1,4 @@
-import FaultlineLogReading
+import FaultlineRecords
 import Foundation
 import Testing
 

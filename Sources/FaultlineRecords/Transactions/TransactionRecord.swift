@@ -1,5 +1,3 @@
-import FaultlineRecords
-import FaultlineReporting
 import Foundation
 
 /// What triage reads of a stored transaction (Sentry's transaction event, from any SDK): when it ended, its release
