@@ -39,14 +39,14 @@ package final class SessionTransfer: @unchecked Sendable {
         }
     }
 
-    /// Resumes `task`, cancelled at once when the calling task already was.
+    /// Resumes `task`, or cancels it before it starts when the calling task already was cancelled: the request never
+    /// leaves, and its completion handler gets `URLError.cancelled`.
     private func start(_ task: URLSessionDataTask) {
         let wasCancelled = lock.withLock {
             self.task = task
             return isCancelled
         }
-        task.resume()
-        if wasCancelled { task.cancel() }
+        if wasCancelled { task.cancel() } else { task.resume() }
     }
 
     /// Called in the cancellation handler: marks the transfer cancelled and cancels its task, if it started, from
