@@ -1,4 +1,5 @@
 import FaultlineLogReading
+import FaultlineRecords
 import FaultlineReporting
 import Foundation
 import TestSupport

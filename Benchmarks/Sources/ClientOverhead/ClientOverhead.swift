@@ -70,8 +70,8 @@ struct ClientOverhead: AsyncParsableCommand {
         if withoutTraceHeaders { options.tracePropagationTargets = [] }
         let reporter = capturing ? try Reporter(options: options) : nil
         let result = try await SeedServer.run { server in
+            // The client's default session: ephemeral, without a URL cache, as the bare session below.
             let client = APIClient(baseURL: server.baseURL) {
-                $0.session = URLSession(configuration: .ephemeral)
                 if withoutMiddleware { $0.middlewares = [] }
                 if let reporter {
                     $0.middlewares.insert(CaptureMiddleware(reporter: reporter, baseURL: server.baseURL), at: 0)
@@ -141,8 +141,17 @@ struct BenchItem: Decodable, Sendable {
 struct BareURLSession {
     let url: URL
     let headers: [String: String]
-    let session = URLSession(configuration: .ephemeral)
+    let session = Self.uncachedSession()
     let decoder = JSONDecoder()
+
+    /// An ephemeral session without a URL cache, as the client's default session is (a cache look-up per request
+    /// would be in the baseline alone).
+    private static func uncachedSession() -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return URLSession(configuration: configuration)
+    }
 
     func batch(_ count: Int) async throws -> Batch {
         try await ClientOverhead.batch(count) {

@@ -17,33 +17,25 @@ import FaultlineRecords
 /// The parts are readable where they can be (`["KeyError", "in-app stack 3f…"]`, `["message", "user <int> not
 /// found"]`), so that `show` says what an issue was grouped by.
 enum DefaultGrouping {
-    /// Where the members grouping reads are in an event's bytes, and the message it falls back on.
-    struct Sources {
-        var exception: Range<Int>?
-        var threads: Range<Int>?
-        var stackTrace: Range<Int>?
-        var platform: Range<Int>?
-        /// The `template` interface: where a template rendering failed.
-        var template: Range<Int>?
-        /// The message before formatting, when the event sent one (`logentry.message`).
-        var messageTemplate: String?
-    }
-
     /// What `{{ default }}` stands for in an event's fingerprint, read from the members `sources` locates in
     /// `bytes`; `message` is the event's formatted message.
-    static func fingerprint(_ sources: Sources, message: String?, in bytes: UnsafeBufferPointer<UInt8>) -> [String] {
+    static func fingerprint(
+        _ sources: EventScan.GroupingSources, message: String?, in bytes: UnsafeBufferPointer<UInt8>
+    ) -> [String] {
         group(sources, message: message, in: bytes, explaining: false).parts
     }
 
     /// The values the default grouping of the event counted, as ``fingerprint(_:message:in:)`` reads them.
-    static func explanation(_ sources: Sources, message: String?, in bytes: UnsafeBufferPointer<UInt8>)
+    static func explanation(
+        _ sources: EventScan.GroupingSources, message: String?, in bytes: UnsafeBufferPointer<UInt8>
+    )
         -> GroupingExplanation
     {
         group(sources, message: message, in: bytes, explaining: true).explanation
     }
 
     private static func group(
-        _ sources: Sources, message: String?, in bytes: UnsafeBufferPointer<UInt8>, explaining: Bool
+        _ sources: EventScan.GroupingSources, message: String?, in bytes: UnsafeBufferPointer<UInt8>, explaining: Bool
     ) -> (parts: [String], explanation: GroupingExplanation) {
         var platform = GroupingPlatform()
         if let range = sources.platform {

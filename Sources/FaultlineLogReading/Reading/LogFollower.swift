@@ -1,3 +1,4 @@
+import FaultlineRecords
 import Foundation
 
 /// Follows the active log as the app appends to it, for `faultline tail -f`: each ``readNew(_:)`` reads what was

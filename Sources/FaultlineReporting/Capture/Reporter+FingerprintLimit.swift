@@ -1,3 +1,5 @@
+import FaultlineRecords
+
 extension Reporter {
     /// At most ``events`` events of one fingerprint in each ``window``: the rest of an error storm is counted, not
     /// written or sent.
@@ -16,7 +18,7 @@ extension Reporter {
     public struct FingerprintLimit: Hashable, Sendable {
         /// The tag that carries how many events of the fingerprint were suppressed since the previous one that was
         /// kept, such as `"1280"`; absent when none were.
-        public static let suppressedCountTag = "faultline.suppressed"
+        public static let suppressedCountTag = EventRecord.suppressedCountTag
 
         /// The most events of one fingerprint kept in a window; at least 1.
         public var events: Int

@@ -134,7 +134,7 @@ package struct IngestRequest {
 
     /// The members of an event the ingest reads: its id and time, and what the metrics count (the members triage
     /// reads, which hold both).
-    private static let readMembers = EventRecord.memberNames
+    private static let readMembers = EventScan.memberNames
 
     /// `payload` with the configuration's PII config applied, when it has one: before serve's own scrubbing, as Relay
     /// applies a project's advanced rules before those of its data scrubbing settings.

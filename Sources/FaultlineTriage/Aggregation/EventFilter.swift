@@ -1,4 +1,5 @@
 import FaultlineLogReading
+import FaultlineRecords
 
 /// Which events a triage command counts: a time window and tag filters. Every count a command prints respects it.
 package struct EventFilter: Hashable, Sendable {

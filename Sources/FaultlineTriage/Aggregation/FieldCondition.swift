@@ -1,4 +1,5 @@
 import FaultlineLogReading
+import FaultlineRecords
 
 /// One `--where` condition: a field of an event, `=` or `!=`, and a value, which may hold `*` for any text
 /// (`release=app@2.*`, `device.model=iPhone*`, `user.email!=*@example.com`).

@@ -1,4 +1,5 @@
 import FaultlineLogReading
+import FaultlineRecords
 
 /// One issue: the events that share a fingerprint, with what triage shows about them. Its memory grows with its
 /// distinct users, routes, codes, releases and active hours, never with its number of events.

@@ -1,4 +1,5 @@
 import FaultlineLogReading
+import FaultlineRecords
 
 /// How an event's tags are spread: for each tag (those the events sent, and Sentry's built-in ones, ``BuiltInTags``),
 /// how many events have it and how many have each value, as Sentry's tag distribution shows them. Each event counts once however many times it was read, and for the events its

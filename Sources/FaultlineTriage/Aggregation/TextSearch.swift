@@ -1,4 +1,5 @@
 import FaultlineLogReading
+import FaultlineRecords
 
 /// `--grep TEXT`: events whose message, title, exception type or exception value contains the text, compared
 /// case-insensitively as a fixed string (not a regular expression).

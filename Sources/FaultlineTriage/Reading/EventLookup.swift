@@ -1,4 +1,5 @@
 import FaultlineLogReading
+import FaultlineRecords
 import Foundation
 
 /// Finding events by their id, as `faultline show` does when it is given an event id rather than an issue's.

@@ -1,4 +1,5 @@
 import FaultlineLogReading
+import FaultlineRecords
 
 /// The latest events of the logs, for `faultline tail`: files are read newest first, and older ones only while fewer
 /// events than asked for were found, so that a long history costs only its end.

@@ -1,4 +1,5 @@
 import FaultlineLogReading
+import FaultlineRecords
 
 /// `faultline events <id>`: an issue's events, newest first, one row each: time, event id, user, release, route,
 /// status and title; as a table, JSON, JSON lines or CSV.

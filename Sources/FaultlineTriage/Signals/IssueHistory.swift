@@ -1,4 +1,5 @@
 import FaultlineLogReading
+import FaultlineRecords
 
 /// What an issue's events before and in a window say about it, beyond the window's counts: when it was first seen,
 /// how many events it had in the baseline, and its events by release up to the window's end.

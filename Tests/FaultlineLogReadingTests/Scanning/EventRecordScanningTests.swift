@@ -1,4 +1,5 @@
 import FaultlineLogReading
+import FaultlineRecords
 import FaultlineReporting
 import Foundation
 import Testing
@@ -136,7 +137,7 @@ import Testing
     func anEventReadInOnePassIsTheRecordItsLineReadsAs(line: String) throws {
         // Given an event line, checked and its members located in one pass
         let object = try #require(
-            try JSONValue.object(parsing: Data(line.utf8), members: EventRecord.memberNames))
+            try JSONValue.object(parsing: Data(line.utf8), members: EventScan.memberNames))
 
         // When the record is read from the members located
         let read = Result { () throws(EventRecord.LineFailure) in try EventRecord(readingMembersOf: object) }

@@ -1,4 +1,5 @@
 import FaultlineLogReading
+import FaultlineRecords
 import FaultlineReporting
 import Foundation
 
@@ -13,7 +14,7 @@ enum EventLineFuzzing {
         guard !data.contains(0x0A) else { return }
         try roundTrip(data)
         let scanned = Array(data).withUnsafeBufferPointer { try? EventRecord(line: $0) }
-        guard let object = try? JSONValue.object(parsing: data, members: EventRecord.memberNames) else { return }
+        guard let object = try? JSONValue.object(parsing: data, members: EventScan.memberNames) else { return }
         guard !object.hasEscapedKey, String(data: data, encoding: .utf8) != nil else { return }
         let read = try? EventRecord(readingMembersOf: object)
         try Disagreement.check(

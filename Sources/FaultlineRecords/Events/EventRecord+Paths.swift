@@ -1,10 +1,8 @@
-import FaultlineRecords
-
 extension EventRecord {
     /// The value at `path` in the event on `line`, such as `["contexts", "os", "name"]` or `["request", "method"]`:
     /// a string as it is, a number or a boolean as its JSON text; `nil` when a member is missing, the value is `null`,
     /// an object or an array, or the line is not a JSON object. Read from the line's bytes, without building the
-    /// members it steps over, for `--where` conditions on what ``init(line:)`` does not read.
+    /// members it steps over, for `--where` conditions on what ``EventScan`` does not read.
     package static func value(at path: [String], in line: UnsafeBufferPointer<UInt8>) -> String? {
         guard let first = path.first else { return nil }
         var scanner = JSONScanner(line)

@@ -1,27 +1,43 @@
-import FaultlineRecords
-import FaultlineReporting
 import Foundation
 
-extension EventRecord {
-    /// Why a line is not an event.
-    package enum LineFailure: Error, Hashable, Sendable {
-        /// The bytes are not UTF-8.
-        case notUTF8
-        /// The line is not one JSON object.
-        case notJSON
-        /// It is a JSON object, but without a string `event_id` and an RFC 3339 (or numeric) `timestamp`.
-        case notAnEvent
+/// One logged event's line, read by a scan that skips everything triage does not need (breadcrumbs, contexts, the
+/// request) without decoding it: the fields triage reads (``record``, whose ``EventRecord/grouping`` is left for the
+/// grouping to fill) and where the members Sentry's default grouping reads are (``groupingSources``), read only when
+/// an event needs its default grouping.
+///
+/// Unknown fields are ignored. The `faultline.suppressed` tag is read as ``EventRecord/suppressedEvents``. A field
+/// triage reads that has an unexpected type (a numeric release, tags that are a string) is left out and counted in
+/// ``EventRecord/ignoredFields``; the forms the Sentry protocol also allows are read: tags as `[key, value]` pairs, a
+/// `message` object, an `exception` list.
+package struct EventScan: Sendable {
+    /// The fields read, with an empty ``EventRecord/grouping``.
+    package var record: EventRecord
+    /// Where the members the default grouping reads are in the event's bytes.
+    package var groupingSources: GroupingSources
+
+    /// Where the members Sentry's default grouping reads are in an event's bytes, and the message template it falls
+    /// back on.
+    package struct GroupingSources: Sendable {
+        package var exception: Range<Int>?
+        package var threads: Range<Int>?
+        package var stackTrace: Range<Int>?
+        package var platform: Range<Int>?
+        /// The `template` interface: where a template rendering failed.
+        package var template: Range<Int>?
+        /// The message before formatting, when the event sent one (`logentry.message`).
+        package var messageTemplate: String?
+
+        /// Sources that locate nothing.
+        package init() {}
     }
 
-    /// Reads an event from one line of the log: the fields triage needs, skipping everything else (breadcrumbs,
-    /// contexts, the request) without decoding it. Unknown fields are ignored. The `faultline.suppressed` tag is
-    /// read as ``suppressedEvents``. A field triage reads that has an
-    /// unexpected type (a numeric release, tags that are a string) is left out and counted in ``ignoredFields``; the
-    /// forms the Sentry protocol also allows are read: tags as `[key, value]` pairs, a `message` object, an
-    /// `exception` list. ``grouping`` is the fingerprint, or Sentry's default grouping (``DefaultGrouping``) when the
-    /// event has none or one with `{{ default }}`: only then are its exception's frames, threads and stack trace
-    /// read.
-    package init(line: UnsafeBufferPointer<UInt8>) throws(LineFailure) {
+    private init(record: EventRecord, groupingSources: GroupingSources) {
+        self.record = record
+        self.groupingSources = groupingSources
+    }
+
+    /// Reads the event on one line of the log.
+    package init(line: UnsafeBufferPointer<UInt8>) throws(EventRecord.LineFailure) {
         guard UTF8Validation.isValid(line) else { throw .notUTF8 }
         var scanner = JSONScanner(line)
         var reading = Reading()
@@ -30,42 +46,25 @@ extension EventRecord {
             return reading.read(key, &scanner, at: 0)
         }
         guard isObject, scanner.isAtEnd() else { throw .notJSON }
-        self = try reading.record(in: line)
-    }
-
-    /// How the event on `line` is grouped, value by value: the fingerprint it sent, else what Sentry's default
-    /// grouping counted of it (``DefaultGrouping``), with the values of a fingerprint beside `{{ default }}`.
-    package static func groupingExplanation(line: UnsafeBufferPointer<UInt8>) throws(LineFailure)
-        -> GroupingExplanation
-    {
-        guard UTF8Validation.isValid(line) else { throw .notUTF8 }
-        var scanner = JSONScanner(line)
-        var reading = Reading()
-        let isObject = scanner.object { key, scanner in
-            guard let key = Key(key) else { return scanner.skipValue() }
-            return reading.read(key, &scanner, at: 0)
-        }
-        guard isObject, scanner.isAtEnd() else { throw .notJSON }
-        return try reading.explanation(in: line)
+        self = try reading.scan()
     }
 
     /// Reads an event from an object already checked and located in one pass (`faultline serve` reads each event
     /// so): the members named ``memberNames`` that `object` located, read as ``init(line:)`` reads them, so that the
-    /// record is the one ``init(line:)`` reads from `object`'s bytes.
-    package init(readingMembersOf object: JSONValue.ObjectText) throws(LineFailure) {
+    /// scan is the one ``init(line:)`` makes of `object`'s bytes.
+    package init(readingMembersOf object: JSONValue.ObjectText) throws(EventRecord.LineFailure) {
         var reading = Reading()
-        let record = object.bytes.withUnsafeBytes { raw -> Result<EventRecord, LineFailure> in
+        let isRead = object.bytes.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             for (name, range) in object.members {
                 guard let key = Key(name) else { continue }
                 var scanner = JSONScanner(UnsafeBufferPointer(rebasing: bytes[range]))
-                guard reading.read(key, &scanner, at: range.lowerBound), scanner.isAtEnd() else {
-                    return .failure(.notJSON)
-                }
+                guard reading.read(key, &scanner, at: range.lowerBound), scanner.isAtEnd() else { return false }
             }
-            return Result { () throws(LineFailure) in try reading.record(in: bytes) }
+            return true
         }
-        self = try record.get()
+        guard isRead else { throw .notJSON }
+        self = try reading.scan()
     }
 
     /// The top-level members ``init(line:)`` reads; the others it skips.
@@ -81,7 +80,7 @@ extension EventRecord {
         var messageTemplate: String?
         var logEntryTemplate: String?
         /// Where the members the default grouping reads are, found on the way and read only when it is needed.
-        var groupingSources = DefaultGrouping.Sources()
+        var groupingSources = GroupingSources()
 
         /// Reads the value of the member `key` at the cursor, whose bytes start at `offset` in the event's; `false`
         /// when it is malformed.
@@ -119,217 +118,20 @@ extension EventRecord {
             }
         }
 
-        /// What the default grouping reads, once every member was read.
-        private var sources: DefaultGrouping.Sources {
-            var sources = groupingSources
-            sources.messageTemplate = logEntry != nil ? logEntryTemplate : messageTemplate
-            return sources
-        }
-
-        /// How the event in `bytes` is grouped, once every member was read.
-        func explanation(in bytes: UnsafeBufferPointer<UInt8>) throws(LineFailure) -> GroupingExplanation {
-            guard eventID != nil, timestamp != nil else { throw .notAnEvent }
-            let fingerprint = fields.fingerprint
-            let custom = fingerprint.filter { !DefaultGrouping.isDefault($0) }.map {
-                GroupingExplanation.Value(path: "fingerprint", value: $0)
-            }
-            guard custom.count < fingerprint.count || fingerprint.isEmpty else {
-                return GroupingExplanation(variant: .fingerprint, values: custom)
-            }
-            var explanation = DefaultGrouping.explanation(sources, message: logEntry ?? message, in: bytes)
-            explanation.values += custom
-            return explanation
-        }
-
-        /// The record, once every member of the event in `bytes` was read.
-        func record(in bytes: UnsafeBufferPointer<UInt8>) throws(LineFailure) -> EventRecord {
+        /// The scan, once every member was read.
+        func scan() throws(EventRecord.LineFailure) -> EventScan {
             guard let eventID, let timestamp else { throw .notAnEvent }
             var record = fields
             record.eventID = eventID
             record.timestamp = timestamp
             // Sentry reads `logentry` before `message`
             record.message = logEntry ?? message
-            if record.fingerprint.isEmpty || record.fingerprint.contains(where: DefaultGrouping.isDefault) {
-                let defaults = DefaultGrouping.fingerprint(sources, message: record.message, in: bytes)
-                record.grouping =
-                    record.fingerprint.isEmpty
-                    ? defaults : record.fingerprint.flatMap { DefaultGrouping.isDefault($0) ? defaults : [$0] }
-            } else {
-                record.grouping = record.fingerprint
-            }
-            if let carried = record.tags[Reporter.FingerprintLimit.suppressedCountTag] {
+            if let carried = record.tags[EventRecord.suppressedCountTag] {
                 record.suppressedEvents = Int(carried).map { max(0, $0) } ?? 0
             }
-            return record
-        }
-    }
-
-    /// Skips a value of an unexpected type, counting it.
-    private mutating func ignore(_ scanner: inout JSONScanner) -> Bool {
-        ignoredFields += 1
-        return scanner.skipValue()
-    }
-
-    /// A string or `null`, into `field`; a value of another type is skipped and counted in `ignored`. Static, with
-    /// the field `inout`, rather than a key path: this runs for several fields of every event.
-    private static func readString(_ scanner: inout JSONScanner, into field: inout String?, ignored: inout Int) -> Bool
-    {
-        var value: String?
-        guard scanner.optionalString(into: &value) else {
-            ignored += 1
-            return scanner.skipValue()
-        }
-        field = value
-        return true
-    }
-
-    /// A string, or Sentry's `{"formatted": …, "message": …, "params": […]}`: the formatted text, else the template
-    /// with its parameters put in for `%s` (and `%d`, `%r`, `%f`) in order.
-    private mutating func readMessage(
-        _ scanner: inout JSONScanner, into message: inout String?, template: inout String?
-    ) -> Bool {
-        guard scanner.nextValueKind() == .object else {
-            guard scanner.optionalString(into: &message) else { return ignore(&scanner) }
-            return true
-        }
-        var formatted: String?
-        var parameters: [String] = []
-        let read = scanner.object { key, scanner in
-            if JSONScanner.isKey(key, "formatted") {
-                return scanner.optionalString(into: &formatted) || ignore(&scanner)
-            }
-            if JSONScanner.isKey(key, "message") { return scanner.optionalString(into: &template) || ignore(&scanner) }
-            guard JSONScanner.isKey(key, "params") else { return scanner.skipValue() }
-            guard scanner.nextValueKind() == .array else { return scanner.skipValue() }
-            return scanner.array { scanner in
-                guard let text = scanner.scalarText() else { return scanner.skipValue() }
-                parameters.append(text)
-                return true
-            }
-        }
-        message = formatted ?? template.map { Self.formatted($0, parameters) }
-        return read
-    }
-
-    /// `template` with `parameters` put in for its `%s`, `%d`, `%r` and `%f` in order, as Sentry formats a
-    /// `logentry`; `%%` is a percent sign.
-    static func formatted(_ template: String, _ parameters: [String]) -> String {
-        guard !parameters.isEmpty, template.contains("%") else { return template }
-        var text = ""
-        var remaining = parameters[...]
-        var characters = template.makeIterator()
-        while let character = characters.next() {
-            guard character == "%" else {
-                text.append(character)
-                continue
-            }
-            switch characters.next() {
-            case "%": text.append("%")
-            case let conversion? where "sdrf".contains(conversion):
-                text += remaining.popFirst() ?? "%\(conversion)"
-            case let other?: text += "%\(other)"
-            case nil: text.append("%")
-            }
-        }
-        return text
-    }
-
-    /// An array of strings or numbers; one with any other part is left out whole, since grouping by part of a
-    /// fingerprint would be wrong.
-    private mutating func readFingerprint(_ scanner: inout JSONScanner) -> Bool {
-        guard scanner.nextValueKind() == .array else { return ignore(&scanner) }
-        var parts: [String] = []
-        var isWellTyped = true
-        let read = scanner.array { scanner in
-            guard let part = scanner.scalarText() else {
-                isWellTyped = false
-                return scanner.skipValue()
-            }
-            parts.append(part)
-            return true
-        }
-        if isWellTyped { fingerprint = parts } else { ignoredFields += 1 }
-        return read
-    }
-
-    /// `{"key": value, …}` or `[["key", value], …]`, values as text; values that are not strings or numbers are
-    /// left out.
-    private mutating func readTags(_ scanner: inout JSONScanner) -> Bool {
-        switch scanner.nextValueKind() {
-        case .object:
-            tags.reserveCapacity(8)  // the pipeline sets six; growing from empty would allocate three times
-            return scanner.object { key, scanner in
-                guard let value = scanner.scalarText() else { return ignore(&scanner) }
-                tags[String(decoding: key, as: UTF8.self)] = value
-                return true
-            }
-        case .array:
-            return scanner.array { scanner in
-                guard scanner.nextValueKind() == .array else { return ignore(&scanner) }
-                var pair: [String] = []
-                let read = scanner.array { scanner in
-                    guard let text = scanner.scalarText() else { return ignore(&scanner) }
-                    pair.append(text)
-                    return true
-                }
-                if pair.count == 2 { tags[pair[0]] = pair[1] } else { ignoredFields += 1 }
-                return read
-            }
-        default: return ignore(&scanner)
-        }
-    }
-
-    /// `{"id": …, "email": …, "username": …, "segment": …}`: the id, else the email, else the username.
-    private mutating func readUser(_ scanner: inout JSONScanner) -> Bool {
-        guard scanner.nextValueKind() == .object else { return ignore(&scanner) }
-        var id: String?
-        var email: String?
-        var username: String?
-        var segment: String?
-        let read = scanner.object { key, scanner in
-            if JSONScanner.isKey(key, "id") {
-                guard let value = scanner.scalarText() else { return ignore(&scanner) }
-                id = value
-                return true
-            }
-            if JSONScanner.isKey(key, "email") { return scanner.optionalString(into: &email) || ignore(&scanner) }
-            if JSONScanner.isKey(key, "username") { return scanner.optionalString(into: &username) || ignore(&scanner) }
-            if JSONScanner.isKey(key, "segment") { return scanner.optionalString(into: &segment) || ignore(&scanner) }
-            return scanner.skipValue()
-        }
-        user = id ?? email ?? username
-        userEmail = email
-        userName = username
-        userSegment = segment
-        return read
-    }
-
-    /// `{"values": [{"type": …, "value": …}, …]}`, or the list alone: the last exception, the one that was raised.
-    private mutating func readException(_ scanner: inout JSONScanner) -> Bool {
-        switch scanner.nextValueKind() {
-        case .object:
-            return scanner.object { key, scanner in
-                guard JSONScanner.isKey(key, "values") else { return scanner.skipValue() }
-                return readExceptionValues(&scanner)
-            }
-        case .array: return readExceptionValues(&scanner)
-        default: return ignore(&scanner)
-        }
-    }
-
-    private mutating func readExceptionValues(_ scanner: inout JSONScanner) -> Bool {
-        guard scanner.nextValueKind() == .array else { return ignore(&scanner) }
-        return scanner.array { scanner in
-            guard scanner.nextValueKind() == .object else { return ignore(&scanner) }
-            return scanner.object { key, scanner in
-                if JSONScanner.isKey(key, "type") {
-                    return EventRecord.readString(&scanner, into: &exceptionType, ignored: &ignoredFields)
-                }
-                if JSONScanner.isKey(key, "value") {
-                    return EventRecord.readString(&scanner, into: &exceptionValue, ignored: &ignoredFields)
-                }
-                return scanner.skipValue()
-            }
+            var sources = groupingSources
+            sources.messageTemplate = logEntry != nil ? logEntryTemplate : messageTemplate
+            return EventScan(record: record, groupingSources: sources)
         }
     }
 
@@ -363,5 +165,187 @@ extension EventRecord {
             ("user", .user), ("exception", .exception), ("threads", .threads), ("stacktrace", .stackTrace),
             ("platform", .platform), ("template", .template),
         ]
+    }
+}
+
+extension EventRecord {
+    /// Why a line is not an event.
+    package enum LineFailure: Error, Hashable, Sendable {
+        /// The bytes are not UTF-8.
+        case notUTF8
+        /// The line is not one JSON object.
+        case notJSON
+        /// It is a JSON object, but without a string `event_id` and an RFC 3339 (or numeric) `timestamp`.
+        case notAnEvent
+    }
+
+    /// Skips a value of an unexpected type, counting it.
+    private mutating func ignore(_ scanner: inout JSONScanner) -> Bool {
+        ignoredFields += 1
+        return scanner.skipValue()
+    }
+
+    /// A string or `null`, into `field`; a value of another type is skipped and counted in `ignored`. Static, with
+    /// the field `inout`, rather than a key path: this runs for several fields of every event.
+    fileprivate static func readString(_ scanner: inout JSONScanner, into field: inout String?, ignored: inout Int)
+        -> Bool
+    {
+        var value: String?
+        guard scanner.optionalString(into: &value) else {
+            ignored += 1
+            return scanner.skipValue()
+        }
+        field = value
+        return true
+    }
+
+    /// A string, or Sentry's `{"formatted": …, "message": …, "params": […]}`: the formatted text, else the template
+    /// with its parameters put in for `%s` (and `%d`, `%r`, `%f`) in order.
+    fileprivate mutating func readMessage(
+        _ scanner: inout JSONScanner, into message: inout String?, template: inout String?
+    ) -> Bool {
+        guard scanner.nextValueKind() == .object else {
+            guard scanner.optionalString(into: &message) else { return ignore(&scanner) }
+            return true
+        }
+        var formatted: String?
+        var parameters: [String] = []
+        let read = scanner.object { key, scanner in
+            if JSONScanner.isKey(key, "formatted") {
+                return scanner.optionalString(into: &formatted) || ignore(&scanner)
+            }
+            if JSONScanner.isKey(key, "message") { return scanner.optionalString(into: &template) || ignore(&scanner) }
+            guard JSONScanner.isKey(key, "params") else { return scanner.skipValue() }
+            guard scanner.nextValueKind() == .array else { return scanner.skipValue() }
+            return scanner.array { scanner in
+                guard let text = scanner.scalarText() else { return scanner.skipValue() }
+                parameters.append(text)
+                return true
+            }
+        }
+        message = formatted ?? template.map { Self.formatted($0, parameters) }
+        return read
+    }
+
+    /// `template` with `parameters` put in for its `%s`, `%d`, `%r` and `%f` in order, as Sentry formats a
+    /// `logentry`; `%%` is a percent sign.
+    private static func formatted(_ template: String, _ parameters: [String]) -> String {
+        guard !parameters.isEmpty, template.contains("%") else { return template }
+        var text = ""
+        var remaining = parameters[...]
+        var characters = template.makeIterator()
+        while let character = characters.next() {
+            guard character == "%" else {
+                text.append(character)
+                continue
+            }
+            switch characters.next() {
+            case "%": text.append("%")
+            case let conversion? where "sdrf".contains(conversion):
+                text += remaining.popFirst() ?? "%\(conversion)"
+            case let other?: text += "%\(other)"
+            case nil: text.append("%")
+            }
+        }
+        return text
+    }
+
+    /// An array of strings or numbers; one with any other part is left out whole, since grouping by part of a
+    /// fingerprint would be wrong.
+    fileprivate mutating func readFingerprint(_ scanner: inout JSONScanner) -> Bool {
+        guard scanner.nextValueKind() == .array else { return ignore(&scanner) }
+        var parts: [String] = []
+        var isWellTyped = true
+        let read = scanner.array { scanner in
+            guard let part = scanner.scalarText() else {
+                isWellTyped = false
+                return scanner.skipValue()
+            }
+            parts.append(part)
+            return true
+        }
+        if isWellTyped { fingerprint = parts } else { ignoredFields += 1 }
+        return read
+    }
+
+    /// `{"key": value, …}` or `[["key", value], …]`, values as text; values that are not strings or numbers are
+    /// left out.
+    fileprivate mutating func readTags(_ scanner: inout JSONScanner) -> Bool {
+        switch scanner.nextValueKind() {
+        case .object:
+            tags.reserveCapacity(8)  // the pipeline sets six; growing from empty would allocate three times
+            return scanner.object { key, scanner in
+                guard let value = scanner.scalarText() else { return ignore(&scanner) }
+                tags[String(decoding: key, as: UTF8.self)] = value
+                return true
+            }
+        case .array:
+            return scanner.array { scanner in
+                guard scanner.nextValueKind() == .array else { return ignore(&scanner) }
+                var pair: [String] = []
+                let read = scanner.array { scanner in
+                    guard let text = scanner.scalarText() else { return ignore(&scanner) }
+                    pair.append(text)
+                    return true
+                }
+                if pair.count == 2 { tags[pair[0]] = pair[1] } else { ignoredFields += 1 }
+                return read
+            }
+        default: return ignore(&scanner)
+        }
+    }
+
+    /// `{"id": …, "email": …, "username": …, "segment": …}`: the id, else the email, else the username.
+    fileprivate mutating func readUser(_ scanner: inout JSONScanner) -> Bool {
+        guard scanner.nextValueKind() == .object else { return ignore(&scanner) }
+        var id: String?
+        var email: String?
+        var username: String?
+        var segment: String?
+        let read = scanner.object { key, scanner in
+            if JSONScanner.isKey(key, "id") {
+                guard let value = scanner.scalarText() else { return ignore(&scanner) }
+                id = value
+                return true
+            }
+            if JSONScanner.isKey(key, "email") { return scanner.optionalString(into: &email) || ignore(&scanner) }
+            if JSONScanner.isKey(key, "username") { return scanner.optionalString(into: &username) || ignore(&scanner) }
+            if JSONScanner.isKey(key, "segment") { return scanner.optionalString(into: &segment) || ignore(&scanner) }
+            return scanner.skipValue()
+        }
+        user = id ?? email ?? username
+        userEmail = email
+        userName = username
+        userSegment = segment
+        return read
+    }
+
+    /// `{"values": [{"type": …, "value": …}, …]}`, or the list alone: the last exception, the one that was raised.
+    fileprivate mutating func readException(_ scanner: inout JSONScanner) -> Bool {
+        switch scanner.nextValueKind() {
+        case .object:
+            return scanner.object { key, scanner in
+                guard JSONScanner.isKey(key, "values") else { return scanner.skipValue() }
+                return readExceptionValues(&scanner)
+            }
+        case .array: return readExceptionValues(&scanner)
+        default: return ignore(&scanner)
+        }
+    }
+
+    private mutating func readExceptionValues(_ scanner: inout JSONScanner) -> Bool {
+        guard scanner.nextValueKind() == .array else { return ignore(&scanner) }
+        return scanner.array { scanner in
+            guard scanner.nextValueKind() == .object else { return ignore(&scanner) }
+            return scanner.object { key, scanner in
+                if JSONScanner.isKey(key, "type") {
+                    return EventRecord.readString(&scanner, into: &exceptionType, ignored: &ignoredFields)
+                }
+                if JSONScanner.isKey(key, "value") {
+                    return EventRecord.readString(&scanner, into: &exceptionValue, ignored: &ignoredFields)
+                }
+                return scanner.skipValue()
+            }
+        }
     }
 }

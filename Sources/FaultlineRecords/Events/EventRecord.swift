@@ -1,6 +1,6 @@
-/// What triage needs of one logged event, read from its JSON line by ``EventRecord/init(line:)``: when, how bad,
-/// which group, which user, and the tags the pipeline sets on every event (`error.kind`, `http.route`,
-/// `http.status_code`, `server.code`, …).
+/// What triage needs of one logged event, read from its JSON line by ``EventScan``: when, how bad, which group,
+/// which user, and the tags the pipeline sets on every event (`error.kind`, `http.route`, `http.status_code`,
+/// `server.code`, …).
 package struct EventRecord: Hashable, Sendable {
     /// The 32-hex event id.
     package var eventID: String
@@ -20,7 +20,7 @@ package struct EventRecord: Hashable, Sendable {
     package var fingerprint: [String] = []
     /// What the event is grouped by: its ``fingerprint``, with Sentry's `{{ default }}` standing for the default
     /// grouping, or the default grouping alone when it sent none (its stack trace's in-app frames, else its
-    /// exception, else its message, as ``init(line:)`` documents).
+    /// exception, else its message), filled by the log reader's grouping.
     package var grouping: [String] = []
     /// Every tag, with numbers as their text.
     package var tags: [String: String] = [:]
@@ -34,8 +34,11 @@ package struct EventRecord: Hashable, Sendable {
     /// Fields triage reads that had an unexpected type and were left out, such as a numeric `release`.
     package var ignoredFields = 0
     /// Events of its fingerprint that the app's reporter suppressed since the previous one it kept, from the
-    /// `faultline.suppressed` tag (`Reporter.FingerprintLimit`); 0 for most events.
+    /// ``suppressedCountTag`` (`Reporter.FingerprintLimit`); 0 for most events.
     package var suppressedEvents = 0
+
+    /// The tag of a kept event that counts the events of its fingerprint suppressed since the previous one kept.
+    package static let suppressedCountTag = "faultline.suppressed"
 
     /// The events triage counts it for: itself and the ``suppressedEvents`` it carries, so that an issue's counts
     /// and rates are those of the error storm, not of the events its reporter kept.
