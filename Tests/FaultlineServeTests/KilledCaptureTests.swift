@@ -106,7 +106,7 @@ private enum CaptureLoop {
     static func flush(logs: URL, dsn: String) async throws -> String {
         // It gives up after 60 s itself, and says so.
         let outcome = try await ExternalProcess.start(url, [logs.path, dsn, "--flush"]).exit(
-            within: slowed(.seconds(90)))
+            stall: slowed(.seconds(90)))
         return outcome.text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

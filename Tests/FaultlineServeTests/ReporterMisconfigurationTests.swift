@@ -31,7 +31,9 @@ import Testing
             var ids: [String] = []
             for _ in 1...3 { ids.append(try #require(await reporter.capture(error: PaymentDeclined()))) }
             let uploader = try #require(reporter.uploader)
-            try await wait(for: "three refusals and retries") { await uploader.statistics.retried >= 6 }
+            try await wait(for: "three refusals and retries", progressing: { await uploader.statistics.retried }) {
+                await uploader.statistics.retried >= 6
+            }
 
             // Then it said once, as an error, that the server refuses the DSN, with the server's reason
             let refusals = said.withLock { $0 }.filter { $0.message.contains("refuses the DSN") }

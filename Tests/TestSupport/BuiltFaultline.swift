@@ -38,7 +38,7 @@ package enum BuiltFaultline {
             output: output.map { .handle($0) } ?? .collected)
     }
 
-    /// Starts `faultline arguments` with its standard output read as lines (``ExternalProcess/line(where:within:)``),
+    /// Starts `faultline arguments` with its standard output read as lines (``ExternalProcess/line(where:stall:)``),
     /// for a command that runs until it is stopped (`serve`).
     package static func start(_ arguments: [String], environment: [String: String] = [:]) async throws
         -> ExternalProcess

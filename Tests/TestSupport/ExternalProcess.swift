@@ -29,7 +29,7 @@ package final class ExternalProcess: Sendable {
     package enum Output: Sendable {
         /// Kept, for ``Outcome/output``.
         case collected
-        /// Read as lines, for ``line(where:within:)``; ``Outcome/output`` is then empty.
+        /// Read as lines, for ``line(where:stall:)``; ``Outcome/output`` is then empty.
         case lines
         /// To `handle` (`/dev/full`, a file of the test's); ``Outcome/output`` is then empty.
         case handle(FileHandle)
@@ -199,9 +199,9 @@ package final class ExternalProcess: Sendable {
                 }, uniquingKeysWith: { $1 }))
     }
 
-    /// Runs `executable` to its end, without blocking a thread (see ``exit(within:)``); returns how it ended.
+    /// Runs `executable` to its end, without blocking a thread (see ``exit(stall:)``); returns how it ended.
     ///
-    /// - Throws: ``Failure`` when `executable` is missing, or still runs after ``runLimit``.
+    /// - Throws: ``Failure`` when `executable` is missing, or is stuck (``runLimit``).
     package static func run(
         _ executable: URL, _ arguments: [String], environment: [String: String]? = nil, input: Data? = nil,
         output: Output = .collected, errorsToOutput: Bool = false
@@ -209,11 +209,11 @@ package final class ExternalProcess: Sendable {
         let process = try await start(
             executable, arguments, environment: environment, input: input, output: output,
             errorsToOutput: errorsToOutput)
-        return try await process.exit(within: runLimit)
+        return try await process.exit(stall: runLimit)
     }
 
-    /// How long a program run to its end may take before it is taken for hung and killed: ten minutes, allowing for
-    /// the ``slowdown`` of this run. Not a patience for a state to come: the longest run of the suite (Chromium
+    /// How long a program run to its end may use no CPU before it is taken for hung and killed: ten minutes, allowing
+    /// for the ``slowdown`` of this run. Not a patience for a state to come: the longest run of the suite (Chromium
     /// rendering a report, `faultline` over the golden corpus) takes seconds.
     package static let runLimit = slowed(.seconds(600))
 
@@ -229,27 +229,64 @@ package final class ExternalProcess: Sendable {
     /// The first line it prints on standard output (started with ``Output/lines``) for which `predicate` holds: how
     /// a test knows a program is ready (serve's port, Bugsink's DSN, CaptureLoop's "ready").
     ///
-    /// - Throws: ``Failure`` when it ends its output, or `timeout` (``patience`` by default) passes, first.
+    /// - Throws: ``Failure`` when it ends its output first, or when it is stuck: it (with the programs it started)
+    ///   used no CPU for `stall` (``patience`` by default). A program slowed by a loaded machine is waited for.
     package func line(
-        where predicate: @escaping @Sendable (String) -> Bool = { _ in true }, within timeout: Duration = patience
+        where predicate: @escaping @Sendable (String) -> Bool = { _ in true }, stall: Duration = patience
     ) async throws -> String {
         guard let lines else { throw Failure(description: "\(name)'s output is not read as lines") }
-        let found = try await withThrowingTaskGroup(of: String?.self) { group in
-            group.addTask {
-                for await line in lines where predicate(line) { return line }
-                return nil
+        let reading = LineSearch()
+        let reader = Task {
+            for await line in lines where predicate(line) {
+                reading.found(line)
+                return
             }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            return try await group.next() ?? nil
+            reading.end()
         }
-        guard let found else {
-            throw Failure(description: "\(name) did not print the line the test waits for within \(timeout)")
+        defer { reader.cancel() }
+        do {
+            try await wait(
+                for: "\(name)'s line", progressing: { cpuTicks }, stall: stall, until: { reading.isOver })
+        } catch is TimedOut {
+            throw Failure(
+                description: "\(name) did not print the line the test waits for, and used no CPU for \(stall)")
         }
-        return found
+        guard let line = reading.line else {
+            throw Failure(description: "\(name) ended its output without the line the test waits for")
+        }
+        return line
+    }
+
+    /// The line ``line(where:stall:)`` looks for, once it is found or the output ended without it.
+    private final class LineSearch: Sendable {
+        private let state = Mutex<(line: String?, isOver: Bool)>((nil, false))
+
+        var line: String? { state.withLock { $0.line } }
+        var isOver: Bool { state.withLock { $0.isOver } }
+
+        func found(_ line: String) { state.withLock { $0 = (line, true) } }
+        func end() { state.withLock { $0.isOver = true } }
+    }
+
+    /// The clock ticks of CPU it, and the programs it started that still run, have used so far (`/proc`): what tells
+    /// a program that a loaded machine slows from one that is stuck. 0 where there is no `/proc`, so that a wait on
+    /// it is a plain timeout there.
+    private var cpuTicks: Int { Self.cpuTicks(of: processIdentifier) }
+
+    private static func cpuTicks(of process: Int32) -> Int {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process)/stat", encoding: .utf8),
+            let nameEnd = stat.lastIndex(of: ")")
+        else { return 0 }
+        // After the name: the state is field 3 of proc(5); utime, stime, cutime and cstime are fields 14 to 17.
+        let fields = stat[stat.index(after: nameEnd)...].split(separator: " ")
+        guard fields.count > 14 else { return 0 }
+        let own = fields[11...14].reduce(0) { $0 + (Int($1) ?? 0) }
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process)/task")) ?? []
+        let children = threads.flatMap { thread in
+            ((try? String(contentsOfFile: "/proc/\(process)/task/\(thread)/children", encoding: .utf8)) ?? "")
+                .split(separator: " ").compactMap { Int32($0) }
+        }
+        return children.reduce(own) { $0 + cpuTicks(of: $1) }
     }
 
     /// Sends it SIGTERM.
@@ -270,12 +307,15 @@ package final class ExternalProcess: Sendable {
     /// Waits for it to end without blocking a thread (it may be talking to a server in this process, and the pool's
     /// threads are every other test's); returns how it ended.
     ///
-    /// - Throws: ``Failure`` when it still runs after `timeout` (``patience`` by default); it is then killed.
+    /// - Throws: ``Failure`` when it is stuck: it still runs, and it (with the programs it started) used no CPU for
+    ///   `stall` (``patience`` by default); it is then killed. A program slowed by a loaded machine is waited for.
     @discardableResult
-    package func exit(within timeout: Duration = patience) async throws -> Outcome {
-        guard try await eventually(within: timeout, { !isRunning }) else {
+    package func exit(stall: Duration = patience) async throws -> Outcome {
+        do {
+            try await wait(for: "\(name)'s exit", progressing: { cpuTicks }, stall: stall, until: { !isRunning })
+        } catch is TimedOut {
             kill()
-            throw Failure(description: "\(name) did not exit within \(timeout)")
+            throw Failure(description: "\(name) did not exit, and used no CPU for \(stall)")
         }
         let status = try await ending.value
         let output = collects ? (try? Data(contentsOf: files.file("stdout"))) ?? Data() : Data()

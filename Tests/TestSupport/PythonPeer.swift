@@ -18,7 +18,7 @@ package enum PythonPeer {
     }
 
     /// Starts `script` with `arguments`, and `environment` added to the test's own, for a script that talks to a
-    /// server in this process: wait for it with ``ExternalProcess/exit(within:)``. With
+    /// server in this process: wait for it with ``ExternalProcess/exit(stall:)``. With
     /// `output` ``ExternalProcess/Output/lines``, read what it prints as it runs (a server's port).
     package static func start(
         _ script: String, _ arguments: [String], environment: [String: String] = [:],
