@@ -8,6 +8,14 @@ import Foundation
 /// (bit 0: gzip; bit 1: the bytes are the gzip file as they are, not compressed first); the rest is the file's
 /// content, and is also read as one event line.
 enum ErasureFuzzing {
+    /// Where the files are written, one directory per process.
+    private static let directory: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "faultline-fuzz-erasure-\(ProcessInfo.processInfo.processIdentifier)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
     static func run(_ data: Data) throws(Disagreement) {
         guard let form = data.first else { return }
         let content = Data(data.dropFirst())
@@ -19,10 +27,6 @@ enum ErasureFuzzing {
     /// its length, and a last line without a newline untouched; a gzip file that cannot be read whole is refused and
     /// left as it was.
     private static func checkBlanking(_ content: Data, isCompressed: Bool, isRawGzip: Bool) throws(Disagreement) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "faultline-fuzz-erasure-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent(isCompressed ? "events.jsonl.gz" : "events.jsonl")
         let stored = isCompressed && !isRawGzip ? Gzip.compress(content) : content
         try? stored.write(to: file)
