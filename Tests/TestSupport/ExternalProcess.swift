@@ -270,7 +270,7 @@ package final class ExternalProcess: Sendable {
 
     /// The clock ticks of CPU it, and the programs it started that still run, have used so far (`/proc`): what tells
     /// a program that a loaded machine slows from one that is stuck. 0 where there is no `/proc`, so that a wait on
-    /// it is a plain timeout there.
+    /// it is a plain timeout there. A program that spins forever is left to `scripts/test`'s timeout of the run.
     private var cpuTicks: Int { Self.cpuTicks(of: processIdentifier) }
 
     private static func cpuTicks(of process: Int32) -> Int {

@@ -28,9 +28,7 @@ enum DefaultGrouping {
     /// The values the default grouping of the event counted, as ``fingerprint(_:message:in:)`` reads them.
     static func explanation(
         _ sources: EventScan.GroupingSources, message: String?, in bytes: UnsafeBufferPointer<UInt8>
-    )
-        -> GroupingExplanation
-    {
+    ) -> GroupingExplanation {
         group(sources, message: message, in: bytes, explaining: true).explanation
     }
 
