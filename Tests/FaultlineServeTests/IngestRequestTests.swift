@@ -72,7 +72,7 @@ import Testing
         #expect(request.events.map(\.id) == ["0123456789abcdef0123456789abcdef", "fedcba9876543210fedcba9876543210"])
         for ((_, line), record) in zip(request.events, request.records) {
             #expect(line.range(of: Data("sk_4f9a8c7e2b".utf8)) == nil && line.range(of: Data("hunter2".utf8)) == nil)
-            let scanned = [UInt8](line).withUnsafeBufferPointer { try? EventRecord(line: $0) }
+            let scanned = [UInt8](line).withUnsafeBufferPointer { try? EventScan(line: $0).record }
             #expect(record != nil && record == scanned)
         }
         #expect(request.records.first??.kind == "server")

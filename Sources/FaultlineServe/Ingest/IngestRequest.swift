@@ -186,7 +186,7 @@ package struct IngestRequest {
         if let object, !object.hasEscapedKey {
             return ReadEvent(
                 text: object.bytes, givenID: object.value(of: "event_id"), givenTime: object.value(of: "timestamp"),
-                isOneLine: !object.hasLineBreak, record: try? EventRecord(readingMembersOf: object))
+                isOneLine: !object.hasLineBreak, record: try? EventScan(readingMembersOf: object).record)
         }
         let text = scrubbed(payload, configuration)
         let read: [String: JSONValue]?
@@ -199,7 +199,7 @@ package struct IngestRequest {
         let isOneLine = text.withUnsafeBytes { !JSONValue.hasLineBreak($0) }
         return ReadEvent(
             text: text, givenID: members["event_id"], givenTime: members["timestamp"], isOneLine: isOneLine,
-            record: [UInt8](text).withUnsafeBufferPointer { try? EventRecord(line: $0) })
+            record: [UInt8](text).withUnsafeBufferPointer { try? EventScan(line: $0).record })
     }
 
     /// Adds an event as a log line that every `faultline` command reads: as received (scrubbed, when the
@@ -242,7 +242,7 @@ package struct IngestRequest {
             }
             if time == nil || timeError != nil { object["timestamp"] = .string(RFC3339.string(from: receivedAt)) }
             line = JSONValue.object(object).compactJSON
-            record = [UInt8](line).withUnsafeBufferPointer { try? EventRecord(line: $0) }
+            record = [UInt8](line).withUnsafeBufferPointer { try? EventScan(line: $0).record }
         }
         events.append((id, line))
         records.append(record)

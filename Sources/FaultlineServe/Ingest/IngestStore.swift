@@ -65,7 +65,9 @@ actor IngestStore {
         var reader = LogReader()
         let active = LogFile(url: logConfiguration.activeFile, kind: .log)
         var ids: [String] = []
-        reader.read(active) { ids.append($0.eventID) }
+        reader.readLines(of: LogPiece(active)) { line in
+            if let scan = try? EventScan(line: line) { ids.append(scan.record.eventID) }
+        }
         reader.readLines(of: LogPiece(LogFile(url: requestOutcomesLog.activeFile, kind: .log))) { line in
             if let outcomes = try? RequestOutcomes(line: line) { ids.append(outcomes.id) }
         }
@@ -120,7 +122,8 @@ actor IngestStore {
             }
             stored.append(event.id)
             let record =
-                records.map { $0[index] } ?? [UInt8](event.line).withUnsafeBufferPointer { try? EventRecord(line: $0) }
+                records.map { $0[index] }
+                ?? [UInt8](event.line).withUnsafeBufferPointer { try? EventScan(line: $0).record }
             metrics.countStored(record)
             statisticsChanged()
         }

@@ -65,7 +65,7 @@ enum IngestFuzzing {
                         && $0 <= receivedAt.timeIntervalSince1970 + IngestRequest.maximumTimeAhead
                 } == true,
                 "an event is stored with the time \(object["timestamp"].map(String.init(describing:)) ?? "none")")
-            let scanned = Array(line).withUnsafeBufferPointer { try? EventRecord(line: $0) }
+            let scanned = Array(line).withUnsafeBufferPointer { try? EventScan(line: $0).record }
             try Disagreement.check(
                 request.records[index] == scanned, "the ingest counted another event than triage reads in its line")
         }
