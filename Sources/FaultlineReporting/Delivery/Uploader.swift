@@ -4,8 +4,8 @@ import Foundation
 
 /// Sends envelopes to a Sentry-compatible endpoint from what is on disk, so that nothing accepted is lost to an outage,
 /// a rate limit or a restart: a reporter's events, transactions and request outcomes from their logs (each record is
-/// written once, and read back from its log when it is sent), other envelopes (a relay's, client reports) from an
-/// outbox of their own: segment files that each hold many envelopes, appended to as envelopes are stored.
+/// written once, and read back from its log when it is sent), envelopes that arrive whole (a relay's) from an outbox
+/// of their own: segment files that each hold many envelopes, appended to as envelopes are stored.
 ///
 /// ```swift
 /// let uploader = try Uploader(configuration: .init(dsn: dsn, outboxDirectory: logs.appendingPathComponent("outbox")))
@@ -36,7 +36,10 @@ import Foundation
 package actor Uploader {
     /// Where and how envelopes are sent.
     package nonisolated let configuration: DeliveryConfiguration
-    private var outbox: Outbox
+    /// Envelopes that arrive whole (a relay's), in segments of their own: opened at start by an uploader without logs
+    /// or where an earlier run left envelopes, else by the first ``enqueue(_:)``. A reporter's uploader sends its
+    /// records from their logs, and stores no envelope.
+    private var outbox: Outbox?
     /// The reporter's logs, when the uploader sends a reporter's records, and their lines still to be sent.
     private let logs: [RecordKind: EventLog]
     private var logQueues: [RecordKind: LogQueue]
@@ -95,21 +98,23 @@ package actor Uploader {
         try self.init(configuration: configuration, transport: transport, logs: [:])
     }
 
-    /// Opens the outbox and the queue of each of `logs`' lines to send (their cursors kept in the outbox directory),
-    /// and starts sending what an earlier run left in any. From then on, the uploader appends the reporter's records
-    /// to their logs (``append(_:to:eventID:trace:)``), so each queue learns every line and every eviction from the
-    /// append itself.
+    /// Opens the queue of each of `logs`' lines to send (their cursors kept in the outbox directory), and the outbox
+    /// when `logs` is empty or an earlier run left envelopes in it, and starts sending what an earlier run left in
+    /// any. From then on, the uploader appends the reporter's records to their logs (``append(_:to:eventID:trace:)``),
+    /// so each queue learns every line and every eviction from the append itself.
     ///
     /// Log lines that are not an object are skipped, counted as `internal_sdk_error`.
     init(configuration: DeliveryConfiguration, transport: (any EnvelopeTransport)?, logs: [RecordKind: EventLog]) throws
     {
         var unreadable = 0
-        let outbox = try Outbox(
-            directory: configuration.outboxDirectory,
-            limits: .init(
-                maximumCount: configuration.maxOutboxCount, maximumBytes: configuration.maxOutboxBytes,
-                maximumAge: configuration.maxAge),
-            unreadable: { _, _ in unreadable += 1 })
+        var outbox: Outbox?
+        if logs.isEmpty || Outbox.holdsEnvelopes(in: configuration.outboxDirectory) {
+            outbox = try Self.openOutbox(configuration) { unreadable += 1 }
+        } else {
+            // The cursors and the statistics are stored there.
+            try FileManager.default.createDirectory(
+                at: configuration.outboxDirectory, withIntermediateDirectories: true)
+        }
         var logQueues: [RecordKind: LogQueue] = [:]
         var unreadableByCategory: [DataCategory: Int] = [:]
         for (kind, log) in logs {
@@ -147,9 +152,20 @@ package actor Uploader {
         }
         // What an earlier run could not report is reported now, with what it left to send or on its own.
         sendsReportAlone = !ledger.unreported.isEmpty
-        if sendsReportAlone || !outbox.isEmpty || !logQueues.values.allSatisfy(\.isEmpty) {
+        if sendsReportAlone || outbox?.isEmpty == false || !logQueues.values.allSatisfy(\.isEmpty) {
             Task { await self.startDraining() }
         }
+    }
+
+    /// Opens the outbox in the configured directory, moving into it what an earlier version left one envelope per
+    /// file; `unreadable` is called for each such file that is not an envelope.
+    private static func openOutbox(_ configuration: DeliveryConfiguration, unreadable: () -> Void) throws -> Outbox {
+        try Outbox(
+            directory: configuration.outboxDirectory,
+            limits: .init(
+                maximumCount: configuration.maxOutboxCount, maximumBytes: configuration.maxOutboxBytes,
+                maximumAge: configuration.maxAge),
+            unreadable: { _, _ in unreadable() })
     }
 
     /// What the uploader did, including earlier runs on the same outbox.
@@ -160,11 +176,11 @@ package actor Uploader {
     }
 
     /// How many envelopes and logged records wait to be sent, including those being sent.
-    package var pendingCount: Int { logQueues.values.reduce(outbox.pendingCount) { $0 + $1.pendingCount } }
+    package var pendingCount: Int { logQueues.values.reduce(outbox?.pendingCount ?? 0) { $0 + $1.pendingCount } }
 
     /// Whether nothing waits to be sent: no envelope, no logged record, and no client report that a flush sends on its
     /// own.
-    var isEmpty: Bool { outbox.isEmpty && logQueues.values.allSatisfy(\.isEmpty) && !sendsReportAlone }
+    var isEmpty: Bool { outbox?.isEmpty != false && logQueues.values.allSatisfy(\.isEmpty) && !sendsReportAlone }
 
     /// Stores `envelope` in the outbox for sending.
     ///
@@ -179,7 +195,10 @@ package actor Uploader {
             return false
         }
         do {
-            for evicted in try outbox.store(envelope.serialized(), category: category) {
+            if outbox == nil {
+                outbox = try Self.openOutbox(configuration) { discard(.error, because: .internalSDKError, quantity: 1) }
+            }
+            for evicted in try outbox!.store(envelope.serialized(), category: category) {
                 discard(evicted, because: .cacheOverflow)
             }
         } catch {
@@ -241,7 +260,7 @@ package actor Uploader {
         guard let age = ages.compactMap({ $0 }).min(), nextExpiryCheck.map({ clock.now >= $0 }) ?? true else { return }
         nextExpiryCheck = clock.now + Retention.checkInterval(of: age)
         if let maxAge = configuration.maxAge {
-            for category in outbox.expire(storedBefore: Date() - maxAge.timeInterval) {
+            for category in outbox?.expire(storedBefore: Date() - maxAge.timeInterval) ?? [] {
                 recordExpired(category, quantity: 1)
             }
         }
@@ -258,7 +277,7 @@ package actor Uploader {
 
     /// Starts sending once a batch waits, or schedules a send after the flush interval.
     private func startSendingOrWait() {
-        let waiting = logQueues.values.reduce(outbox.waitingCount) { $0 + $1.pendingCount }
+        let waiting = logQueues.values.reduce(outbox?.waitingCount ?? 0) { $0 + $1.pendingCount }
         if waiting >= configuration.batchSize {
             startDraining()
         } else {
@@ -315,7 +334,7 @@ package actor Uploader {
         // Counts no report carried are stored with the statistics, for the next run's first envelope.
         sendsReportAlone = false
         storeCursor(force: true)
-        outbox.closeFiles()
+        outbox?.closeFiles()
         storeStatistics(force: true)
         return delivered
     }
@@ -356,7 +375,7 @@ package actor Uploader {
         if !force, let cursorStoredAt, instant - cursorStoredAt < Self.cursorInterval { return }
         cursorStoredAt = instant
         for kind in logQueues.keys { try? logQueues[kind]?.storeCursor() }
-        try? outbox.storeCursor()
+        try? outbox?.storeCursor()
     }
 
     /// Writes the statistics file when they changed: at most once a second while sending (the file is synced to
@@ -480,10 +499,12 @@ extension Uploader {
             if skipped > 0 { discard(kind.category, because: .internalSDKError, quantity: skipped) }
             if let logged { return logged }
         }
-        let stored = take(from: &outbox, log: nil, where: isSendable) { _, _, stored, items in
-            try Envelope.stamping(stored, sentAt: Date(), appending: items)
+        if outbox != nil {
+            let stored = take(from: &outbox!, log: nil, where: isSendable) { _, _, stored, items in
+                try Envelope.stamping(stored, sentAt: Date(), appending: items)
+            }
+            if let stored { return stored }
         }
-        if let stored { return stored }
         guard sendsReportAlone, reportCarrier == nil, isSendable(.internal) else { return nil }
         guard let report = takeReportToCarry() else {
             sendsReportAlone = false
@@ -631,14 +652,14 @@ extension Uploader {
     /// Takes a delivered or dropped envelope out of what waits.
     private func remove(_ pending: PendingEnvelope) {
         guard let entry = pending.entry else { return }
-        if let log = pending.log { logQueues[log]?.remove(entry) } else { outbox.remove(entry) }
+        if let log = pending.log { logQueues[log]?.remove(entry) } else { outbox?.remove(entry) }
     }
 
     /// Puts an envelope whose send failed back among those that wait; one whose segment (or log file) was evicted
     /// meanwhile is dropped instead, counted as `cache_overflow`.
     private func retry(_ pending: PendingEnvelope) {
         guard let entry = pending.entry else { return }
-        let kept = pending.log.map { logQueues[$0]?.retry(entry) ?? true } ?? outbox.retry(entry)
+        let kept = pending.log.map { logQueues[$0]?.retry(entry) ?? true } ?? outbox?.retry(entry) ?? true
         if !kept { discard(pending.category, because: .cacheOverflow) }
     }
 
@@ -654,13 +675,14 @@ extension Uploader {
         }
         let isLimited = { (category: DataCategory) in self.rateLimits.deadline(for: category, at: now) != nil }
         let reportAlone: [DataCategory] = sendsReportAlone && reportCarrier == nil ? [.internal] : []
-        let indexed = Array(outbox.waitingCategories) + logQueues.values.flatMap(\.waitingCategories) + reportAlone
+        let stored: [DataCategory] = outbox.map { Array($0.waitingCategories) } ?? []
+        let indexed = stored + logQueues.values.flatMap(\.waitingCategories) + reportAlone
         if indexed.contains(where: { !isLimited($0) }) {
             scheduleWakeUp(at: now)
             return
         }
         let waitingCategories =
-            Array(outbox.waitingCategories) + logQueues.filter(\.value.hasWaiting).map(\.key.category) + reportAlone
+            stored + logQueues.filter(\.value.hasWaiting).map(\.key.category) + reportAlone
         if let deadline = waitingCategories.compactMap({ rateLimits.deadline(for: $0, at: now) }).min() {
             scheduleWakeUp(at: deadline)
         }

@@ -12,6 +12,28 @@ import Testing
 /// unsent is counted as `cache_overflow` (and reported by the next run), and what was logged before the app had a DSN
 /// is never sent.
 @Suite struct LogDeliveryTests {
+    @Test func envelopesAnEarlierVersionLeftInTheOutboxAreSentByTheNextRun() async throws {
+        let logs = try TemporaryDirectory()
+        defer { logs.remove() }
+        // Given an outbox segment an earlier version of the reporter stored an envelope in
+        let envelope = try DeliveryFixtures.envelope("left in the outbox")
+        let id = try #require(envelope.header["event_id"]?.stringValue)
+        var outbox = try DurableQueue<EnvelopeSegments<DataCategory>>(
+            outboxIn: logs.file("outbox"), limits: OutboxLimits())
+        _ = try outbox.store(envelope.serialized(), category: DataCategory.error)
+        outbox.closeFiles()
+
+        // When a reporter starts with the endpoint up
+        try await RecordingIngest.run { ingest in
+            let reporter = try Self.reporter(logs: logs.url, dsn: ingest.dsn())
+            #expect(await reporter.close(timeout: patience))
+
+            // Then the envelope arrives, and nothing waits in the outbox any more
+            #expect(try await DeliveryFixtures.acceptedEventIDs(ingest.recorder) == [id])
+            #expect(await reporter.uploader?.pendingCount == 0)
+        }
+    }
+
     @Test func eventsLeftByARunThatCouldNotSendAreSentOnceInOrderByTheNextRunFromItsLog() async throws {
         let logs = try TemporaryDirectory()
         defer { logs.remove() }
@@ -26,9 +48,11 @@ import Testing
             #expect(await reporter.close(timeout: .milliseconds(300)) == false)
             #expect(await reporter.uploader?.pendingCount == 40)
         }
-        // and nothing but the log holds the events: no envelope was written beside it
+        // and nothing but the log holds the events: no envelope was written beside it, and no outbox was opened
         let outbox = try FileManager.default.contentsOfDirectory(atPath: logs.file("outbox").path)
-        #expect(outbox.allSatisfy { !$0.hasSuffix(".segment") && !$0.hasSuffix(".envelope") }, "\(outbox)")
+        #expect(
+            outbox.allSatisfy { !$0.hasSuffix(".segment") && !$0.hasSuffix(".envelope") && $0 != "outbox-cursor.json" },
+            "\(outbox)")
         #expect(try logs.names().contains { $0.hasSuffix(".jsonl.gz") }, "the log rotated")
         closed.release()
         let captured = logged

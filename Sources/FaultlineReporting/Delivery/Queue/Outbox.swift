@@ -6,6 +6,15 @@ import Foundation
 typealias Outbox = DurableQueue<EnvelopeSegments<DataCategory>>
 
 extension DurableQueue where Segments == EnvelopeSegments<DataCategory> {
+    /// Whether `directory` holds envelopes an earlier run stored: outbox segments, or files an earlier version left
+    /// one envelope per file. A directory that is missing or cannot be listed holds none.
+    static func holdsEnvelopes(in directory: URL) -> Bool {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.contains { name in
+            !name.hasPrefix(".") && (OutboxSegment.number(ofFile: name) != nil || name.hasSuffix(".envelope"))
+        }
+    }
+
     /// Opens the outbox in `directory` (``DurableQueue/init(outboxIn:limits:)``), and moves into it the envelopes an
     /// earlier version left one per file (`*.envelope`).
     ///
