@@ -1,6 +1,7 @@
 #if SwiftMetrics
     import Faultline
     import FaultlineMetrics
+    import FaultlineRecords
     import FaultlineReporting
     import FaultlineServe
     import FaultlineTestServer

@@ -1,5 +1,6 @@
 import BenchmarkSupport
 import FaultlineLogReading
+import FaultlineRecords
 import FaultlineReporting
 import Foundation
 

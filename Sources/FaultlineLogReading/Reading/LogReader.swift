@@ -1,5 +1,4 @@
 import FaultlineRecords
-import FaultlineReporting
 import Foundation
 
 /// Reads events from log files, streaming: a file is read a megabyte at a time, so memory stays bounded by the

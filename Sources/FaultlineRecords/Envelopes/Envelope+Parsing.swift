@@ -6,6 +6,10 @@ extension Envelope {
         /// What is wrong, and where.
         package let reason: String
 
+        package init(reason: String) {
+            self.reason = reason
+        }
+
         package var description: String { "The envelope could not be read: \(reason)." }
     }
 

@@ -1,7 +1,6 @@
+import FaultlineRecords
 import Foundation
 import Testing
-
-@testable import FaultlineReporting
 
 /// Reading envelopes back, as the outbox and an ingest do.
 @Suite struct EnvelopeParsingTests {

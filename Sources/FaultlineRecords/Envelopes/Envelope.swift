@@ -1,4 +1,3 @@
-import FaultlineRecords
 import Foundation
 
 /// A Sentry envelope: a header line, then items, each a header line with the payload's `length` in bytes and the
@@ -31,13 +30,6 @@ package struct Envelope: Sendable {
         self.items = items
     }
 
-    /// An envelope carrying one event, whose payload is `eventJSON` exactly (the same bytes as its local log line).
-    package init(eventID: String, eventJSON: Data, dsn: DSN?) {
-        var header: [String: JSONValue] = ["event_id": .string(eventID)]
-        if let dsn { header["dsn"] = .string(dsn.description) }
-        self.init(header: header, items: [Item(type: "event", payload: eventJSON)])
-    }
-
     /// The envelope's bytes, with `sent_at` set to `sentAt` when given (it must be set at send time only).
     ///
     /// Header lines are compact JSON on one line; each item header states its payload length in bytes; every
@@ -57,7 +49,8 @@ package struct Envelope: Sendable {
     /// to the header and `items` appended, without reading the payloads: what is sent of a stored envelope.
     ///
     /// - Throws: When `stored` does not start with a header object on its own line.
-    static func stamping(_ stored: Data, sentAt: Date, appending items: [Item] = []) throws(ParseError) -> Data {
+    package static func stamping(_ stored: Data, sentAt: Date, appending items: [Item] = []) throws(ParseError) -> Data
+    {
         guard let headerEnd = stored.firstIndex(of: 0x0A), stored.first == UInt8(ascii: "{"),
             stored[stored.index(before: headerEnd)] == UInt8(ascii: "}")
         else { throw ParseError(reason: "it does not start with a header object on its own line") }
