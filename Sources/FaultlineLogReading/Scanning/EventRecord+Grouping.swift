@@ -9,13 +9,6 @@ extension EventRecord {
         self.init(try EventScan(line: line), in: line)
     }
 
-    /// Reads an event from an object already checked and located in one pass (`faultline serve` reads each event
-    /// so) and groups it, as ``init(line:)`` reads and groups `object`'s bytes.
-    package init(readingMembersOf object: JSONValue.ObjectText) throws(LineFailure) {
-        let scan = try EventScan(readingMembersOf: object)
-        self = object.bytes.withUnsafeBytes { EventRecord(scan, in: $0.bindMemory(to: UInt8.self)) }
-    }
-
     /// How the event on `line` is grouped, value by value: the fingerprint it sent, else what Sentry's default
     /// grouping counted of it (``DefaultGrouping``), with the values of a fingerprint beside `{{ default }}`.
     package static func groupingExplanation(line: UnsafeBufferPointer<UInt8>) throws(LineFailure)

@@ -9,7 +9,7 @@ import Foundation
 /// triage reads that has an unexpected type (a numeric release, tags that are a string) is left out and counted in
 /// ``EventRecord/ignoredFields``; the forms the Sentry protocol also allows are read: tags as `[key, value]` pairs, a
 /// `message` object, an `exception` list.
-package struct EventScan: Sendable {
+package struct EventScan: Sendable, Equatable {
     /// The fields read, with an empty ``EventRecord/grouping``.
     package var record: EventRecord
     /// Where the members the default grouping reads are in the event's bytes.
@@ -17,7 +17,7 @@ package struct EventScan: Sendable {
 
     /// Where the members Sentry's default grouping reads are in an event's bytes, and the message template it falls
     /// back on.
-    package struct GroupingSources: Sendable {
+    package struct GroupingSources: Sendable, Equatable {
         package var exception: Range<Int>?
         package var threads: Range<Int>?
         package var stackTrace: Range<Int>?

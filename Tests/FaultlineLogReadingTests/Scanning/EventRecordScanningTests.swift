@@ -134,18 +134,18 @@ import Testing
         #"{"event_id":"e1","timestamp":1795000000,"tags":{"faultline.suppressed":"41"},"release":"r@1"}"#,
         #"{"event_id":"e1"}"#,
     ])
-    func anEventReadInOnePassIsTheRecordItsLineReadsAs(line: String) throws {
+    func anEventReadInOnePassIsTheScanOfItsLine(line: String) throws {
         // Given an event line, checked and its members located in one pass
         let object = try #require(
             try JSONValue.object(parsing: Data(line.utf8), members: EventScan.memberNames))
 
-        // When the record is read from the members located
-        let read = Result { () throws(EventRecord.LineFailure) in try EventRecord(readingMembersOf: object) }
+        // When the event is read from the members located
+        let read = Result { () throws(EventRecord.LineFailure) in try EventScan(readingMembersOf: object) }
 
-        // Then it is the record (or the failure) the scan of the whole line gives
+        // Then it is the scan (or the failure) of the whole line: its fields, and where the grouping's members are
         let scanned = Result { () throws(EventRecord.LineFailure) in
             try [UInt8](line.utf8).withUnsafeBufferPointer { bytes throws(EventRecord.LineFailure) in
-                try EventRecord(line: bytes)
+                try EventScan(line: bytes)
             }
         }
         #expect(read == scanned)

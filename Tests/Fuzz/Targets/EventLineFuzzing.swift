@@ -13,10 +13,10 @@ enum EventLineFuzzing {
     static func run(_ data: Data) throws(Disagreement) {
         guard !data.contains(0x0A) else { return }
         try roundTrip(data)
-        let scanned = Array(data).withUnsafeBufferPointer { try? EventRecord(line: $0) }
+        let scanned = Array(data).withUnsafeBufferPointer { try? EventScan(line: $0) }
         guard let object = try? JSONValue.object(parsing: data, members: EventScan.memberNames) else { return }
         guard !object.hasEscapedKey, String(data: data, encoding: .utf8) != nil else { return }
-        let read = try? EventRecord(readingMembersOf: object)
+        let read = try? EventScan(readingMembersOf: object)
         try Disagreement.check(
             scanned == read, "the scanner and the one-pass read of a line read different events")
     }
