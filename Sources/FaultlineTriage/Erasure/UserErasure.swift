@@ -1,6 +1,5 @@
 import FaultlineLogReading
 import FaultlineRecords
-import FaultlineReporting
 import Foundation
 
 /// `faultline forget --user`: removes users' events from a log directory, for a user who asks to be forgotten. An

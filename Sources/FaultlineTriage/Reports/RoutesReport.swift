@@ -1,5 +1,4 @@
 import FaultlineRecords
-import FaultlineReporting
 import Foundation
 
 /// `faultline routes`: how the requests of each route ended, from the request outcomes the reporters counted: requests,

@@ -1,6 +1,5 @@
 import FaultlineLogReading
 import FaultlineRecords
-import FaultlineReporting
 import Foundation
 
 /// The request outcomes of a log directory (its `requests/` log), read once and added up by route and release: what

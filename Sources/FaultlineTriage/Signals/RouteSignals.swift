@@ -1,5 +1,4 @@
 import FaultlineRecords
-import FaultlineReporting
 
 /// What a route's requests say in an incident window against its history (``SignalWindow`` defines each): whether the
 /// share of its requests that fail spiked, and whether it got slower in the newest release. Counted from the request
