@@ -106,7 +106,7 @@ let package = Package(
         // Reads a log directory's events (the log, its rotated files, outbox envelopes) line by line into records,
         // for what both `faultline serve` and the triage commands read. Not a product: apps never build it.
         .target(
-            name: "FaultlineLogReading", dependencies: ["FaultlineReporting", "FaultlineRecords"],
+            name: "FaultlineLogReading", dependencies: ["FaultlineRecords"],
             swiftSettings: strictSettings),
         // Incident triage from a terminal over the logs FaultlineLogReading reads: issues, signals, reports.
         .target(
@@ -251,7 +251,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "FaultlineRecordsTests", dependencies: ["FaultlineRecords", "TestSupport"],
+            name: "FaultlineRecordsTests", dependencies: ["Faultline", "FaultlineRecords", "TestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "FaultlineLogReadingTests",

@@ -1,4 +1,5 @@
 import Faultline
+import FaultlineRecords
 import FaultlineReporting
 import Foundation
 

@@ -26,6 +26,9 @@ package struct TransactionRecord: Sendable {
     package var sampleRate: Double?
     package var requests: [Request] = []
 
+    /// The key of the trace's sample rate in a transaction's `trace` context data, as writers set it.
+    package static let sampleRateKey = "sentry.sample_rate"
+
     /// Reads a transaction from one line; `nil` when the line is not a JSON object of `type` `transaction` with a
     /// `timestamp`. A span that does not say its method and URL, route or description, or when it started and ended,
     /// is not counted.
@@ -169,7 +172,7 @@ package struct TransactionRecord: Sendable {
             if JSONScanner.isKey(key, "faultline.outcome") {
                 return scanner.optionalString(into: &outcome) || scanner.skipValue()
             }
-            if JSONScanner.isKey(key, "sentry.sample_rate") {
+            if JSONScanner.isKey(key, "sentry.sample_rate") {  // sampleRateKey, as a literal the scanner matches
                 guard let text = scanner.scalarText(), let rate = Double(text) else { return scanner.skipValue() }
                 sampleRate = rate > 0 && rate <= 1 ? rate : nil
                 return true

@@ -1,3 +1,5 @@
+import FaultlineRecords
+
 /// What every event carries besides its failure: the user, tags, contexts, release, environment and the recent
 /// breadcrumbs (Sentry's scope). A value type, held by the ``Reporter``.
 public struct Scope: Sendable {

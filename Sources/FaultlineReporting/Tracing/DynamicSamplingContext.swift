@@ -1,3 +1,5 @@
+import FaultlineRecords
+
 /// What the service at the head of a trace decided about it and knew of itself, which every service of the trace
 /// passes on (Sentry's dynamic sampling context): in the `sentry-` members of the `baggage` header of each request,
 /// and in the `trace` header of each envelope of the trace, where Sentry's server-side sampling reads it.
@@ -64,7 +66,7 @@ struct DynamicSamplingContext: Hashable, Sendable {
             traceID: traceID, publicKey: publicKey, release: transaction["release"]?.stringValue,
             environment: transaction["environment"]?.stringValue)
         self.transaction = transaction["transaction"]?.stringValue
-        switch trace["data"]?.objectValue?[TransactionEncoder.sampleRateKey] {
+        switch trace["data"]?.objectValue?[TransactionRecord.sampleRateKey] {
         case .double(let rate)?: sampleRate = Self.text(ofRate: rate)
         case .int(let rate)?: sampleRate = Self.text(ofRate: Double(rate))
         default: break

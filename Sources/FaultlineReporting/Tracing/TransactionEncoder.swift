@@ -22,12 +22,12 @@ package enum TransactionEncoder {
             writer.member("event_id", eventID)
             writer.member("platform", "other")
             writer.member("release", builder.release)
-            writer.member("server_name", builder.serverName)
             writer.key("sdk")
             writer.object {
                 $0.member("name", SentryEvent.SDK.faultline.name)
                 $0.member("version", SentryEvent.SDK.faultline.version)
             }
+            writer.member("server_name", builder.serverName)
             writer.key("spans")
             writer.array(transaction.spans) { $0.value(scrubber.scrubbed($1.finished.json) ?? $1.finished.json) }
             writer.key("start_timestamp")
@@ -54,11 +54,8 @@ package enum TransactionEncoder {
             let rate = root.context.samplingContext.sampleRate.flatMap(Double.init), rate > 0, rate <= 1
         else { return root.traceContext }
         var data = context["data"]?.objectValue ?? [:]
-        data[sampleRateKey] = .double(rate)
+        data[TransactionRecord.sampleRateKey] = .double(rate)
         context["data"] = .object(data)
         return .object(context)
     }
-
-    /// The key of the trace's sample rate in a transaction's `trace` context data.
-    package static let sampleRateKey = "sentry.sample_rate"
 }

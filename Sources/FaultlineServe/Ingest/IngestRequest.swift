@@ -298,11 +298,11 @@ package struct IngestRequest {
             return false
         }
         var data = trace["data"]?.objectValue ?? [:]
-        guard trace["data"] == nil || trace["data"]?.objectValue != nil, data[TransactionEncoder.sampleRateKey] == nil
+        guard trace["data"] == nil || trace["data"]?.objectValue != nil, data[TransactionRecord.sampleRateKey] == nil
         else {
             return false
         }
-        data[TransactionEncoder.sampleRateKey] = .double(rate)
+        data[TransactionRecord.sampleRateKey] = .double(rate)
         trace["data"] = .object(data)
         contexts["trace"] = .object(trace)
         transaction["contexts"] = .object(contexts)

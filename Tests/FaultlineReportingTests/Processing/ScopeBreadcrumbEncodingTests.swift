@@ -1,3 +1,4 @@
+import FaultlineRecords
 import Foundation
 import Testing
 

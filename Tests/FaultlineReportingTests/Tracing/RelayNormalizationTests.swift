@@ -8,7 +8,8 @@ import TestSupport
 import Testing
 
 /// Relay's own normalizer (the `sentry-relay` library Sentry's ingest runs) takes every transaction the reporter writes
-/// and the events linked to them as they are: no error, nothing removed or trimmed, every span kept.
+/// and the events linked to them as they are: no error, nothing removed or trimmed, every span kept. Each is written
+/// as `EventEncoder` writes an event: one line, keys sorted at every level.
 @Suite struct RelayNormalizationTests {
     /// What the normalizer said of one line.
     struct Normalized: Decodable {
@@ -66,6 +67,13 @@ import Testing
             #expect(line.errors.isEmpty, "\(line.eventID ?? "?"): \(line.errors)")
             #expect(line.meta.isEmpty, "\(line.eventID ?? "?"): \(line.meta)")
             #expect(line.trace?["trace_id"]?.stringValue?.count == 32)
+        }
+        // And every line, a transaction's as an event's, is the one writer's compact form, keys sorted at every level
+        for file in [transactionsFile, log.url.appendingPathComponent("events.jsonl")] {
+            for line in try Data(contentsOf: file).split(separator: 0x0A) {
+                let rewritten = try JSONValue(parsing: line).compactJSON
+                #expect(String(decoding: rewritten, as: UTF8.self) == String(decoding: line, as: UTF8.self))
+            }
         }
     }
 }

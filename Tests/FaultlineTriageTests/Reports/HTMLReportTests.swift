@@ -1,4 +1,5 @@
 import FaultlineLogReading
+import FaultlineRecords
 import FaultlineReporting
 import FaultlineTriage
 import Foundation

@@ -1,5 +1,4 @@
-import FaultlineLogReading
-import FaultlineReporting
+import FaultlineRecords
 import Foundation
 import Testing
 

@@ -1,5 +1,4 @@
 import Faultline
-import FaultlineRecords
 import Foundation
 
 /// An event in the Sentry event schema: what Faultline writes to its local log and sends to an ingest endpoint.
@@ -55,7 +54,7 @@ public struct SentryEvent: Hashable, Sendable {
         /// quote the line of source (`context_line`).
         ///
         /// `Encodable` for the reports that show it (`faultline show --json`); an event's own bytes are written by
-        /// the event encoder, and read back only by the tools (`SentryEvent(line:)`, in the log-reading layer).
+        /// the event encoder, and read back only by the tools (`SentryEvent(line:)`).
         public struct Frame: Hashable, Sendable, Encodable {
             /// The function, as the platform names it.
             public var function: String?

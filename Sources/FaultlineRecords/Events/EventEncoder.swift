@@ -1,4 +1,3 @@
-import FaultlineRecords
 import Foundation
 
 /// Encodes events as the compact JSON that is both their local log line and their envelope payload: one line, keys
@@ -7,20 +6,17 @@ import Foundation
 /// (Benchmarks/README.md).
 package enum EventEncoder {
     /// The event's JSON bytes.
-    package static func encode(_ event: SentryEvent) -> Data {
-        encode(event, scope: nil)
-    }
-
-    /// The event's JSON bytes; the breadcrumbs it carries from `scope`, unchanged, are written as the scope encoded
-    /// them when they entered it.
-    static func encode(_ event: SentryEvent, scope: Scope?) -> Data {
+    ///
+    /// - Parameter encodedBreadcrumbs: the bytes of the event's breadcrumbs, each as ``encode(_:)-(Breadcrumb)``
+    ///   wrote it, when the caller has them (a scope encodes each breadcrumb once, as it enters); `nil` encodes them.
+    package static func encode(_ event: SentryEvent, encodedBreadcrumbs: [[UInt8]]? = nil) -> Data {
         var writer = JSONWriter()
-        writer.write(event, scope: scope)
+        writer.write(event, encodedBreadcrumbs: encodedBreadcrumbs)
         return Data(writer.bytes)
     }
 
     /// The breadcrumb's JSON bytes, as an event's encoding writes them.
-    static func encode(_ breadcrumb: Breadcrumb) -> [UInt8] {
+    package static func encode(_ breadcrumb: Breadcrumb) -> [UInt8] {
         var writer = JSONWriter(capacity: 256)
         writer.write(breadcrumb)
         return writer.bytes
@@ -30,11 +26,11 @@ package enum EventEncoder {
 // Each shape writes its members in the sorted order of their JSON keys, and leaves out what is `nil`, as the
 // synthesized `Encodable` conformances do.
 extension JSONWriter {
-    fileprivate mutating func write(_ event: SentryEvent, scope: Scope?) {
+    fileprivate mutating func write(_ event: SentryEvent, encodedBreadcrumbs: [[UInt8]]?) {
         object { writer in
             if let breadcrumbs = event.breadcrumbs {
                 writer.key("breadcrumbs")
-                if let encoded = scope?.encodedBreadcrumbs(ifSameAs: breadcrumbs.values) {
+                if let encoded = encodedBreadcrumbs {
                     writer.values(encoded) { $0.json($1) }
                 } else {
                     writer.values(breadcrumbs.values) { $0.write($1) }
@@ -168,7 +164,8 @@ extension JSONWriter {
         }
     }
 
-    mutating func write(_ user: UserContext) {
+    /// Sentry's `user` interface, as an event and a transaction carry it.
+    package mutating func write(_ user: UserContext) {
         object {
             $0.member("data", user.data)
             $0.member("email", user.email)

@@ -1,4 +1,3 @@
-import FaultlineRecords
 import Foundation
 
 /// Something that happened before an event: a request, a token refresh, a log line. Sentry's `breadcrumbs` entries.

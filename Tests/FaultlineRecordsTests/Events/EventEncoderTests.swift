@@ -1,6 +1,5 @@
 import Faultline
-import FaultlineLogReading
-import FaultlineReporting
+import FaultlineRecords
 import Foundation
 import Testing
 

@@ -1,14 +1,13 @@
-import FaultlineRecords
-import FaultlineReporting
 import Foundation
 
 /// Reading an event as any Sentry SDK sends it, not only as Faultline writes it: `faultline show` reads the events
-/// other SDKs sent through `faultline serve`. It reads the tree `JSONValue(parsing:)` builds, the one parser every
-/// full read of a record uses, and it lives here, with the tools, because the SDK never reads an event back. Only `event_id` and `timestamp` are required; every other member may be
-/// absent, and one of a type the protocol does not allow there is left out rather than a reason to lose the event.
-/// The forms the protocol allows besides Faultline's are read: a numeric `timestamp`, tags as `[key, value]` pairs
-/// or with numbers, a `message` object, lists with or without their `values` object, an exception without a type,
-/// value or mechanism, a numeric user id.
+/// other SDKs sent through `faultline serve`. It reads the tree `JSONValue(parsing:)` builds, the one parser every full
+/// read of a record uses, beside the encoder whose lines it reads back; only the tools call it, since the SDK never
+/// reads an event back. Only `event_id` and `timestamp` are required; every other member may be absent, and one of a
+/// type the protocol does not allow there is left out rather than a reason to lose the event. The forms the protocol
+/// allows besides Faultline's are read: a numeric `timestamp`, tags as `[key, value]` pairs or with numbers, a
+/// `message` object, lists with or without their `values` object, an exception without a type, value or mechanism, a
+/// numeric user id.
 extension SentryEvent {
     /// Why a line is not an event.
     package enum ReadError: Error, Equatable, CustomStringConvertible {
