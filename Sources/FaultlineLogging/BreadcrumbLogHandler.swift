@@ -46,7 +46,7 @@
             let message = event.message.description
             let record = LogRecorder.Record(
                 breadcrumb: Breadcrumb(
-                    category: label, level: Self.breadcrumbLevel(event.level), message: message,
+                    category: label, level: Self.sentryLevel(event.level), message: message,
                     data: merged.isEmpty ? nil : merged.mapValues(Self.json)),
                 capture: captureLevel.flatMap { event.level >= $0 ? Self.capture(event, message: message) : nil })
             recorder.forward(record)
@@ -54,10 +54,11 @@
 
         private static func capture(_ event: LogEvent, message: String) -> LogRecorder.Capture {
             if let error = event.error { return .error(error) }
-            return .message(message, level: eventLevel(event.level))
+            return .message(message, level: sentryLevel(event.level))
         }
 
-        private static func breadcrumbLevel(_ level: Logger.Level) -> Breadcrumb.Level {
+        /// Sentry's level for a log level: a breadcrumb's, and a captured message's.
+        private static func sentryLevel(_ level: Logger.Level) -> SentryEvent.Level {
             switch level {
             case .trace, .debug: .debug
             case .info, .notice: .info
@@ -65,11 +66,6 @@
             case .error: .error
             case .critical: .fatal
             }
-        }
-
-        /// Sentry's event levels have the names of its breadcrumb levels.
-        private static func eventLevel(_ level: Logger.Level) -> SentryEvent.Level {
-            SentryEvent.Level(rawValue: breadcrumbLevel(level).rawValue) ?? .error
         }
 
         /// Metadata as JSON: strings stay strings, lists and dictionaries keep their shape.

@@ -27,8 +27,8 @@ extension EventRecord {
         return explanation
     }
 
-    /// The record `scan` read from `bytes`, grouped.
-    private init(_ scan: EventScan, in bytes: UnsafeBufferPointer<UInt8>) {
+    /// The record `scan` read from `bytes`, grouped. The scan is consumed, so that its record is moved, not copied.
+    private init(_ scan: consuming EventScan, in bytes: UnsafeBufferPointer<UInt8>) {
         self = scan.record
         guard fingerprint.isEmpty || fingerprint.contains(where: DefaultGrouping.isDefault) else {
             grouping = fingerprint

@@ -2,10 +2,8 @@ import Foundation
 
 /// Something that happened before an event: a request, a token refresh, a log line. Sentry's `breadcrumbs` entries.
 public struct Breadcrumb: Hashable, Sendable {
-    /// The breadcrumb's severity, Sentry's levels.
-    public enum Level: String, Hashable, Sendable {
-        case debug, info, warning, error, fatal
-    }
+    /// The breadcrumb's severity: Sentry's levels, which are an event's.
+    public typealias Level = SentryEvent.Level
 
     /// When it happened, as an RFC 3339 UTC timestamp with milliseconds.
     public var timestamp: String

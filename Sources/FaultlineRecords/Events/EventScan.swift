@@ -118,8 +118,8 @@ package struct EventScan: Sendable, Equatable {
             }
         }
 
-        /// The scan, once every member was read.
-        func scan() throws(EventRecord.LineFailure) -> EventScan {
+        /// The scan, once every member was read; consumed, so that its fields are moved into the scan, not copied.
+        consuming func scan() throws(EventRecord.LineFailure) -> EventScan {
             guard let eventID, let timestamp else { throw .notAnEvent }
             var record = fields
             record.eventID = eventID

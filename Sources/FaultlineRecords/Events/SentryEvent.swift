@@ -8,7 +8,7 @@ import Foundation
 /// `environment`, the `sdk` interface, `exception` (with a `stacktrace`), `threads`, `request`, `user`, `tags`, `contexts`, `breadcrumbs`,
 /// `fingerprint` and `extra`.
 public struct SentryEvent: Hashable, Sendable {
-    /// Sentry's event levels.
+    /// Sentry's levels, an event's and a breadcrumb's.
     public enum Level: String, Hashable, Sendable {
         case debug, info, warning, error, fatal
     }

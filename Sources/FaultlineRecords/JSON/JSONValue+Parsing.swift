@@ -152,12 +152,14 @@ struct JSONParser {
     private func place(
         ofMemberAt keyQuote: Int, hasEscapes: Bool, in place: JSONRewrite.Place
     ) throws(JSONValue.ParseError) -> JSONRewrite.Place {
-        guard let rewrite else { return 0 }
+        // One closure taken out of the rewrite, not the rewrite copied: a copy retains each of its closures, and this
+        // runs for every key of a rewritten text.
+        guard let member = rewrite?.member else { return 0 }
         guard hasEscapes else {
-            return rewrite.member(UnsafeBufferPointer(rebasing: bytes[(keyQuote + 1)..<(index - 1)]), place)
+            return member(UnsafeBufferPointer(rebasing: bytes[(keyQuote + 1)..<(index - 1)]), place)
         }
         let key = Array(try unescapedString(at: keyQuote).utf8)
-        return key.withUnsafeBufferPointer { rewrite.member($0, place) }
+        return key.withUnsafeBufferPointer { member($0, place) }
     }
 
     /// The string whose opening quote is at `quote`, its escapes decoded.
@@ -328,16 +330,16 @@ struct JSONParser {
             }
         case UInt8(ascii: "\""):
             let hasEscapes = try skipString()
-            if let rewrite,
-                let replacement = rewrite.scalar(
+            if let scalar = rewrite?.scalar,
+                let replacement = scalar(
                     UnsafeBufferPointer(rebasing: bytes[start..<index]), .string(hasEscapes: hasEscapes), place)
             {
                 try replace(from: start, with: replacement)
             }
         default:
             _ = try parseValue()
-            if let rewrite,
-                let replacement = rewrite.scalar(UnsafeBufferPointer(rebasing: bytes[start..<index]), .other, place)
+            if let scalar = rewrite?.scalar,
+                let replacement = scalar(UnsafeBufferPointer(rebasing: bytes[start..<index]), .other, place)
             {
                 try replace(from: start, with: replacement)
             }
