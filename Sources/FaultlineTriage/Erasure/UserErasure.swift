@@ -156,28 +156,13 @@ package struct UserErasure: Sendable {
     /// Whether the event on `line` is one of the users'. A line that holds neither an identity of theirs as it is nor
     /// a `\u` escape cannot name them, and is not read.
     package func isUsersEvent(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        if let plainIdentities, !Self.line(line, contains: Array("\\u".utf8)),
-            !plainIdentities.contains(where: { Self.line(line, contains: $0) })
+        if let plainIdentities, !ByteSearch.contains(Array("\\u".utf8), in: UnsafeRawBufferPointer(line)),
+            !plainIdentities.contains(where: { ByteSearch.contains($0, in: UnsafeRawBufferPointer(line)) })
         {
             return false
         }
         guard let record = try? EventRecord(line: line) else { return false }
         return [record.user, record.userEmail, record.userName].contains { $0.map(users.contains) == true }
-    }
-
-    /// Whether `line` holds `bytes`, found with `memchr(3)` and `memcmp(3)`.
-    private static func line(_ line: UnsafeBufferPointer<UInt8>, contains bytes: [UInt8]) -> Bool {
-        guard let first = bytes.first, let base = line.baseAddress else { return true }
-        var start = 0
-        while line.count - start >= bytes.count {
-            guard let found = memchr(base + start, Int32(first), line.count - start - bytes.count + 1) else {
-                return false
-            }
-            let offset = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
-            if memcmp(found, bytes, bytes.count) == 0 { return true }
-            start = offset + 1
-        }
-        return false
     }
 
     /// Whether the envelope `bytes` carries an item of one of the users.

@@ -11,7 +11,7 @@ extension DurableQueue where Segments == EnvelopeSegments<DataCategory> {
     static func holdsEnvelopes(in directory: URL) -> Bool {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.contains { name in
-            !name.hasPrefix(".") && (OutboxSegment.number(ofFile: name) != nil || name.hasSuffix(".envelope"))
+            isEarlierVersionsEnvelope(name) || (!name.hasPrefix(".") && OutboxSegment.number(ofFile: name) != nil)
         }
     }
 
@@ -23,7 +23,7 @@ extension DurableQueue where Segments == EnvelopeSegments<DataCategory> {
     init(directory: URL, limits: OutboxLimits, unreadable: (URL, any Error) -> Void) throws {
         try self.init(outboxIn: directory, limits: limits)
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-        for name in names where name.hasSuffix(".envelope") && !name.hasPrefix(".") {
+        for name in names where Self.isEarlierVersionsEnvelope(name) {
             let file = directory.appendingPathComponent(name, isDirectory: false)
             do {
                 let envelope = try Data(contentsOf: file)
@@ -33,5 +33,10 @@ extension DurableQueue where Segments == EnvelopeSegments<DataCategory> {
             }
             unlink(file.path)
         }
+    }
+
+    /// Whether the file `name` is an envelope an earlier version stored one per file.
+    private static func isEarlierVersionsEnvelope(_ name: String) -> Bool {
+        name.hasSuffix(".envelope") && !name.hasPrefix(".")
     }
 }
